@@ -1,0 +1,152 @@
+// Package cli is the root of the mcpward command tree: it builds the
+// Factory, registers every command, runs the invocation and maps its outcome
+// to an exit code in exactly one place (exitCode).
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/iostreams"
+)
+
+// version is set at build time with -ldflags "-X …/internal/cli.version=v1.2.3".
+var version = ""
+
+// Version returns the mcpward version: the ldflags value, else the module
+// version recorded by the Go toolchain, else "dev".
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// Main runs mcpward with the process's arguments and streams and returns
+// the exit code. It is the whole program: cmd/mcpward calls it, and the
+// script tests register it as the mcpward command.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	f := &cmdutil.Factory{
+		IOStreams:  iostreams.System(),
+		Version:    Version(),
+		Now:        time.Now,
+		LookupEnv:  os.LookupEnv,
+		Environ:    os.Environ,
+		Executable: os.Executable,
+		Getwd:      os.Getwd,
+		Context:    ctx,
+	}
+	return Run(f, os.Args[1:])
+}
+
+// Run executes one invocation with the given Factory and arguments and
+// returns the exit code. Panics are recovered and reported as internal
+// errors (exit 5).
+func Run(f *cmdutil.Factory, args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(f.IOStreams.ErrOut, "mcpward: internal error: %v\n", r)
+			fmt.Fprintf(f.IOStreams.ErrOut, "hint: this is a bug in mcpward; please report it with the command you ran\n")
+			code = cmdutil.ExitInternal
+		}
+	}()
+	root := NewCmdRoot(f)
+	root.SetArgs(rewriteShimArgs(args))
+	root.SetIn(f.IOStreams.In)
+	root.SetOut(f.IOStreams.Out)
+	root.SetErr(f.IOStreams.ErrOut)
+	cmd, err := root.ExecuteContextC(f.Context)
+	return exitCode(f.IOStreams.ErrOut, cmd, err)
+}
+
+// rewriteShimArgs turns the short form `mcpward -- <cmd…>` into
+// `mcpward proxy -- <cmd…>`.
+func rewriteShimArgs(args []string) []string {
+	if len(args) > 0 && args[0] == "--" {
+		return append([]string{"proxy"}, args...)
+	}
+	return args
+}
+
+// exitCode is the one place where an outcome becomes an exit code and where
+// an error reaches the user, as one line plus at most one hint.
+func exitCode(w io.Writer, cmd *cobra.Command, err error) int {
+	if err == nil {
+		return cmdutil.ExitOK
+	}
+	var verdict *cmdutil.VerdictError
+	if errors.As(err, &verdict) {
+		if verdict.Reason != "" {
+			fmt.Fprintf(w, "mcpward: %s\n", verdict.Reason)
+		}
+		return verdict.Code
+	}
+	code := classify(err)
+	fmt.Fprintf(w, "mcpward: %s\n", oneLine(err.Error()))
+	switch {
+	case cmdutil.HintOf(err) != "":
+		fmt.Fprintf(w, "hint: %s\n", cmdutil.HintOf(err))
+	case code == cmdutil.ExitUsage && cmd != nil && isFlagError(err):
+		fmt.Fprintf(w, "hint: run '%s --help' for usage\n", cmd.CommandPath())
+	case code == cmdutil.ExitInternal:
+		fmt.Fprintf(w, "hint: this looks like a bug in mcpward; please report it with the command you ran\n")
+	}
+	return code
+}
+
+func isFlagError(err error) bool {
+	var fe *cmdutil.FlagError
+	return errors.As(err, &fe) || isCobraUsage(err)
+}
+
+// classify maps an error to its exit code. Precedence follows PRODUCT.md:
+// incomplete evidence before a violation before everything else.
+func classify(err error) int {
+	switch {
+	case errors.Is(err, fault.ErrIncomplete):
+		return cmdutil.ExitIncomplete
+	case errors.Is(err, fault.ErrViolation):
+		return cmdutil.ExitViolation
+	case errors.Is(err, fault.ErrInput), isFlagError(err):
+		return cmdutil.ExitUsage
+	case errors.Is(err, context.Canceled):
+		// Interrupted by the user: the evidence is incomplete.
+		return cmdutil.ExitIncomplete
+	}
+	return cmdutil.ExitInternal
+}
+
+// isCobraUsage recognises cobra's own argument and flag parse errors, which
+// it returns as plain errors.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires at most", "requires exactly", "if any flags in the group", "none of the others can be", "required flag(s)"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.ReplaceAll(s, "\r\n", " ")
+	return strings.ReplaceAll(s, "\n", " ")
+}

@@ -1,0 +1,82 @@
+package cmdutil
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes of the whole binary (PRODUCT.md). Precedence when several
+// apply: Incomplete > Violation > Drift > OK.
+const (
+	ExitOK         = 0 // nothing at or above the gate
+	ExitDrift      = 1 // drift or findings at or above the gate
+	ExitIncomplete = 2 // evidence incomplete: not started, not reached, timeout, auth
+	ExitViolation  = 3 // the server violates a MUST-level rule
+	ExitUsage      = 4 // usage, config, or an unreadable/incomparable/newer input file
+	ExitInternal   = 5 // a bug in mcpward
+)
+
+// A FlagError is a misuse of the command line. It is the one error kind the
+// CLI layer declares itself; it exits 4 and is followed by a usage hint.
+type FlagError struct{ err error }
+
+func (e *FlagError) Error() string { return e.err.Error() }
+func (e *FlagError) Unwrap() error { return e.err }
+
+// FlagErrorf returns a FlagError with a formatted message.
+func FlagErrorf(format string, args ...any) error {
+	return &FlagError{fmt.Errorf(format, args...)}
+}
+
+// FlagErrorWrap wraps err as a FlagError.
+func FlagErrorWrap(err error) error { return &FlagError{err} }
+
+// A VerdictError carries the exit code of a result that has already been
+// printed in full (drift, findings, violations, incomplete evidence). The
+// exit mapper uses its code and prints nothing more, unless Reason is set,
+// in which case it prints that one line.
+type VerdictError struct {
+	Code   int
+	Reason string
+}
+
+func (e *VerdictError) Error() string {
+	if e.Reason != "" {
+		return e.Reason
+	}
+	return fmt.Sprintf("exit %d", e.Code)
+}
+
+// Verdict returns nil for ExitOK and a *VerdictError otherwise.
+func Verdict(code int) error {
+	if code == ExitOK {
+		return nil
+	}
+	return &VerdictError{Code: code}
+}
+
+// A HintError decorates an error with one remediation line ("hint: …").
+type HintError struct {
+	Err  error
+	Hint string
+}
+
+func (e *HintError) Error() string { return e.Err.Error() }
+func (e *HintError) Unwrap() error { return e.Err }
+
+// WithHint attaches a hint to err (nil stays nil).
+func WithHint(err error, hint string) error {
+	if err == nil {
+		return nil
+	}
+	return &HintError{Err: err, Hint: hint}
+}
+
+// HintOf returns the innermost hint attached to err, if any.
+func HintOf(err error) string {
+	var h *HintError
+	if errors.As(err, &h) {
+		return h.Hint
+	}
+	return ""
+}
