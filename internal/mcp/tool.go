@@ -1,0 +1,148 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// A Tool is a tool definition from tools/list.
+type Tool struct {
+	Name        string  `json:"name"`
+	Title       *string `json:"title,omitempty"`
+	Description *string `json:"description,omitempty"`
+	Icons       []Icon  `json:"icons,omitempty"`
+	// InputSchema is required and must be an object schema. It is kept raw:
+	// analysis (x-mcp-header, diffs) walks the exact bytes.
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// OutputSchema may be any JSON Schema.
+	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
+	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
+	// Execution is 2025-11-25 only ({taskSupport}); removed in 2026-07-28.
+	Execution json.RawMessage `json:"execution,omitempty"`
+	Meta      json.RawMessage `json:"_meta,omitempty"`
+	// Extra holds members the schema does not define.
+	Extra Extra `json:"-"`
+}
+
+// UnmarshalJSON decodes a Tool, keeping unknown members.
+func (x *Tool) UnmarshalJSON(b []byte) (err error) {
+	type alias Tool
+	x.Extra, err = unmarshalObject(b, (*alias)(x))
+	return err
+}
+
+// MarshalJSON encodes a Tool with its unknown members.
+func (x Tool) MarshalJSON() ([]byte, error) {
+	type alias Tool
+	return marshalObject(alias(x), x.Extra)
+}
+
+// DisplayName applies the spec's precedence: title, annotations.title,
+// then name.
+func (x *Tool) DisplayName() string {
+	if x.Title != nil && *x.Title != "" {
+		return *x.Title
+	}
+	if x.Annotations != nil && x.Annotations.Title != nil && *x.Annotations.Title != "" {
+		return *x.Annotations.Title
+	}
+	return x.Name
+}
+
+// ToolAnnotations are a tool's self-described behaviour hints. They are
+// untrusted unless the server is: show them, never rely on them.
+type ToolAnnotations struct {
+	Title           *string `json:"title,omitempty"`
+	ReadOnlyHint    *bool   `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool   `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool   `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool   `json:"openWorldHint,omitempty"`
+	// Extra holds members the schema does not define.
+	Extra Extra `json:"-"`
+}
+
+// UnmarshalJSON decodes ToolAnnotations, keeping unknown members.
+func (x *ToolAnnotations) UnmarshalJSON(b []byte) (err error) {
+	type alias ToolAnnotations
+	x.Extra, err = unmarshalObject(b, (*alias)(x))
+	return err
+}
+
+// MarshalJSON encodes ToolAnnotations with their unknown members.
+func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
+	type alias ToolAnnotations
+	return marshalObject(alias(x), x.Extra)
+}
+
+// ReadOnly returns readOnlyHint with the spec default (false). A nil
+// receiver means no annotations at all, so every default applies.
+func (x *ToolAnnotations) ReadOnly() bool {
+	if x == nil || x.ReadOnlyHint == nil {
+		return false
+	}
+	return *x.ReadOnlyHint
+}
+
+// Destructive returns destructiveHint with the spec default (true). The
+// hint is meaningful only when the tool is not read-only; this returns the
+// hint as declared (or defaulted) regardless.
+func (x *ToolAnnotations) Destructive() bool {
+	if x == nil || x.DestructiveHint == nil {
+		return true
+	}
+	return *x.DestructiveHint
+}
+
+// Idempotent returns idempotentHint with the spec default (false).
+func (x *ToolAnnotations) Idempotent() bool {
+	if x == nil || x.IdempotentHint == nil {
+		return false
+	}
+	return *x.IdempotentHint
+}
+
+// OpenWorld returns openWorldHint with the spec default (true).
+func (x *ToolAnnotations) OpenWorld() bool {
+	if x == nil || x.OpenWorldHint == nil {
+		return true
+	}
+	return *x.OpenWorldHint
+}
+
+var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// CheckToolName lints a tool name against the spec's naming rules
+// (SHOULD-level, so callers report warnings) and returns the problems, or
+// nil. A name with "/" gets its own note: SEP-986 allowed it, the spec does
+// not (DIGEST §12.4). Names of 65–128 characters pass.
+func CheckToolName(name string) []string {
+	if toolNameRE.MatchString(name) {
+		return nil
+	}
+	var probs []string
+	switch n := len(name); {
+	case n == 0:
+		return []string{"name is empty"}
+	case n > 128:
+		probs = append(probs, fmt.Sprintf("name is %d bytes long, more than 128", n))
+	}
+	if strings.Contains(name, "/") {
+		probs = append(probs, `name contains "/": allowed by SEP-986 but not by the specification`)
+	}
+	var bad []string
+	seen := map[rune]bool{}
+	for _, r := range name {
+		ok := r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-')
+		if ok || r == '/' || seen[r] {
+			continue
+		}
+		seen[r] = true
+		bad = append(bad, fmt.Sprintf("%q", r))
+	}
+	if len(bad) > 0 {
+		probs = append(probs, "name contains characters outside [A-Za-z0-9_.-]: "+strings.Join(bad, " "))
+	}
+	return probs
+}
