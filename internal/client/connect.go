@@ -1,0 +1,224 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/jsonrpc"
+	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/transport"
+)
+
+// ErrTrySSE means a server answered neither a modern request nor a
+// Streamable HTTP initialize in a recognisable way: per the specification
+// the client should try the deprecated HTTP+SSE transport (a GET on the
+// URL). The caller re-dials with transport.DialSSE.
+var ErrTrySSE = errors.New("server did not speak Streamable HTTP; try the HTTP+SSE transport")
+
+// discoverProbeID is the id of the era probe. It is a string no later
+// request uses, so a late reply to it cannot be mistaken for another answer.
+var discoverProbeID = jsonrpc.StringID("mcpward-era-probe")
+
+// Handshake records how the era was decided.
+type Handshake struct {
+	Era     mcp.Era
+	Version string
+	// Discover is the server/discover answer (a result or an error), if any.
+	Discover *Response
+	// DiscoverFailure is why server/discover got no answer (a timeout on a
+	// legacy server that ignores unknown methods), if so.
+	DiscoverFailure error
+	// Initialize is the initialize answer, if the legacy path was taken.
+	Initialize *Response
+	// Steps says what was tried, in order, for notes and --verbose output.
+	Steps []string
+}
+
+// Connect detects the server's era and performs the handshake (DIGEST §1.4):
+// server/discover first; a result or a recognised modern error (-32022,
+// -32020, -32021) means modern, with a retry at a version from
+// data.supported on -32022; any other error or a timeout means legacy, and
+// then initialize + notifications/initialized. On HTTP a 4xx body is read
+// before falling back, and a server that fails initialize too with an
+// unrecognised 400/404/405 yields ErrTrySSE.
+func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
+	hs := &Handshake{}
+	if c.opts.Era == mcp.EraLegacy {
+		return hs, c.initialize(ctx, hs, string(c.opts.LegacyVersion), true)
+	}
+	version := string(c.opts.Version)
+	for attempt := 0; attempt < 2; attempt++ {
+		resp, err := c.discover(ctx, version)
+		hs.Discover = resp
+		switch {
+		case err != nil && isTimeout(err) && c.conn.Kind() != "http":
+			hs.DiscoverFailure = err
+			hs.Steps = append(hs.Steps, fmt.Sprintf("server/discover (%s): no answer within %s → legacy", version, c.opts.DiscoverTimeout))
+			if c.opts.Era == mcp.EraModern {
+				return hs, err
+			}
+			return hs, c.initialize(ctx, hs, string(c.opts.LegacyVersion), true)
+		case err != nil:
+			var he *HTTPError
+			if errors.As(err, &he) && !he.Auth() && he.Info.Status >= 400 && he.Info.Status < 500 {
+				// An empty or unrecognised 4xx body means legacy.
+				hs.DiscoverFailure = err
+				hs.Steps = append(hs.Steps, fmt.Sprintf("server/discover: HTTP %d without a modern error → legacy", he.Info.Status))
+				if c.opts.Era == mcp.EraModern {
+					return hs, err
+				}
+				return hs, c.initialize(ctx, hs, string(c.opts.LegacyVersion), true)
+			}
+			return hs, err
+		}
+		if resp.Msg.Error == nil {
+			hs.Steps = append(hs.Steps, fmt.Sprintf("server/discover (%s): result → modern", version))
+			c.setEra(mcp.EraModern, version)
+			hs.Era, hs.Version = mcp.EraModern, version
+			return hs, nil
+		}
+		code := resp.Msg.Error.Code
+		if !mcp.IsModernError(code) || (c.conn.Kind() == "http" && resp.HTTPStatus() == http.StatusNotFound && code == mcp.CodeMethodNotFound) {
+			hs.Steps = append(hs.Steps, fmt.Sprintf("server/discover: error %d → legacy", code))
+			if c.opts.Era == mcp.EraModern {
+				return hs, fault.Incomplete(fmt.Errorf("server/discover: server answered error %d (%s): not a modern server", code, resp.Msg.Error.Message))
+			}
+			return hs, c.initialize(ctx, hs, string(c.opts.LegacyVersion), true)
+		}
+		if code != mcp.CodeUnsupportedProtocolVersion {
+			// -32020 or -32021 on discover: the server is modern but rejects
+			// our envelope. Keep the error as evidence.
+			hs.Steps = append(hs.Steps, fmt.Sprintf("server/discover: modern error %d", code))
+			c.setEra(mcp.EraModern, version)
+			hs.Era, hs.Version = mcp.EraModern, version
+			return hs, nil
+		}
+		supported := supportedVersions(resp.Msg.Error.Data)
+		next := pickModern(supported, version)
+		hs.Steps = append(hs.Steps, fmt.Sprintf("server/discover (%s): -32022, server supports %v", version, supported))
+		if next == "" {
+			// Only legacy versions offered: the server wants the handshake.
+			if legacy := pickLegacy(supported); legacy != "" && c.opts.Era != mcp.EraModern {
+				return hs, c.initialize(ctx, hs, legacy, false)
+			}
+			return hs, fault.Incomplete(fmt.Errorf("server/discover: server supports none of the versions mcpward speaks (it lists %v)", supported))
+		}
+		version = next
+	}
+	return hs, fault.Incomplete(fmt.Errorf("server/discover: version negotiation did not converge"))
+}
+
+func (c *Client) discover(ctx context.Context, version string) (*Response, error) {
+	id := discoverProbeID
+	return c.Request(ctx, mcp.MethodDiscover, json.RawMessage(`{}`), &RequestOptions{
+		Version: version,
+		Timeout: c.opts.DiscoverTimeout,
+		ID:      &id,
+	})
+}
+
+// initialize runs the legacy handshake. retry allows one more attempt at a
+// version the server names in an error's data.supported.
+func (c *Client) initialize(ctx context.Context, hs *Handshake, version string, retry bool) error {
+	params := map[string]any{
+		"protocolVersion": version,
+		"capabilities":    c.opts.Capabilities,
+		"clientInfo":      c.opts.ClientInfo,
+	}
+	resp, err := c.Request(ctx, mcp.MethodInitialize, params, &RequestOptions{Version: version, OmitMeta: true})
+	hs.Initialize = resp
+	if err != nil {
+		var he *HTTPError
+		if errors.As(err, &he) && !he.Auth() && (he.Info.Status == 400 || he.Info.Status == 404 || he.Info.Status == 405) {
+			return ErrTrySSE
+		}
+		if hs.DiscoverFailure != nil && isTimeout(err) {
+			return fault.Incomplete(fmt.Errorf("server answered neither server/discover nor initialize within %s", c.opts.RequestTimeout))
+		}
+		return err
+	}
+	if e := resp.Msg.Error; e != nil {
+		if retry {
+			if v := pickLegacy(supportedVersions(e.Data)); v != "" && v != version {
+				hs.Steps = append(hs.Steps, fmt.Sprintf("initialize (%s): error %d, retrying at %s", version, e.Code, v))
+				return c.initialize(ctx, hs, v, false)
+			}
+		}
+		if c.conn.Kind() == "http" && (resp.HTTPStatus() == 400 || resp.HTTPStatus() == 404 || resp.HTTPStatus() == 405) && !mcp.IsModernError(e.Code) && e.Code != mcp.CodeMethodNotFound {
+			return ErrTrySSE
+		}
+		return fault.Incomplete(fmt.Errorf("initialize: server answered error %d: %s", e.Code, e.Message))
+	}
+	var res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if err := json.Unmarshal(resp.Msg.Result, &res); err != nil || res.ProtocolVersion == "" {
+		return fault.Incomplete(fmt.Errorf("initialize: result has no protocolVersion"))
+	}
+	hs.Steps = append(hs.Steps, fmt.Sprintf("initialize (%s): server chose %s", version, res.ProtocolVersion))
+	c.setEra(mcp.EraLegacy, res.ProtocolVersion)
+	hs.Era, hs.Version = mcp.EraLegacy, res.ProtocolVersion
+	if _, err := c.Notify(ctx, mcp.NotificationInitialized, nil); err != nil {
+		return fmt.Errorf("send notifications/initialized: %w", err)
+	}
+	return nil
+}
+
+func (c *Client) setEra(era mcp.Era, version string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.era, c.version = era, version
+}
+
+func isTimeout(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, transport.ErrTimeout)
+}
+
+// supportedVersions reads data.supported of an error (-32022 or a legacy
+// initialize rejection).
+func supportedVersions(data json.RawMessage) []string {
+	var d struct {
+		Supported []string `json:"supported"`
+	}
+	if len(data) == 0 || json.Unmarshal(data, &d) != nil {
+		return nil
+	}
+	return d.Supported
+}
+
+// pickModern returns the newest modern version in supported other than
+// tried, or "".
+func pickModern(supported []string, tried string) string {
+	best := ""
+	for _, v := range supported {
+		if v == tried || mcp.Revision(v).Era() != mcp.EraModern {
+			continue
+		}
+		if best == "" || v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+// pickLegacy returns the newest legacy revision mcpward knows among
+// supported, or "".
+func pickLegacy(supported []string) string {
+	var known []string
+	for _, v := range supported {
+		if r, ok := mcp.ParseRevision(v); ok && r.Era() == mcp.EraLegacy {
+			known = append(known, v)
+		}
+	}
+	if len(known) == 0 {
+		return ""
+	}
+	return slices.Max(known)
+}
+
+func isExit(err error) bool { return errors.Is(err, transport.ErrExited) }
