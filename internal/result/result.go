@@ -1,0 +1,135 @@
+// Package result defines the one Result document that check, diff, compat
+// and (later) sessions check produce. `--json` writes it as is; every other
+// report format (text, md, github, sarif, junit) is a pure renderer of it in
+// internal/export/<format>, and `mcpward report` re-renders a saved Result
+// without probing again. The schema is documented in docs/result-schema.md.
+package result
+
+import (
+	"encoding/json"
+
+	"github.com/mcpward/mcpward/internal/diff"
+)
+
+// SchemaVersion is the version of the Result document.
+const SchemaVersion = 1
+
+// A Result is the outcome of one check, diff or compat run.
+type Result struct {
+	SchemaVersion int `json:"schemaVersion"`
+	// Tool is "mcpward"; Version its version.
+	Tool    string `json:"tool"`
+	Version string `json:"version"`
+	// Command is "check", "diff" or "compat".
+	Command string `json:"command"`
+	// Target names what was checked (absent for an offline diff).
+	Target *Target `json:"target,omitempty"`
+	// Old and New are the compared snapshots.
+	Old *SnapshotRef `json:"old,omitempty"`
+	New *SnapshotRef `json:"new,omitempty"`
+	// Findings are the diff findings after --ignore/--only filtering,
+	// sorted tier descending, rule id, subject.
+	Findings []Finding `json:"findings"`
+	// Ignored counts findings dropped by --ignore/--only.
+	Ignored int `json:"ignored,omitempty"`
+	// Violations are rule findings from the conformance engine (compat,
+	// transport, x-mcp-header, degradation) or from traffic checks.
+	Violations []RuleFinding `json:"violations,omitempty"`
+	Summary    Summary       `json:"summary"`
+	Gate       Gate          `json:"gate"`
+	// Evidence says whether the observation was complete. Missing evidence
+	// is never "no change".
+	Evidence Evidence `json:"evidence"`
+	// ExitCode is the code the producing command exited with.
+	ExitCode int `json:"exitCode"`
+	// Updated is true when check --update wrote a new snapshot.
+	Updated bool `json:"updated,omitempty"`
+}
+
+// Target identifies the checked server (no secrets).
+type Target struct {
+	Name      string `json:"name,omitempty"`
+	Transport string `json:"transport,omitempty"`
+	// Endpoint is the URL, the command line, or the fixture name.
+	Endpoint string `json:"endpoint,omitempty"`
+}
+
+// SnapshotRef points at one snapshot of a comparison.
+type SnapshotRef struct {
+	// Path is the file, relative to the working directory when possible;
+	// "" for a live observation that was not written.
+	Path          string `json:"path,omitempty"`
+	RecordedAt    string `json:"recordedAt,omitempty"`
+	SurfaceDigest string `json:"surfaceDigest,omitempty"`
+	Server        string `json:"server,omitempty"` // serverInfo name@version
+	Status        string `json:"status,omitempty"`
+}
+
+// A Finding is one diff finding, with where it points in the snapshot file.
+type Finding struct {
+	diff.Finding
+	// Location is the snapshot file and JSON path the finding is about
+	// (SARIF and GitHub annotations point there).
+	Location *Location `json:"location,omitempty"`
+}
+
+// Location is a place in a file: a JSON path and, when known, a line.
+type Location struct {
+	File     string `json:"file,omitempty"`
+	JSONPath string `json:"jsonPath,omitempty"`
+	Line     int    `json:"line,omitempty"`
+}
+
+// A RuleFinding is one judgement of the rule catalogue.
+type RuleFinding struct {
+	RuleID string `json:"ruleId"`
+	// Level is the spec force: "MUST", "SHOULD" or "MAY".
+	Level string `json:"level"`
+	// Class is "violation", "risky" or "info".
+	Class   string `json:"class"`
+	Subject string `json:"subject"`
+	Message string `json:"message"`
+	// Profile is the compat profile the finding was observed under.
+	Profile string `json:"profile,omitempty"`
+	// Spec is the clause the rule rests on.
+	Spec string `json:"spec,omitempty"`
+	// Evidence is the request and response that prove the finding.
+	Evidence *Exchange `json:"evidence,omitempty"`
+	Location *Location `json:"location,omitempty"`
+}
+
+// Exchange is a request and its response, raw, for a reader to check by
+// hand.
+type Exchange struct {
+	Request  json.RawMessage `json:"request,omitempty"`
+	Response json.RawMessage `json:"response,omitempty"`
+	// HTTP details, when the exchange was over HTTP.
+	Method        string            `json:"method,omitempty"`
+	RequestHeader map[string]string `json:"requestHeader,omitempty"`
+	Status        int               `json:"status,omitempty"`
+	Note          string            `json:"note,omitempty"`
+}
+
+// Summary counts findings per tier and rule findings per class.
+type Summary struct {
+	diff.Summary
+	Violations int `json:"violations"`
+	RiskyRules int `json:"riskyRules,omitempty"`
+}
+
+// Gate records the gate that was applied and its verdict.
+type Gate struct {
+	FailOn string   `json:"failOn"`
+	Only   []string `json:"only,omitempty"`
+	Ignore []string `json:"ignore,omitempty"`
+	Failed bool     `json:"failed"`
+}
+
+// Evidence says how complete the observation was.
+type Evidence struct {
+	Complete bool `json:"complete"`
+	// Status is the live snapshot's observation status ("ok", "partial", …).
+	Status string `json:"status,omitempty"`
+	// Problems lists what could not be observed, one line each.
+	Problems []string `json:"problems,omitempty"`
+}
