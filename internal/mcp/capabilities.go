@@ -1,6 +1,9 @@
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // ClientCapabilities is what a client declares: in initialize params
 // (legacy) or in every request's _meta (2026-07-28). Sub-objects are kept
@@ -237,4 +240,42 @@ func (x *ResourcesCapability) UnmarshalJSON(b []byte) (err error) {
 func (x ResourcesCapability) MarshalJSON() ([]byte, error) {
 	type alias ResourcesCapability
 	return marshalObject(alias(x), x.Extra)
+}
+
+// Declares reports whether the client capability at a dotted path is
+// declared: "roots", "roots.listChanged", "sampling", "sampling.context",
+// "sampling.tools", "elicitation", "elicitation.form", "elicitation.url",
+// "tasks", or an extension id prefixed with "extensions." It is the check
+// behind [MethodInfo.CapabilityGate] for client-side gates and behind
+// MRTR-CAP-GATED.
+func (x *ClientCapabilities) Declares(path string) bool {
+	if x == nil {
+		return false
+	}
+	switch path {
+	case "":
+		return true
+	case "roots":
+		return x.Roots != nil
+	case "roots.listChanged":
+		return x.Roots != nil && isTrue(x.Roots.ListChanged)
+	case "sampling":
+		return x.Sampling != nil
+	case "sampling.context":
+		return x.Sampling != nil && rawPresent(x.Sampling.Context)
+	case "sampling.tools":
+		return x.Sampling != nil && rawPresent(x.Sampling.Tools)
+	case "elicitation":
+		return x.Elicitation != nil
+	case "elicitation.form":
+		return x.Elicitation.SupportsForm()
+	case "elicitation.url":
+		return x.Elicitation.SupportsURL()
+	case "tasks":
+		return rawPresent(x.Tasks)
+	}
+	if id, ok := strings.CutPrefix(path, "extensions."); ok {
+		return x.HasExtension(id)
+	}
+	return false
 }

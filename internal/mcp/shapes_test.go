@@ -437,3 +437,24 @@ func TestContentBlock(t *testing.T) {
 		t.Errorf("TextContent marshal = %s", b)
 	}
 }
+
+func TestClientDeclares(t *testing.T) {
+	var c ClientCapabilities
+	in := `{"roots":{"listChanged":true},"sampling":{"tools":{}},"elicitation":{"url":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}`
+	if err := json.Unmarshal([]byte(in), &c); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]bool{
+		"roots": true, "roots.listChanged": true, "sampling": true, "sampling.tools": true, "sampling.context": false,
+		"elicitation": true, "elicitation.form": false, "elicitation.url": true, "tasks": false,
+		"extensions.io.modelcontextprotocol/tasks": true, "extensions.io.modelcontextprotocol/ui": false, "bogus": false,
+	} {
+		if got := c.Declares(path); got != want {
+			t.Errorf("Declares(%q) = %v, want %v", path, got, want)
+		}
+	}
+	var nilCaps *ClientCapabilities
+	if nilCaps.Declares("roots") {
+		t.Errorf("nil capabilities declare roots")
+	}
+}
