@@ -1,0 +1,283 @@
+package diff
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/mcpward/mcpward/internal/snapshot"
+)
+
+type differ struct {
+	out []Finding
+}
+
+func (d *differ) add(rule, subject, msg string, before, after any) {
+	tier := Risky // unknown ids cannot happen: TestRulesUsedAreCatalogued
+	if r, ok := ruleByID[rule]; ok {
+		tier = r.Tier
+	}
+	d.out = append(d.out, Finding{RuleID: rule, Tier: tier, Subject: subject, Message: msg, Before: before, After: after})
+}
+
+// Diff compares old and new and returns every finding, sorted by tier
+// (highest first), rule id and subject. It never fails: values it cannot
+// classify are reported by a catch-all rule.
+func Diff(old, new *snapshot.Snapshot) []Finding {
+	d := &differ{}
+	o, n := &old.Surface, &new.Surface
+	d.discover(o.Discover, n.Discover)
+	d.tools(o, n)
+	d.toolsList(o.ToolsList, n.ToolsList)
+	d.listInfo("resourcesList", o.ResourcesList, n.ResourcesList)
+	d.listInfo("resourceTemplatesList", o.ResourceTemplatesList, n.ResourceTemplatesList)
+	d.listInfo("promptsList", o.PromptsList, n.PromptsList)
+	d.resources("resources", "uri", "resource", o.Resources, n.Resources)
+	d.resources("resourceTemplates", "uriTemplate", "resourceTemplate", o.ResourceTemplates, n.ResourceTemplates)
+	d.prompts(o.Prompts, n.Prompts)
+	d.manifest(o.Manifest, n.Manifest)
+	d.behavior(o.Behavior, n.Behavior)
+	sortFindings(d.out)
+	return d.out
+}
+
+// jeq compares two tree values by their JCS form (1 and 1.0 are equal, key
+// order is irrelevant), so diff and digest agree.
+func jeq(a, b any) bool {
+	if reflect.DeepEqual(a, b) {
+		return true
+	}
+	return snapshot.JCSString(a) == snapshot.JCSString(b)
+}
+
+func stripWS(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// text reports a change of a routed-on text field: whitespace-only changes
+// are cosmetic, any other change (including absent ↔ present) uses rule.
+func (d *differ) text(rule, subject, what string, a, b any) {
+	as, aok := a.(string)
+	bs, bok := b.(string)
+	if aok == bok && as == bs && (aok || jeq(a, b)) {
+		return
+	}
+	if stripWS(as) == stripWS(bs) && aok && bok {
+		d.add("text.whitespace-only", subject, what+" changed in whitespace only", a, b)
+		return
+	}
+	d.add(rule, subject, what+" changed — the trigger surface a model routes on", a, b)
+}
+
+func (d *differ) discover(o, n *snapshot.Discover) {
+	if o == nil || n == nil {
+		return
+	}
+	ov, nv := setOf(o.SupportedVersions), setOf(n.SupportedVersions)
+	for _, v := range o.SupportedVersions {
+		if !nv[v] {
+			d.add("version.dropped", "discover.supportedVersions."+v, fmt.Sprintf("protocol version %s is no longer supported — clients pinned to it cannot connect", v), v, nil)
+		}
+	}
+	for _, v := range n.SupportedVersions {
+		if !ov[v] {
+			d.add("version.added", "discover.supportedVersions."+v, fmt.Sprintf("protocol version %s is now supported", v), nil, v)
+		}
+	}
+	for _, k := range keysUnion(o.Capabilities, n.Capabilities) {
+		a, aok := o.Capabilities[k]
+		b, bok := n.Capabilities[k]
+		subj := "discover.capabilities." + k
+		switch {
+		case aok && !bok:
+			d.add("capability.removed", subj, fmt.Sprintf("capability %q was removed", k), a, nil)
+		case !aok && bok:
+			d.add("capability.added", subj, fmt.Sprintf("capability %q was added", k), nil, b)
+		default:
+			d.capability(subj, a, b)
+		}
+	}
+	for _, k := range keysUnion(o.ServerInfo, n.ServerInfo) {
+		a, b := o.ServerInfo[k], n.ServerInfo[k]
+		if jeq(a, b) {
+			continue
+		}
+		switch k {
+		case "name":
+			d.add("serverInfo.name.changed", "discover.serverInfo.name", "serverInfo.name changed — a different server may be answering", a, b)
+		case "version":
+			d.add("serverInfo.version.changed", "discover.serverInfo.version", "serverInfo.version changed", a, b)
+		default:
+			d.add("serverInfo.changed", "discover.serverInfo."+k, "serverInfo."+k+" changed", a, b)
+		}
+	}
+	d.text("instructions.changed", "discover.instructions", "instructions", strPtr(o.Instructions), strPtr(n.Instructions))
+	if o.ProtocolVersion != n.ProtocolVersion {
+		d.add("discover.protocolVersion.changed", "discover.protocolVersion", "negotiated protocol version changed", o.ProtocolVersion, n.ProtocolVersion)
+	}
+	d.cache("discover", o.TTLMs, n.TTLMs, o.CacheScope, n.CacheScope)
+}
+
+func strPtr(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// capability walks inside one capability present on both sides.
+func (d *differ) capability(subj string, a, b any) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if !aok || !bok {
+		if !jeq(a, b) {
+			d.add("capability.feature.changed", subj, subj[len("discover.capabilities."):]+" changed", a, b)
+		}
+		return
+	}
+	for _, k := range keysUnion(am, bm) {
+		av, aok := am[k]
+		bv, bok := bm[k]
+		s := subj + "." + k
+		switch {
+		case aok && !bok:
+			d.add("capability.feature.removed", s, s[len("discover.capabilities."):]+" was removed", av, nil)
+		case !aok && bok:
+			d.add("capability.feature.added", s, s[len("discover.capabilities."):]+" was added", nil, bv)
+		default:
+			d.capability(s, av, bv)
+		}
+	}
+}
+
+func num(p *json.Number) (float64, bool) {
+	if p == nil {
+		return 0, false
+	}
+	f, err := p.Float64()
+	return f, err == nil
+}
+
+func numAny(p *json.Number) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func (d *differ) cache(prefix string, ot, nt *json.Number, os, ns string) {
+	if a, aok := num(ot); aok {
+		if b, bok := num(nt); bok && a != b {
+			if b > a {
+				d.add("ttlMs.raised", prefix+".ttlMs", "ttlMs was raised — clients keep a stale surface longer", numAny(ot), numAny(nt))
+			} else {
+				d.add("ttlMs.lowered", prefix+".ttlMs", "ttlMs was lowered", numAny(ot), numAny(nt))
+			}
+		}
+	}
+	switch {
+	case os == ns:
+	case os == "private" && ns == "public":
+		d.add("cacheScope.widened", prefix+".cacheScope", "cacheScope widened from private to public — shared caches may now serve it", os, ns)
+	case os == "public" && ns == "private":
+		d.add("cacheScope.narrowed", prefix+".cacheScope", "cacheScope narrowed from public to private", os, ns)
+	default:
+		d.add("cacheScope.changed", prefix+".cacheScope", fmt.Sprintf("cacheScope changed from %q to %q", os, ns), os, ns)
+	}
+}
+
+func (d *differ) listInfo(prefix string, o, n *snapshot.ListInfo) {
+	if o == nil || n == nil {
+		return
+	}
+	d.cache(prefix, o.TTLMs, n.TTLMs, o.CacheScope, n.CacheScope)
+}
+
+func (d *differ) toolsList(o, n *snapshot.ToolsList) {
+	if o == nil || n == nil {
+		return
+	}
+	d.cache("toolsList", o.TTLMs, n.TTLMs, o.CacheScope, n.CacheScope)
+	if !n.OrderStable {
+		d.add("order.nondeterministic", "toolsList.order", "tools/list order differs between repeated enumerations", nil, strings.Join(n.Order, ","))
+		return
+	}
+	if o.OrderStable && !slices.Equal(o.Order, n.Order) && sameSet(o.Order, n.Order) {
+		d.add("order.changed", "toolsList.order", "tools/list order changed", strings.Join(o.Order, ","), strings.Join(n.Order, ","))
+	}
+}
+
+func setOf(ss []string) map[string]bool {
+	m := make(map[string]bool, len(ss))
+	for _, s := range ss {
+		m[s] = true
+	}
+	return m
+}
+
+func sameSet(a, b []string) bool {
+	as, bs := setOf(a), setOf(b)
+	if len(as) != len(bs) {
+		return false
+	}
+	for k := range as {
+		if !bs[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func keysUnion(a, b map[string]any) []string {
+	seen := make(map[string]bool, len(a)+len(b))
+	var out []string
+	for _, m := range []map[string]any{a, b} {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func index(items []snapshot.Object, key string) (map[string]snapshot.Object, []string) {
+	m := make(map[string]snapshot.Object, len(items))
+	var ids []string
+	for _, it := range items {
+		id := snapshot.Str(it, key)
+		if _, dup := m[id]; !dup {
+			ids = append(ids, id)
+		}
+		m[id] = it
+	}
+	slices.Sort(ids)
+	return m, ids
+}
+
+// valueKey names an enum value in a subject: strings as themselves, other
+// values by their JCS form.
+func valueKey(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return snapshot.JCSString(v)
+}
+
+func quoteVal(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return snapshot.JCSString(v)
+}

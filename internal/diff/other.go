@@ -1,0 +1,273 @@
+package diff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpward/mcpward/internal/snapshot"
+)
+
+// resources diffs resources (kind "resource") or templates
+// (kind "resourceTemplate").
+func (d *differ) resources(section, key, kind string, o, n []snapshot.Object) {
+	om, oids := index(o, key)
+	nm, nids := index(n, key)
+	word := map[string]string{"resource": "resource", "resourceTemplate": "resource template"}[kind]
+	for _, id := range oids {
+		if _, ok := nm[id]; !ok {
+			d.add(kind+".removed", section+"."+id, fmt.Sprintf("%s %q was removed — a client that reads it will fail", word, id), nil, nil)
+		}
+	}
+	for _, id := range nids {
+		a, ok := om[id]
+		if !ok {
+			d.add(kind+".added", section+"."+id, fmt.Sprintf("%s %q was added", word, id), nil, nil)
+			continue
+		}
+		b := nm[id]
+		for _, k := range keysUnion(a, b) {
+			if jeq(a[k], b[k]) {
+				continue
+			}
+			if k == "mimeType" {
+				d.add(kind+".mimeType.changed", section+"."+id+".mimeType", "mimeType changed — clients parse by it", a[k], b[k])
+				continue
+			}
+			d.add(kind+".metadata.changed", section+"."+id+"."+k, k+" changed", a[k], b[k])
+		}
+	}
+}
+
+func args(p snapshot.Object) (map[string]map[string]any, []string) {
+	m := map[string]map[string]any{}
+	var names []string
+	arr, _ := p["arguments"].([]any)
+	for _, a := range arr {
+		am, ok := a.(map[string]any)
+		if !ok {
+			continue
+		}
+		n := snapshot.Str(am, "name")
+		if _, dup := m[n]; !dup {
+			names = append(names, n)
+		}
+		m[n] = am
+	}
+	slices.Sort(names)
+	return m, names
+}
+
+func (d *differ) prompts(o, n []snapshot.Object) {
+	om, oids := index(o, "name")
+	nm, nids := index(n, "name")
+	for _, id := range oids {
+		if _, ok := nm[id]; !ok {
+			d.add("prompt.removed", "prompts."+id, fmt.Sprintf("prompt %q was removed — a client that gets it will fail", id), nil, nil)
+		}
+	}
+	for _, id := range nids {
+		a, ok := om[id]
+		if !ok {
+			d.add("prompt.added", "prompts."+id, fmt.Sprintf("prompt %q was added", id), nil, nil)
+			continue
+		}
+		b := nm[id]
+		p := "prompts." + id
+		for _, k := range keysUnion(a, b) {
+			switch {
+			case k == "arguments" || jeq(a[k], b[k]):
+			case k == "description":
+				d.add("prompt.description.changed", p+".description", "description changed", a[k], b[k])
+			default:
+				d.add("prompt.metadata.changed", p+"."+k, k+" changed", a[k], b[k])
+			}
+		}
+		oa, oan := args(a)
+		na, nan := args(b)
+		for _, name := range nan {
+			s := p + ".arguments." + name
+			nArg := na[name]
+			oArg, had := oa[name]
+			req := isTrue(nArg, "required")
+			switch {
+			case !had && req:
+				d.add("prompt.argument.required.added", s, fmt.Sprintf("argument %q is now required — a client recorded against the old contract does not send it", name), nil, nArg)
+			case !had:
+				d.add("prompt.argument.optional.added", s, fmt.Sprintf("optional argument %q was added", name), nil, nArg)
+			default:
+				wasReq := isTrue(oArg, "required")
+				if req && !wasReq {
+					d.add("prompt.argument.required.added", s+".required", fmt.Sprintf("argument %q is now required — a client recorded against the old contract does not send it", name), oArg["required"], true)
+				} else if !req && wasReq {
+					d.add("prompt.argument.required.removed", s+".required", fmt.Sprintf("argument %q is no longer required", name), true, nArg["required"])
+				}
+				for _, k := range keysUnion(oArg, nArg) {
+					if k != "required" && !jeq(oArg[k], nArg[k]) {
+						d.add("prompt.metadata.changed", s+"."+k, fmt.Sprintf("argument %q %s changed", name, k), oArg[k], nArg[k])
+					}
+				}
+			}
+		}
+		for _, name := range oan {
+			if _, ok := na[name]; !ok {
+				d.add("prompt.argument.removed", p+".arguments."+name, fmt.Sprintf("argument %q was removed — a client that sends it is ignored or rejected", name), oa[name], nil)
+			}
+		}
+	}
+}
+
+func (d *differ) manifest(o, n *snapshot.Manifest) {
+	if o == nil && n == nil {
+		return
+	}
+	index := func(m *snapshot.Manifest) (map[string]snapshot.ManifestTool, []string) {
+		out := map[string]snapshot.ManifestTool{}
+		var ids []string
+		if m == nil {
+			return out, nil
+		}
+		for _, t := range m.Tools {
+			if _, dup := out[t.Tool]; !dup {
+				ids = append(ids, t.Tool)
+			}
+			out[t.Tool] = t
+		}
+		slices.Sort(ids)
+		return out, ids
+	}
+	if o != nil && n != nil && o.URI != n.URI {
+		d.add("manifest.uri.changed", "manifest.uri", "manifest resource moved", o.URI, n.URI)
+	}
+	om, oids := index(o)
+	nm, nids := index(n)
+	for _, id := range oids {
+		if _, ok := nm[id]; !ok {
+			d.add("manifest.tool.removed", "manifest.tools."+id, fmt.Sprintf("manifest tool %q (%s) was removed", id, opsCount(om[id].Operations)), nil, nil)
+		}
+	}
+	for _, id := range nids {
+		a, ok := om[id]
+		b := nm[id]
+		if !ok {
+			d.add("manifest.tool.added", "manifest.tools."+id, fmt.Sprintf("manifest tool %q (%s) was added", id, opsCount(b.Operations)), nil, nil)
+			continue
+		}
+		p := "manifest.tools." + id
+		if a.Description != b.Description {
+			d.add("manifest.description.changed", p+".description", "declared description changed", a.Description, b.Description)
+		}
+		oo, no := setOf(a.Operations), setOf(b.Operations)
+		for _, op := range sortedKeysB(oo) {
+			if !no[op] {
+				d.add("manifest.operation.removed", p+".operations."+op, fmt.Sprintf("operation %q was removed from %q — clients dispatching it will fail", op, id), op, nil)
+			}
+		}
+		for _, op := range sortedKeysB(no) {
+			if !oo[op] {
+				d.add("manifest.operation.added", p+".operations."+op, fmt.Sprintf("operation %q was added behind the existing tool %q", op, id), nil, op)
+			}
+		}
+	}
+}
+
+func opsCount(ops []string) string {
+	switch len(ops) {
+	case 0:
+		return "single action"
+	case 1:
+		return "1 operation"
+	}
+	return fmt.Sprintf("%d operations", len(ops))
+}
+
+func (d *differ) behavior(o, n map[string]*snapshot.Behavior) {
+	ids := make([]string, 0, len(o))
+	for id := range o {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		a, b := o[id], n[id]
+		if a == nil || b == nil {
+			// A probe without evidence on one side is incomplete evidence,
+			// reported by coverage, never a behaviour change.
+			continue
+		}
+		d.probe("behavior."+id, a, b)
+	}
+}
+
+func (d *differ) probe(p string, a, b *snapshot.Behavior) {
+	if a.HTTPStatus != 0 && b.HTTPStatus != 0 && a.HTTPStatus != b.HTTPStatus {
+		d.add("behavior.httpStatus.changed", p+".httpStatus", fmt.Sprintf("HTTP status changed from %d to %d", a.HTTPStatus, b.HTTPStatus), a.HTTPStatus, b.HTTPStatus)
+	}
+	if a.ContentType != "" && b.ContentType != "" && mediaType(a.ContentType) != mediaType(b.ContentType) {
+		d.add("behavior.contentType.changed", p+".contentType", "response content type changed", a.ContentType, b.ContentType)
+	}
+	ae, be := a.ErrorCode != nil, b.ErrorCode != nil
+	switch {
+	case ae && be:
+		if *a.ErrorCode != *b.ErrorCode {
+			d.add("error.code.changed", p+".errorCode", fmt.Sprintf("error code changed from %d to %d — clients branch on it", *a.ErrorCode, *b.ErrorCode), *a.ErrorCode, *b.ErrorCode)
+		}
+		return
+	case !ae && be:
+		d.add("behavior.error.appeared", p+".errorCode", fmt.Sprintf("the probe now fails with error %d — the call no longer works", *b.ErrorCode), nil, *b.ErrorCode)
+		return
+	case ae && !be:
+		d.add("behavior.error.disappeared", p+".errorCode", fmt.Sprintf("the probe no longer fails with error %d", *a.ErrorCode), *a.ErrorCode, nil)
+		return
+	}
+	switch {
+	case !a.IsError && b.IsError:
+		d.add("behavior.isError.raised", p+".isError", "the tool result now reports isError — the call fails", false, true)
+	case a.IsError && !b.IsError:
+		d.add("behavior.isError.cleared", p+".isError", "the tool result no longer reports isError", true, false)
+	}
+	if a.ResultType != b.ResultType {
+		d.add("behavior.resultType.changed", p+".resultType", fmt.Sprintf("resultType changed from %q to %q", a.ResultType, b.ResultType), a.ResultType, b.ResultType)
+	}
+	if !jeq(a.StructuredShape, b.StructuredShape) {
+		d.add("behavior.structured.changed", p+".structuredShape", "structured content shape changed", a.StructuredShape, b.StructuredShape)
+	}
+	if !jeq(a.StructuredContent, b.StructuredContent) {
+		d.add("behavior.structured.changed", p+".structuredContent", "structured content changed", a.StructuredContent, b.StructuredContent)
+	}
+	if !jeq(a.ContentBlocks, b.ContentBlocks) {
+		if jeq(blockSkeleton(a.ContentBlocks), blockSkeleton(b.ContentBlocks)) {
+			d.add("behavior.content.text.changed", p+".contentBlocks", "content text changed", nil, nil)
+		} else {
+			d.add("behavior.content.changed", p+".contentBlocks", "content blocks changed type or shape", a.ContentBlocks, b.ContentBlocks)
+		}
+	}
+	if !slices.Equal(a.MetaKeys, b.MetaKeys) {
+		d.add("behavior.meta.changed", p+".metaKeys", "result _meta keys changed", strings.Join(a.MetaKeys, ","), strings.Join(b.MetaKeys, ","))
+	}
+}
+
+func mediaType(ct string) string {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// blockSkeleton drops the text (or its hash) of text blocks so that only
+// types and shapes are compared.
+func blockSkeleton(blocks []any) []any {
+	out := make([]any, len(blocks))
+	for i, b := range blocks {
+		m, ok := b.(map[string]any)
+		if !ok || snapshot.Str(m, "type") != "text" {
+			out[i] = b
+			continue
+		}
+		c := map[string]any{}
+		for k, v := range m {
+			if k != "text" && k != "sha256" {
+				c[k] = v
+			}
+		}
+		out[i] = c
+	}
+	return out
+}
