@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpward/mcpward/internal/mcp"
 )
 
 // BuildOptions configures [Build]. A nil *BuildOptions means defaults.
@@ -398,16 +400,22 @@ func xmcpHeaders(schema any) []any {
 	return out
 }
 
-// headerBindings is the adapter to mcp.HeaderBindings.
-//
-// TODO(#wire-mcp-headerbindings): internal/mcp did not yet export
-// HeaderBindings when this package was written; replace the body with a
-// call to it (mapping mcp.HeaderBinding to XMCPHeader). Until then no tool
-// records xmcpHeaders; the diff engine reads bindings from inputSchema
-// directly, so only the validity view is missing.
+// headerBindings adapts mcp.HeaderBindings (static x-mcp-header analysis)
+// to the snapshot's XMCPHeader view.
 func headerBindings(schema json.RawMessage) ([]XMCPHeader, error) {
-	_ = schema
-	return nil, nil
+	bs, err := mcp.HeaderBindings(schema)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]XMCPHeader, 0, len(bs))
+	for _, b := range bs {
+		viol := b.Violations
+		if viol == nil {
+			viol = []string{}
+		}
+		out = append(out, XMCPHeader{Path: b.PathString, Header: b.Header, Valid: b.Valid, Violations: viol})
+	}
+	return out, nil
 }
 
 func (b *builder) status(s *Surface, obs *Observation) string {
