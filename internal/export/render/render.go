@@ -1,0 +1,252 @@
+package render
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/result"
+)
+
+// A Verdict is the outcome a Result records: its exit code and the word
+// reports print for it.
+type Verdict struct {
+	Code  int
+	Label string
+}
+
+// String returns "DRIFT (exit 1)".
+func (v Verdict) String() string { return fmt.Sprintf("%s (exit %d)", v.Label, v.Code) }
+
+// VerdictOf returns the verdict of r. The exit code inside the Result is the
+// truth (it is what the producing command exited with); the label only names
+// it. A compat run exits 1 for a risky-class rule finding, not for drift, so
+// its label says RISKY.
+func VerdictOf(r *result.Result) Verdict {
+	switch r.ExitCode {
+	case 0:
+		return Verdict{0, "PASS"}
+	case 1:
+		if r.Command == "compat" {
+			return Verdict{1, "RISKY"}
+		}
+		return Verdict{1, "DRIFT"}
+	case 2:
+		return Verdict{2, "INCOMPLETE"}
+	case 3:
+		return Verdict{3, "VIOLATION"}
+	case 4:
+		return Verdict{4, "UNUSABLE INPUT"}
+	case 5:
+		return Verdict{5, "INTERNAL ERROR"}
+	}
+	return Verdict{r.ExitCode, "EXIT"}
+}
+
+// FailOn returns the gate tier of r, or risky (the default gate) when the
+// Result names none or an unknown one.
+func FailOn(r *result.Result) diff.Tier {
+	t, err := diff.ParseTier(r.Gate.FailOn)
+	if err != nil {
+		return diff.Risky
+	}
+	return t
+}
+
+// FailOnName returns the gate tier's name as recorded, or "risky".
+func FailOnName(r *result.Result) string {
+	if r.Gate.FailOn == "" {
+		return diff.Risky.String()
+	}
+	return OneLine(r.Gate.FailOn)
+}
+
+// AtOrAboveGate reports whether f is at or above r's gate, that is whether
+// it counts against the run.
+func AtOrAboveGate(r *result.Result, f result.Finding) bool { return f.Tier >= FailOn(r) }
+
+// RuleFails reports whether a rule finding counts against the run: a
+// violation always (exit 3); a risky-class finding only in compat, which
+// gates on it (exit 1), while check lists it without gating.
+func RuleFails(r *result.Result, rf result.RuleFinding) bool {
+	switch rf.Class {
+	case "violation":
+		return true
+	case "risky":
+		return r.Command == "compat"
+	}
+	return false
+}
+
+// classRank orders rule-finding classes, most severe first.
+func classRank(c string) int {
+	switch c {
+	case "violation":
+		return 0
+	case "risky":
+		return 1
+	case "info":
+		return 2
+	}
+	return 3
+}
+
+// RuleFindings returns r's rule findings grouped by class (violation,
+// risky, info, anything else), then by rule id, subject and profile. The
+// Result is not modified.
+func RuleFindings(r *result.Result) []result.RuleFinding {
+	out := slices.Clone(r.Violations)
+	slices.SortStableFunc(out, func(a, b result.RuleFinding) int {
+		return cmp.Or(
+			cmp.Compare(classRank(a.Class), classRank(b.Class)),
+			strings.Compare(a.Class, b.Class),
+			strings.Compare(a.RuleID, b.RuleID),
+			strings.Compare(a.Subject, b.Subject),
+			strings.Compare(a.Profile, b.Profile),
+		)
+	})
+	return out
+}
+
+// ClassCounts counts rule findings per class.
+type ClassCounts struct{ Violation, Risky, Info int }
+
+// CountClasses counts r's rule findings per class; unknown classes count
+// as info.
+func CountClasses(r *result.Result) ClassCounts {
+	var c ClassCounts
+	for _, v := range r.Violations {
+		switch v.Class {
+		case "violation":
+			c.Violation++
+		case "risky":
+			c.Risky++
+		default:
+			c.Info++
+		}
+	}
+	return c
+}
+
+// Plural returns "1 finding" or "6 findings".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// Counts returns "6 findings (2 breaking, 1 risky, 1 compatible, 2 cosmetic)"
+// from the Result's summary.
+func Counts(r *result.Result) string {
+	s := r.Summary.Summary
+	n := s.Breaking + s.Risky + s.Compatible + s.Cosmetic
+	return fmt.Sprintf("%s (%d breaking, %d risky, %d compatible, %d cosmetic)",
+		Plural(n, "finding"), s.Breaking, s.Risky, s.Compatible, s.Cosmetic)
+}
+
+// RuleCounts returns "2 rule findings (1 violation, 1 risky, 0 info)", or
+// "" when there are none.
+func RuleCounts(r *result.Result) string {
+	if len(r.Violations) == 0 {
+		return ""
+	}
+	c := CountClasses(r)
+	return fmt.Sprintf("%s (%d violation, %d risky, %d info)",
+		Plural(len(r.Violations), "rule finding"), c.Violation, c.Risky, c.Info)
+}
+
+// SummaryLine returns the one line every human report ends with:
+//
+//	6 findings (2 breaking, 1 risky, 1 compatible, 2 cosmetic); gate fail-on=risky -> DRIFT (exit 1)
+//
+// with ", N ignored" after the counts when --ignore/--only dropped findings
+// and a rule-findings part when there are any.
+func SummaryLine(r *result.Result) string {
+	var b strings.Builder
+	b.WriteString(Counts(r))
+	if r.Ignored > 0 {
+		fmt.Fprintf(&b, ", %d ignored", r.Ignored)
+	}
+	if rc := RuleCounts(r); rc != "" {
+		b.WriteString("; ")
+		b.WriteString(rc)
+	}
+	fmt.Fprintf(&b, "; gate fail-on=%s -> %s", FailOnName(r), VerdictOf(r))
+	return b.String()
+}
+
+// Problems returns the evidence problems of an incomplete Result, at least
+// one line even when the producer listed none, so that incompleteness is
+// never silent. A complete Result has none.
+func Problems(r *result.Result) []string {
+	if r.Evidence.Complete {
+		return nil
+	}
+	if len(r.Evidence.Problems) > 0 {
+		return r.Evidence.Problems
+	}
+	if r.Evidence.Status != "" {
+		return []string{"observation status " + r.Evidence.Status}
+	}
+	return []string{"the observation did not complete"}
+}
+
+// OneLine makes server-supplied text safe to print as part of one line:
+// CR, LF and tab become the two-character escapes \r, \n, \t, other control
+// characters (which could move a terminal's cursor or start an escape
+// sequence) become \xNN or \u{NNNN}, and invalid UTF-8 becomes U+FFFD.
+// Text that needs none of this is returned as is.
+func OneLine(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == utf8.RuneError:
+			b.WriteRune(utf8.RuneError)
+		case r < 0x100 && isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case isControl(r):
+			fmt.Fprintf(&b, `\u{%04x}`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isControl reports C0, DEL, C1 and the Unicode line and paragraph
+// separators and bidi overrides, which can reorder or break what a reader
+// sees.
+func isControl(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	case r == 0x2028, r == 0x2029:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,158 @@
+package text
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/export/render"
+	"github.com/mcpward/mcpward/internal/result"
+)
+
+// Options change how the text report looks, never what it says.
+type Options struct {
+	// Color wraps tiers, classes and the verdict in ANSI colours. Column
+	// padding is computed on the plain text, so coloured and plain reports
+	// align the same.
+	Color bool
+}
+
+// Write renders r as plain text (no colour).
+func Write(w io.Writer, r *result.Result) error { return WriteOptions(w, r, nil) }
+
+// WriteOptions renders r as text; nil opts means plain.
+func WriteOptions(w io.Writer, r *result.Result, opts *Options) error {
+	if opts == nil {
+		opts = &Options{}
+	}
+	p := &printer{w: bufio.NewWriter(w), color: opts.Color}
+	p.result(r)
+	if err := p.w.Flush(); err != nil {
+		return fmt.Errorf("write text report: %w", err)
+	}
+	return nil
+}
+
+// Column widths of a finding line: "breaking   " is the tier padded to
+// 10 plus a space (len("compatible") is 10), the rule id padded to 34 plus a
+// space. They reproduce snapgauge's verified layout byte for byte.
+const (
+	tierWidth = 10
+	ruleWidth = 34
+)
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+type printer struct {
+	w     *bufio.Writer
+	color bool
+}
+
+func (p *printer) line(s string) {
+	p.w.WriteString(s)
+	p.w.WriteByte('\n')
+}
+
+// paint pads s to width on the plain text, then colours it.
+func (p *printer) paint(s string, width int, code string) string {
+	pad := ""
+	if n := width - len([]rune(s)); n > 0 {
+		pad = strings.Repeat(" ", n)
+	}
+	if p.color && code != "" {
+		return code + s + ansiReset + pad
+	}
+	return s + pad
+}
+
+func tierColor(t diff.Tier) string {
+	switch t {
+	case diff.Breaking:
+		return ansiRed
+	case diff.Risky:
+		return ansiYellow
+	case diff.Compatible:
+		return ansiGreen
+	}
+	return ansiDim
+}
+
+func classColor(c string) string {
+	switch c {
+	case "violation":
+		return ansiRed
+	case "risky":
+		return ansiYellow
+	}
+	return ansiCyan
+}
+
+func verdictColor(code int) string {
+	switch code {
+	case 0:
+		return ansiGreen
+	case 1:
+		return ansiYellow
+	}
+	return ansiRed
+}
+
+func (p *printer) result(r *result.Result) {
+	if t := r.Target; t != nil && t.Name != "" {
+		if t.Transport != "" {
+			p.line(fmt.Sprintf("target %s (%s)", render.OneLine(t.Name), render.OneLine(t.Transport)))
+		} else {
+			p.line("target " + render.OneLine(t.Name))
+		}
+	}
+	if len(r.Findings) == 0 && r.Command != "compat" {
+		if r.Evidence.Complete {
+			p.line("no changes")
+		} else {
+			p.line("no changes in what could be observed (evidence incomplete)")
+		}
+	}
+	for _, f := range r.Findings {
+		p.line(p.paint(f.Tier.String(), tierWidth, tierColor(f.Tier)) + " " +
+			p.paint(render.OneLine(f.RuleID), ruleWidth, "") + " " +
+			render.OneLine(f.Subject) + " — " + render.OneLine(f.Message))
+	}
+	for _, v := range render.RuleFindings(r) {
+		s := p.paint(render.OneLine(v.Class), tierWidth, classColor(v.Class)) + " " +
+			p.paint(render.OneLine(v.RuleID), ruleWidth, "") + " " +
+			render.OneLine(v.Subject) + " — " + render.OneLine(v.Message)
+		var tags []string
+		if v.Level != "" {
+			tags = append(tags, render.OneLine(v.Level))
+		}
+		if v.Profile != "" {
+			tags = append(tags, "profile "+render.OneLine(v.Profile))
+		}
+		if len(tags) > 0 {
+			s += " [" + strings.Join(tags, ", ") + "]"
+		}
+		p.line(s)
+	}
+	summary := render.SummaryLine(r)
+	if p.color {
+		v := render.VerdictOf(r).String()
+		summary = strings.TrimSuffix(summary, v) + ansiBold + verdictColor(r.ExitCode) + v + ansiReset
+	}
+	p.line(summary)
+	for _, prob := range render.Problems(r) {
+		p.line("INCOMPLETE: " + render.OneLine(prob))
+	}
+	if r.Updated {
+		p.line("snapshot updated (--update)")
+	}
+}

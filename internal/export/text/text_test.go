@@ -1,0 +1,148 @@
+package text
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpward/mcpward/internal/result"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// cases are the Results under ../testdata every format renders.
+var cases = []string{"seed", "clean", "incomplete", "violations", "hostile"}
+
+func load(t *testing.T, name string) *result.Result {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r result.Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("decode %s: %v", name, err)
+	}
+	return &r
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for _, name := range cases {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Write(&buf, load(t, name)); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", name+".txt"), buf.Bytes())
+		})
+	}
+}
+
+// TestSeedLayout pins the verified snapgauge output of the seed example byte
+// for byte, independently of the golden files.
+func TestSeedLayout(t *testing.T) {
+	want := `breaking   tool.input.required.added          tools.get_weather.inputSchema.required.date — input "date" is now required — a client recorded against the old contract does not send it
+breaking   tool.removed                       tools.archive_note — tool "archive_note" was removed — a client holding the old contract will fail
+risky      tool.description.changed           tools.get_weather.description — description changed — the trigger surface a model routes on (SPEC §5: risky, not cosmetic)
+compatible tool.input.optional.added          tools.list_notes.inputSchema.properties.cursor — optional input "cursor" was added
+cosmetic   serverInfo.version.changed         discover.serverInfo.version — serverInfo.version changed
+cosmetic   tool.icons.changed                 tools.get_weather.icons — icons changed
+6 findings (2 breaking, 1 risky, 1 compatible, 2 cosmetic); gate fail-on=risky -> DRIFT (exit 1)
+`
+	var buf bytes.Buffer
+	if err := Write(&buf, load(t, "seed")); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, buf.String()); d != "" {
+		t.Errorf("seed layout mismatch (-want +got):\n%s", d)
+	}
+}
+
+func TestVerdictLines(t *testing.T) {
+	tests := []struct {
+		name string
+		want string
+	}{
+		{"clean", "0 findings (0 breaking, 0 risky, 0 compatible, 0 cosmetic); gate fail-on=risky -> PASS (exit 0)"},
+		{"incomplete", "1 finding (0 breaking, 1 risky, 0 compatible, 0 cosmetic); gate fail-on=risky -> INCOMPLETE (exit 2)"},
+		{"violations", "0 findings (0 breaking, 0 risky, 0 compatible, 0 cosmetic); 4 rule findings (2 violation, 1 risky, 1 info); gate fail-on=risky -> VIOLATION (exit 3)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Write(&buf, load(t, tt.name)); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(buf.String(), "\n"+tt.want+"\n") {
+				t.Errorf("report lacks %q:\n%s", tt.want, buf.String())
+			}
+		})
+	}
+}
+
+// TestHostileText checks that server-supplied text cannot add a line or
+// reach the terminal as an escape sequence.
+func TestHostileText(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, load(t, "hostile")); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if n := strings.Count(out, "\n"); n != 3 {
+		t.Errorf("got %d lines, want 3 (target, finding, summary):\n%s", n, out)
+	}
+	if strings.ContainsAny(out, "\x1b\r\u202e") {
+		t.Errorf("control characters reached the output: %q", out)
+	}
+}
+
+func TestColor(t *testing.T) {
+	r := load(t, "seed")
+	var plain, colored bytes.Buffer
+	if err := Write(&plain, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteOptions(&colored, r, &Options{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(colored.String(), "\x1b[31mbreaking\x1b[0m   tool.removed") {
+		t.Errorf("colour output does not colour the tier and keep its padding:\n%q", colored.String())
+	}
+	stripped := strings.NewReplacer("\x1b[0m", "", "\x1b[1m", "", "\x1b[2m", "", "\x1b[31m", "", "\x1b[32m", "", "\x1b[33m", "", "\x1b[36m", "").Replace(colored.String())
+	if d := cmp.Diff(plain.String(), stripped); d != "" {
+		t.Errorf("colour changes more than colour (-plain +stripped):\n%s", d)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+func TestWriteError(t *testing.T) {
+	if err := Write(failWriter{}, load(t, "seed")); err == nil {
+		t.Error("Write to a failing writer returned nil")
+	}
+}
