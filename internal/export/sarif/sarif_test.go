@@ -1,0 +1,262 @@
+package sarif
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpward/mcpward/internal/result"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+var cases = []string{"seed", "clean", "incomplete", "violations", "hostile"}
+
+func load(t *testing.T, name string) *result.Result {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r result.Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("decode %s: %v", name, err)
+	}
+	return &r
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
+	}
+}
+
+func renderLog(t *testing.T, r *result.Result) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func schema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSchema validates every rendered log against the official schema,
+// and checks that the golden files are what Write produces.
+func TestSchema(t *testing.T) {
+	s := schema(t)
+	for _, name := range cases {
+		t.Run(name, func(t *testing.T) {
+			out := renderLog(t, load(t, name))
+			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Validate(inst); err != nil {
+				t.Errorf("%s does not validate against SARIF 2.1.0:\n%v", name, err)
+			}
+			golden(t, filepath.Join("testdata", name+".sarif"), out)
+		})
+	}
+}
+
+// TestSchemaRejects proves the validator is not vacuous.
+func TestSchemaRejects(t *testing.T) {
+	s := schema(t)
+	for _, doc := range []string{
+		`{"version":"2.1.0","runs":[{"tool":{"driver":{}}}]}`,
+		`{"version":"2.0.0","runs":[]}`,
+		`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"message":{"text":"m"},"level":"fatal"}]}]}`,
+	} {
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Validate(inst) == nil {
+			t.Errorf("schema accepted %s", doc)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	r := load(t, "violations")
+	a, b := renderLog(t, r), renderLog(t, r)
+	if !bytes.Equal(a, b) {
+		t.Error("two renderings of the same Result differ")
+	}
+}
+
+type log2 struct {
+	Runs []struct {
+		Tool struct {
+			Driver struct {
+				Rules []struct {
+					ID                   string `json:"id"`
+					DefaultConfiguration struct {
+						Level string `json:"level"`
+					} `json:"defaultConfiguration"`
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		Invocations []struct {
+			ExecutionSuccessful bool `json:"executionSuccessful"`
+			Notifications       []struct {
+				Message struct{ Text string } `json:"message"`
+			} `json:"toolExecutionNotifications"`
+		} `json:"invocations"`
+		Results []struct {
+			RuleID    string            `json:"ruleId"`
+			RuleIndex int               `json:"ruleIndex"`
+			Level     string            `json:"level"`
+			FP        map[string]string `json:"partialFingerprints"`
+			Locations []struct {
+				Physical *struct {
+					Artifact struct{ URI string } `json:"artifactLocation"`
+				} `json:"physicalLocation"`
+				Logical []struct {
+					FQN string `json:"fullyQualifiedName"`
+				} `json:"logicalLocations"`
+			} `json:"locations"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+func decode(t *testing.T, b []byte) log2 {
+	t.Helper()
+	var l log2
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Runs) != 1 {
+		t.Fatalf("got %d runs, want 1", len(l.Runs))
+	}
+	return l
+}
+
+func TestContent(t *testing.T) {
+	l := decode(t, renderLog(t, load(t, "seed")))
+	run := l.Runs[0]
+	var ids, levels []string
+	for _, r := range run.Tool.Driver.Rules {
+		ids = append(ids, r.ID)
+		levels = append(levels, r.DefaultConfiguration.Level)
+	}
+	wantIDs := []string{"serverInfo.version.changed", "tool.description.changed", "tool.icons.changed", "tool.input.optional.added", "tool.input.required.added", "tool.removed"}
+	if d := cmp.Diff(wantIDs, ids); d != "" {
+		t.Errorf("rules mismatch (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"note", "warning", "note", "note", "error", "error"}, levels); d != "" {
+		t.Errorf("rule levels mismatch (-want +got):\n%s", d)
+	}
+	var got []string
+	for _, r := range run.Results {
+		if ids[r.RuleIndex] != r.RuleID {
+			t.Errorf("result %s has ruleIndex %d (%s)", r.RuleID, r.RuleIndex, ids[r.RuleIndex])
+		}
+		loc := r.Locations[0]
+		got = append(got, r.Level+" "+r.RuleID+" "+loc.Physical.Artifact.URI+" "+loc.Logical[0].FQN)
+	}
+	want := []string{
+		"error tool.input.required.added .mcpward/demo.snapshot.json tools.get_weather.inputSchema.required.date",
+		"error tool.removed .mcpward/demo.snapshot.json tools.archive_note",
+		"warning tool.description.changed .mcpward/demo.snapshot.json tools.get_weather.description",
+		"note tool.input.optional.added .mcpward/demo.snapshot.json tools.list_notes.inputSchema.properties.cursor",
+		"note serverInfo.version.changed .mcpward/demo.snapshot.json discover.serverInfo.version",
+		"note tool.icons.changed .mcpward/demo.snapshot.json tools.get_weather.icons",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("results mismatch (-want +got):\n%s", d)
+	}
+	if !run.Invocations[0].ExecutionSuccessful {
+		t.Error("complete evidence gave an unsuccessful invocation")
+	}
+}
+
+func TestIncompleteInvocation(t *testing.T) {
+	inv := decode(t, renderLog(t, load(t, "incomplete"))).Runs[0].Invocations[0]
+	if inv.ExecutionSuccessful || len(inv.Notifications) != 2 {
+		t.Errorf("incomplete evidence: successful=%v, %d notifications; want false, 2", inv.ExecutionSuccessful, len(inv.Notifications))
+	}
+}
+
+// TestFingerprintStable checks that rewording a message or changing values
+// keeps a finding's fingerprint, and that another subject changes it.
+func TestFingerprintStable(t *testing.T) {
+	fp := func(r *result.Result) string {
+		return decode(t, renderLog(t, r)).Runs[0].Results[0].FP[FingerprintKey]
+	}
+	base := load(t, "seed")
+	reworded := load(t, "seed")
+	reworded.Findings[0].Message = "a different wording"
+	reworded.Findings[0].Before = "x"
+	reworded.Version = "v9.9.9"
+	moved := load(t, "seed")
+	moved.Findings[0].Subject = "tools.other.inputSchema.required.date"
+	if fp(base) != fp(reworded) {
+		t.Error("fingerprint changed with the message text")
+	}
+	if fp(base) == fp(moved) {
+		t.Error("fingerprint did not change with the subject")
+	}
+	if got, want := fp(base), Fingerprint("tool.input.required.added", "tools.get_weather.inputSchema.required.date", ""); got != want {
+		t.Errorf("fingerprint = %s, want %s", got, want)
+	}
+	if Fingerprint("a", "b\x00c", "") == Fingerprint("a\x00b", "c", "") {
+		t.Error("fingerprint inputs are ambiguous")
+	}
+}
+
+func TestURIReference(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{".mcpward/demo.snapshot.json", ".mcpward/demo.snapshot.json"},
+		{`.mcpward\win.json`, ".mcpward/win.json"},
+		{"snap,shot:1.json", "snap%2Cshot%3A1.json"},
+		{"a b%.json", "a%20b%25.json"},
+		{"ü.json", "%C3%BC.json"},
+	}
+	for _, tt := range tests {
+		if got := URIReference(tt.in); got != tt.want {
+			t.Errorf("URIReference(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
