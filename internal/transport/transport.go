@@ -1,8 +1,3 @@
-// Package transport moves whole JSON-RPC frames between mcpward and an MCP
-// server: a stdio child process, Streamable HTTP (modern and legacy), the
-// deprecated HTTP+SSE transport of 2024-11-05, and in-process streams. It
-// sends exactly the bytes it is given and hands back exactly the bytes it
-// received; it knows framing and correlation by id, not MCP semantics.
 package transport
 
 import (
