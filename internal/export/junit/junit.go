@@ -1,0 +1,168 @@
+package junit
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpward/mcpward/internal/export/render"
+	"github.com/mcpward/mcpward/internal/result"
+)
+
+// TestSuites is the document root.
+type TestSuites struct {
+	XMLName  xml.Name    `xml:"testsuites"`
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Suites   []TestSuite `xml:"testsuite"`
+}
+
+// TestSuite is one group of test cases.
+type TestSuite struct {
+	Name       string     `xml:"name,attr"`
+	Tests      int        `xml:"tests,attr"`
+	Failures   int        `xml:"failures,attr"`
+	Errors     int        `xml:"errors,attr"`
+	Skipped    int        `xml:"skipped,attr"`
+	Properties []Property `xml:"properties>property,omitempty"`
+	Cases      []TestCase `xml:"testcase"`
+}
+
+// Property is one name/value pair of a suite.
+type Property struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+// TestCase is one finding, rule finding or evidence check.
+type TestCase struct {
+	Name      string   `xml:"name,attr"`
+	ClassName string   `xml:"classname,attr"`
+	Failure   *Problem `xml:"failure,omitempty"`
+	Error     *Problem `xml:"error,omitempty"`
+}
+
+// Problem is the body of a <failure> or an <error>.
+type Problem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// Write renders r as JUnit XML.
+func Write(w io.Writer, r *result.Result) error {
+	doc := Build(r)
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("encode junit: %w", err)
+	}
+	buf.WriteByte('\n')
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("write junit: %w", err)
+	}
+	return nil
+}
+
+// Build returns the JUnit document of r, with every count filled in.
+func Build(r *result.Result) *TestSuites {
+	prefix := "mcpward." + safe(r.Command)
+	doc := &TestSuites{Name: "mcpward " + safe(r.Command)}
+	if r.Target != nil && r.Target.Name != "" {
+		doc.Name += " " + safe(r.Target.Name)
+	}
+
+	if r.Command != "compat" || len(r.Findings) > 0 {
+		s := TestSuite{Name: prefix + ".findings", Properties: []Property{
+			{"failOn", render.FailOnName(r)},
+			{"verdict", render.VerdictOf(r).String()},
+		}}
+		if r.Ignored > 0 {
+			s.Properties = append(s.Properties, Property{"ignored", fmt.Sprint(r.Ignored)})
+		}
+		for _, f := range r.Findings {
+			c := TestCase{Name: safe(f.RuleID) + " " + safe(f.Subject), ClassName: prefix + "." + f.Tier.String()}
+			if render.AtOrAboveGate(r, f) {
+				c.Failure = &Problem{
+					Message: safe(f.Message),
+					Type:    safe(f.RuleID),
+					Text:    fmt.Sprintf("%s: %s — %s (at or above fail-on=%s)", f.Tier, safe(f.Subject), safe(f.Message), render.FailOnName(r)),
+				}
+			}
+			s.Cases = append(s.Cases, c)
+		}
+		doc.Suites = append(doc.Suites, s)
+	}
+
+	if len(r.Violations) > 0 {
+		s := TestSuite{Name: prefix + ".rules"}
+		for _, v := range render.RuleFindings(r) {
+			name := safe(v.RuleID) + " " + safe(v.Subject)
+			if v.Profile != "" {
+				name += " [" + safe(v.Profile) + "]"
+			}
+			c := TestCase{Name: name, ClassName: prefix + ".rules." + safe(v.Class)}
+			if render.RuleFails(r, v) {
+				var detail []string
+				if v.Level != "" {
+					detail = append(detail, v.Level)
+				}
+				if v.Spec != "" {
+					detail = append(detail, safe(v.Spec))
+				}
+				text := fmt.Sprintf("%s: %s — %s", safe(v.Class), safe(v.Subject), safe(v.Message))
+				if len(detail) > 0 {
+					text += " (" + strings.Join(detail, "; ") + ")"
+				}
+				c.Failure = &Problem{Message: safe(v.Message), Type: safe(v.RuleID), Text: text}
+			}
+			s.Cases = append(s.Cases, c)
+		}
+		doc.Suites = append(doc.Suites, s)
+	}
+
+	ev := TestSuite{Name: prefix + ".evidence"}
+	if r.Evidence.Status != "" {
+		ev.Properties = []Property{{"status", safe(r.Evidence.Status)}}
+	}
+	if problems := render.Problems(r); len(problems) == 0 {
+		ev.Cases = append(ev.Cases, TestCase{Name: "evidence complete", ClassName: prefix + ".evidence"})
+	} else {
+		for i, p := range problems {
+			ev.Cases = append(ev.Cases, TestCase{
+				Name:      fmt.Sprintf("evidence problem %d", i+1),
+				ClassName: prefix + ".evidence",
+				Error:     &Problem{Message: safe(p), Type: "incomplete", Text: "missing evidence is never \"no change\": " + safe(p)},
+			})
+		}
+	}
+	doc.Suites = append(doc.Suites, ev)
+
+	for i := range doc.Suites {
+		s := &doc.Suites[i]
+		s.Tests = len(s.Cases)
+		for _, c := range s.Cases {
+			if c.Failure != nil {
+				s.Failures++
+			}
+			if c.Error != nil {
+				s.Errors++
+			}
+		}
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Errors += s.Errors
+	}
+	return doc
+}
+
+// safe puts server text on one line; encoding/xml then escapes markup and
+// replaces characters XML cannot carry.
+func safe(s string) string { return render.OneLine(s) }

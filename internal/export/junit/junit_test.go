@@ -1,0 +1,194 @@
+package junit
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpward/mcpward/internal/result"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+var cases = []string{"seed", "clean", "incomplete", "violations", "hostile"}
+
+func load(t *testing.T, name string) *result.Result {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r result.Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("decode %s: %v", name, err)
+	}
+	return &r
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
+	}
+}
+
+// The types below mirror the Ant/Jenkins JUnit schema independently of
+// the package's own, so that a renaming on one side is caught.
+type xSuites struct {
+	XMLName  xml.Name `xml:"testsuites"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Errors   int      `xml:"errors,attr"`
+	Suites   []xSuite `xml:"testsuite"`
+}
+
+type xSuite struct {
+	Name     string  `xml:"name,attr"`
+	Tests    int     `xml:"tests,attr"`
+	Failures int     `xml:"failures,attr"`
+	Errors   int     `xml:"errors,attr"`
+	Skipped  int     `xml:"skipped,attr"`
+	Cases    []xCase `xml:"testcase"`
+}
+
+type xCase struct {
+	Name      string    `xml:"name,attr"`
+	ClassName string    `xml:"classname,attr"`
+	Failure   *xProblem `xml:"failure"`
+	Error     *xProblem `xml:"error"`
+	Skipped   *struct{} `xml:"skipped"`
+}
+
+type xProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func parse(t *testing.T, b []byte) xSuites {
+	t.Helper()
+	var doc xSuites
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec.Strict = true
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("not well-formed JUnit XML: %v\n%s", err, b)
+	}
+	return doc
+}
+
+// counts are tests/failures/errors of one suite or the whole document.
+type counts struct{ Tests, Failures, Errors int }
+
+func TestParseBack(t *testing.T) {
+	tests := []struct {
+		name   string
+		total  counts
+		suites map[string]counts
+	}{
+		{"seed", counts{7, 3, 0}, map[string]counts{
+			"mcpward.diff.findings": {6, 3, 0}, "mcpward.diff.evidence": {1, 0, 0}}},
+		{"clean", counts{1, 0, 0}, map[string]counts{
+			"mcpward.check.findings": {0, 0, 0}, "mcpward.check.evidence": {1, 0, 0}}},
+		{"incomplete", counts{3, 1, 2}, map[string]counts{
+			"mcpward.check.findings": {1, 1, 0}, "mcpward.check.evidence": {2, 0, 2}}},
+		{"violations", counts{5, 3, 0}, map[string]counts{
+			"mcpward.compat.rules": {4, 3, 0}, "mcpward.compat.evidence": {1, 0, 0}}},
+		{"hostile", counts{2, 1, 0}, map[string]counts{
+			"mcpward.check.findings": {1, 1, 0}, "mcpward.check.evidence": {1, 0, 0}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Write(&buf, load(t, tt.name)); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", tt.name+".xml"), buf.Bytes())
+			doc := parse(t, buf.Bytes())
+			var sum counts
+			got := map[string]counts{}
+			for _, s := range doc.Suites {
+				// The attributes must agree with the cases they count.
+				var c counts
+				c.Tests = len(s.Cases)
+				for _, tc := range s.Cases {
+					if tc.Failure != nil {
+						c.Failures++
+						if tc.Failure.Type == "" || tc.Failure.Message == "" {
+							t.Errorf("failure of %q lacks type or message", tc.Name)
+						}
+					}
+					if tc.Error != nil {
+						c.Errors++
+					}
+				}
+				if c != (counts{s.Tests, s.Failures, s.Errors}) || s.Skipped != 0 {
+					t.Errorf("suite %s says tests=%d failures=%d errors=%d skipped=%d, cases give %+v", s.Name, s.Tests, s.Failures, s.Errors, s.Skipped, c)
+				}
+				got[s.Name] = c
+				sum.Tests += c.Tests
+				sum.Failures += c.Failures
+				sum.Errors += c.Errors
+			}
+			if sum != (counts{doc.Tests, doc.Failures, doc.Errors}) {
+				t.Errorf("testsuites says %d/%d/%d, suites add up to %+v", doc.Tests, doc.Failures, doc.Errors, sum)
+			}
+			if sum != tt.total {
+				t.Errorf("totals = %+v, want %+v", sum, tt.total)
+			}
+			if d := cmp.Diff(tt.suites, got); d != "" {
+				t.Errorf("suites mismatch (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestFailureType(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, load(t, "seed")); err != nil {
+		t.Fatal(err)
+	}
+	doc := parse(t, buf.Bytes())
+	var types []string
+	for _, c := range doc.Suites[0].Cases {
+		if c.Failure != nil {
+			types = append(types, c.Failure.Type)
+		}
+	}
+	want := []string{"tool.input.required.added", "tool.removed", "tool.description.changed"}
+	if d := cmp.Diff(want, types); d != "" {
+		t.Errorf("failure types mismatch (-want +got):\n%s", d)
+	}
+}
+
+func TestHostileRoundTrip(t *testing.T) {
+	r := load(t, "hostile")
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	doc := parse(t, buf.Bytes())
+	c := doc.Suites[0].Cases[0]
+	if want := "tool.added " + strings.ReplaceAll(r.Findings[0].Subject, "\n", `\n`); c.Name != want {
+		t.Errorf("name = %q, want %q", c.Name, want)
+	}
+	if strings.Contains(c.Failure.Message, "\x1b") {
+		t.Errorf("escape character reached the XML: %q", c.Failure.Message)
+	}
+}
