@@ -162,3 +162,5 @@ func netError(u *url.URL, err error) error {
 	}
 	return incomplete(fmt.Sprintf("cannot reach %s: %s", host, why), ErrUnreachable, err)
 }
+
+func faultInput(err error) error { return fault.Input(err) }
