@@ -1,0 +1,258 @@
+package proxy
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+// A Recorder receives the frames the relays observed. The relays call it
+// after the bytes were forwarded, with the frames of one read in one call.
+//
+// Record copies the records it is given (the caller may reuse the slice)
+// and takes ownership of their Frame bytes (the caller must not touch them
+// again). It assigns Seq, Session and Label. It may block while the
+// recorder is behind (backpressure) but never drops a frame silently.
+// Record and Close are safe for concurrent use; Record must not be called
+// after Close.
+type Recorder interface {
+	Record(recs ...session.Record)
+	Close() error
+}
+
+// DefaultQueueBytes bounds the bytes a Log holds between the relays and
+// the disk: 64 MiB.
+const DefaultQueueBytes = 64 << 20
+
+// recordOverhead is added to each record's frame size when accounting the
+// queue, so that a flood of tiny frames is bounded too.
+const recordOverhead = 256
+
+// LogOptions configure a Log. The zero value is usable.
+type LogOptions struct {
+	// Session and Label are written into every record.
+	Session, Label string
+	// Now stamps records the relay left without a time.
+	Now func() time.Time
+	// QueueBytes bounds the memory between relays and the writer
+	// (DefaultQueueBytes if 0). When it is full, Record waits: the pipe
+	// slows down to disk speed rather than losing frames.
+	QueueBytes int64
+	// Filter, if set, runs on the writer goroutine on each record before it
+	// is encoded: the place for redaction, which must never run on the
+	// relay path. It may change the record (Frame included).
+	Filter func(*session.Record)
+	// Feed, if set, is called on the writer goroutine with each record as
+	// written (after Filter): the hook for a live view. It must not block
+	// for long and must not keep rec.Frame beyond the call without copying.
+	Feed func(rec *session.Record)
+}
+
+// LogStats are a Log's counts.
+type LogStats struct {
+	Frames int64 // records written
+	Lost   int64 // records that could not be written
+	Bytes  int64 // bytes written
+}
+
+// A Log is the Recorder that writes a session log. Seq numbers are
+// assigned under the same lock that enqueues the record, so the file holds
+// records in strictly increasing seq order on every transport, concurrent
+// HTTP included. Encoding (the one json.Valid per frame) and writing run
+// on the Log's own goroutine, off the relay path, with memory bounded by
+// QueueBytes.
+//
+// A write that fails (disk full) does not stop the Log: the records of
+// that write are counted as lost, later writes are tried again, and a
+// "lost" meta record with the counts is written as soon as the disk
+// accepts data again.
+type Log struct {
+	w    io.Writer
+	opts LogOptions
+
+	mu       sync.Mutex
+	notEmpty sync.Cond
+	notFull  sync.Cond
+	q        []session.Record
+	qBytes   int64
+	seq      uint64
+	closed   bool
+	done     chan struct{}
+
+	// Written by the writer goroutine; read after done or under mu.
+	stats     LogStats
+	pendLost  int64 // lost frames not yet reported by a lost record
+	pendLostB int64
+	lastErr   error
+	firstErr  error
+}
+
+// NewLog starts a Log writing to w. Close must be called to flush it.
+func NewLog(w io.Writer, opts *LogOptions) *Log {
+	l := &Log{w: w, done: make(chan struct{})}
+	if opts != nil {
+		l.opts = *opts
+	}
+	if l.opts.Now == nil {
+		l.opts.Now = time.Now
+	}
+	if l.opts.QueueBytes <= 0 {
+		l.opts.QueueBytes = DefaultQueueBytes
+	}
+	l.notEmpty.L = &l.mu
+	l.notFull.L = &l.mu
+	go l.run()
+	return l
+}
+
+func recSize(r *session.Record) int64 { return int64(len(r.Frame)) + recordOverhead }
+
+// Record implements Recorder.
+func (l *Log) Record(recs ...session.Record) {
+	if len(recs) == 0 {
+		return
+	}
+	var now time.Time
+	l.mu.Lock()
+	for i := range recs {
+		sz := recSize(&recs[i])
+		// Wait for room, but always admit a record into an empty queue so
+		// that a frame larger than the bound still passes.
+		for l.qBytes > 0 && l.qBytes+sz > l.opts.QueueBytes && !l.closed {
+			l.notFull.Wait()
+		}
+		if l.closed {
+			break
+		}
+		r := recs[i]
+		l.seq++
+		r.Seq, r.Session, r.Label = l.seq, l.opts.Session, l.opts.Label
+		if r.Time.IsZero() {
+			if now.IsZero() {
+				now = l.opts.Now()
+			}
+			r.Time = now
+		}
+		l.q = append(l.q, r)
+		l.qBytes += sz
+	}
+	l.mu.Unlock()
+	l.notEmpty.Signal()
+}
+
+// Stats returns the counts so far.
+func (l *Log) Stats() LogStats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stats
+}
+
+// Close writes what is queued and stops the Log. It returns an error if
+// any record was lost, saying how many and why.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	if !l.closed {
+		l.closed = true
+		l.notEmpty.Broadcast()
+		l.notFull.Broadcast()
+	}
+	l.mu.Unlock()
+	<-l.done
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stats.Lost > 0 {
+		return fmt.Errorf("session log: %d frames lost: %w", l.stats.Lost, l.firstErr)
+	}
+	return nil
+}
+
+// flushAt is the encoded size at which the writer writes mid-batch.
+const flushAt = 1 << 20
+
+func (l *Log) run() {
+	defer close(l.done)
+	var batch []session.Record
+	buf := make([]byte, 0, 64<<10)
+	for {
+		l.mu.Lock()
+		for len(l.q) == 0 && !l.closed {
+			l.notEmpty.Wait()
+		}
+		if len(l.q) == 0 && l.closed {
+			l.mu.Unlock()
+			return
+		}
+		batch, l.q = l.q, batch[:0]
+		l.mu.Unlock()
+
+		var batchBytes int64
+		start := 0 // first record of batch not yet in a write
+		for i := range batch {
+			r := &batch[i]
+			batchBytes += recSize(r)
+			if l.opts.Filter != nil {
+				l.opts.Filter(r)
+			}
+			buf = session.AppendRecord(buf, r)
+			if l.opts.Feed != nil {
+				l.opts.Feed(r)
+			}
+			if len(buf) >= flushAt || i == len(batch)-1 {
+				l.write(buf, int64(i+1-start))
+				buf = buf[:0]
+				start = i + 1
+			}
+		}
+		clear(batch) // drop frame references so the GC can take them
+		if cap(buf) > 4*flushAt {
+			buf = make([]byte, 0, 64<<10)
+		}
+		l.mu.Lock()
+		l.qBytes -= batchBytes
+		l.notFull.Broadcast()
+		l.mu.Unlock()
+	}
+}
+
+// write writes one encoded chunk of n records and does the loss accounting.
+func (l *Log) write(b []byte, n int64) {
+	_, err := l.w.Write(b)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err != nil {
+		l.stats.Lost += n
+		l.pendLost += n
+		l.pendLostB += int64(len(b))
+		l.lastErr = err
+		if l.firstErr == nil {
+			l.firstErr = err
+		}
+		return
+	}
+	l.stats.Frames += n
+	l.stats.Bytes += int64(len(b))
+	if l.pendLost > 0 {
+		l.queueLostLocked()
+	}
+}
+
+// queueLostLocked enqueues a lost record, so that it gets its seq in
+// order like any other record.
+func (l *Log) queueLostLocked() {
+	info, _ := json.Marshal(struct {
+		Frames int64 `json:"frames"`
+		Bytes  int64 `json:"bytes"`
+	}{l.pendLost, l.pendLostB})
+	l.seq++
+	l.q = append(l.q, session.Record{
+		Seq: l.seq, Session: l.opts.Session, Label: l.opts.Label, Time: l.opts.Now(),
+		Dir: session.Meta, Kind: session.KindLost, Error: l.lastErr.Error(), Info: info,
+	})
+	l.qBytes += recordOverhead
+	l.pendLost, l.pendLostB = 0, 0
+	l.notEmpty.Signal()
+}

@@ -1,0 +1,191 @@
+package proxy
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+// DefaultMaxFrame is the recording cap per frame: larger frames are relayed
+// whole but recorded truncated (Record.Truncated, with their full Size).
+const DefaultMaxFrame = 64 << 20
+
+// relayBufSize is the read size of a stream relay. A pipe hands at most
+// 64 KiB per read on Linux; more costs nothing and helps other sources.
+const relayBufSize = 256 << 10
+
+// RelayOptions configure Relay. The zero value relays without recording.
+type RelayOptions struct {
+	// Dir and Transport are stamped on every recorded frame.
+	Dir       session.Direction
+	Transport session.Transport
+	// Recorder receives each complete line as a frame; nil records nothing.
+	Recorder Recorder
+	// MaxFrame caps the recorded copy of one frame (DefaultMaxFrame if 0).
+	MaxFrame int
+	// Now stamps frames (time.Now if nil); one call per read.
+	Now func() time.Time
+	// KeepReading makes Relay go on reading (and recording) src after a
+	// write to dst failed, so that a writer on the other side of src never
+	// blocks; the write error is still returned at the end.
+	KeepReading bool
+	// OnWriteError is called once, when the first write to dst fails.
+	OnWriteError func(error)
+}
+
+// RelayResult says what a Relay did.
+type RelayResult struct {
+	Bytes    int64 // bytes read from src
+	Frames   int64 // frames handed to the recorder
+	ReadErr  error // nil at a clean EOF
+	WriteErr error // the first write error, if any
+}
+
+// Relay copies src to dst unchanged, writing each read through as soon as
+// it arrives, and hands every "\n"-terminated line (and a final
+// unterminated one) to the recorder as a frame, in order. The relay path
+// does no JSON work: it copies bytes, and per read makes at most one
+// allocation, the copy of the complete lines it hands over. A line that
+// spans reads is assembled for the recorder only.
+func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
+	var o RelayOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxFrame <= 0 {
+		o.MaxFrame = DefaultMaxFrame
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	var res RelayResult
+	var sp *splitter
+	if o.Recorder != nil {
+		sp = &splitter{opts: &o, res: &res}
+	}
+	buf := make([]byte, relayBufSize)
+	writing := true
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			chunk := buf[:n]
+			res.Bytes += int64(n)
+			if writing {
+				if _, werr := dst.Write(chunk); werr != nil {
+					res.WriteErr = werr
+					writing = false
+					if o.OnWriteError != nil {
+						o.OnWriteError(werr)
+					}
+					if !o.KeepReading {
+						if sp != nil {
+							sp.feed(chunk)
+							sp.finish()
+						}
+						return res
+					}
+				}
+			}
+			if sp != nil {
+				sp.feed(chunk)
+			}
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				res.ReadErr = err
+			}
+			if sp != nil {
+				sp.finish()
+			}
+			return res
+		}
+	}
+}
+
+// splitter cuts a byte stream into lines for the recorder.
+type splitter struct {
+	opts  *RelayOptions
+	res   *RelayResult
+	batch []session.Record
+	// The line being assembled across reads: its first MaxFrame bytes and
+	// its full size.
+	pending  []byte
+	pendSize int64
+}
+
+func (s *splitter) record(frame []byte, size int64, noEOL bool, now time.Time) {
+	s.batch = append(s.batch, session.Record{
+		Time: now, Dir: s.opts.Dir, Transport: s.opts.Transport,
+		Frame: frame, HasFrame: true, Size: size, NoEOL: noEOL,
+		Truncated: size > int64(len(frame)),
+	})
+}
+
+// addPending appends part of a line to the assembled copy, up to the cap.
+func (s *splitter) addPending(b []byte) {
+	s.pendSize += int64(len(b))
+	if room := s.opts.MaxFrame - len(s.pending); room > 0 {
+		s.pending = append(s.pending, b[:min(room, len(b))]...)
+	}
+}
+
+func (s *splitter) feed(chunk []byte) {
+	last := bytes.LastIndexByte(chunk, '\n')
+	if last < 0 {
+		s.addPending(chunk)
+		return
+	}
+	now := s.opts.Now()
+	start := 0
+	if s.pendSize > 0 {
+		// The first line completes what was pending.
+		first := bytes.IndexByte(chunk, '\n')
+		s.addPending(chunk[:first])
+		s.record(s.pending, s.pendSize, false, now)
+		s.pending, s.pendSize = nil, 0
+		start = first + 1
+	}
+	// The whole lines of this read share one copy.
+	if whole := chunk[start : last+1]; len(whole) > 0 {
+		big := len(whole) > s.opts.MaxFrame
+		slab := whole
+		if !big {
+			slab = bytes.Clone(whole)
+		}
+		for len(slab) > 0 {
+			i := bytes.IndexByte(slab, '\n')
+			line := slab[:i:i]
+			size := int64(i)
+			if big {
+				line = bytes.Clone(line[:min(i, s.opts.MaxFrame)])
+			}
+			s.record(line, size, false, now)
+			slab = slab[i+1:]
+		}
+	}
+	if rest := chunk[last+1:]; len(rest) > 0 {
+		s.addPending(rest)
+	}
+	s.flush()
+}
+
+func (s *splitter) finish() {
+	if s.pendSize > 0 {
+		s.record(s.pending, s.pendSize, true, s.opts.Now())
+		s.pending, s.pendSize = nil, 0
+	}
+	s.flush()
+}
+
+func (s *splitter) flush() {
+	if len(s.batch) == 0 {
+		return
+	}
+	s.res.Frames += int64(len(s.batch))
+	s.opts.Recorder.Record(s.batch...)
+	clear(s.batch)
+	s.batch = s.batch[:0]
+}

@@ -1,0 +1,132 @@
+package proxy
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+func TestRelayLosslessRandomChunks(t *testing.T) {
+	for seed := range uint64(8) {
+		r := rand.New(rand.NewPCG(seed, 1))
+		data := randomStream(r, 200, 50_000)
+		rec := &memRecorder{}
+		var out bytes.Buffer
+		res := Relay(&out, &chunkReader{r: r, data: data}, &RelayOptions{Dir: session.ClientToServer, Transport: session.Stdio, Recorder: rec})
+		if res.ReadErr != nil || res.WriteErr != nil {
+			t.Fatalf("seed %d: Relay() = %+v", seed, res)
+		}
+		if !bytes.Equal(out.Bytes(), data) {
+			t.Fatalf("seed %d: relayed bytes differ from input", seed)
+		}
+		var joined bytes.Buffer
+		for _, fr := range rec.records() {
+			joined.Write(fr.Bytes())
+			if fr.Truncated || fr.Size != int64(len(fr.Frame)) {
+				t.Fatalf("seed %d: frame size %d, len %d, truncated %v", seed, fr.Size, len(fr.Frame), fr.Truncated)
+			}
+		}
+		if !bytes.Equal(joined.Bytes(), data) {
+			t.Fatalf("seed %d: recorded frames do not rebuild the stream", seed)
+		}
+		if want := int64(bytes.Count(data, []byte("\n"))); res.Frames < want || res.Frames > want+1 {
+			t.Errorf("seed %d: Frames = %d, want %d or %d", seed, res.Frames, want, want+1)
+		}
+	}
+}
+
+func TestRelayOverPipe(t *testing.T) {
+	pr, pw := io.Pipe()
+	outR, outW := io.Pipe()
+	rec := &memRecorder{}
+	done := make(chan RelayResult)
+	go func() {
+		done <- Relay(outW, pr, &RelayOptions{Dir: session.ServerToClient, Recorder: rec})
+		outW.Close()
+	}()
+	got := make(chan []byte)
+	go func() { b, _ := io.ReadAll(outR); got <- b }()
+	for _, part := range []string{`{"id":1`, `,"x":2}` + "\n" + `{"id":2}` + "\n\n", "tail"} {
+		if _, err := pw.Write([]byte(part)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pw.Close()
+	<-done
+	if b := <-got; string(b) != "{\"id\":1,\"x\":2}\n{\"id\":2}\n\ntail" {
+		t.Errorf("relayed %q", b)
+	}
+	var frames []string
+	for _, r := range rec.records() {
+		frames = append(frames, string(r.Frame))
+	}
+	want := []string{`{"id":1,"x":2}`, `{"id":2}`, ``, `tail`}
+	if len(frames) != len(want) {
+		t.Fatalf("frames = %q, want %q", frames, want)
+	}
+	for i := range want {
+		if frames[i] != want[i] {
+			t.Errorf("frame %d = %q, want %q", i, frames[i], want[i])
+		}
+	}
+	if last := rec.records()[3]; !last.NoEOL {
+		t.Error("last frame without newline is not marked NoEOL")
+	}
+}
+
+func TestRelayTruncatesRecordedCopyOnly(t *testing.T) {
+	line := append(bytes.Repeat([]byte("a"), 10_000), '\n')
+	data := bytes.Repeat(line, 3)
+	rec := &memRecorder{}
+	var out bytes.Buffer
+	Relay(&out, &chunkReader{r: rand.New(rand.NewPCG(1, 2)), data: data}, &RelayOptions{Recorder: rec, MaxFrame: 1000})
+	if !bytes.Equal(out.Bytes(), data) {
+		t.Fatal("relayed bytes were truncated")
+	}
+	for _, r := range rec.records() {
+		if !r.Truncated || len(r.Frame) != 1000 || r.Size != 10_000 {
+			t.Errorf("record: truncated=%v len=%d size=%d, want true 1000 10000", r.Truncated, len(r.Frame), r.Size)
+		}
+	}
+}
+
+type failWriter struct{ n int }
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	if f.n <= 0 {
+		return 0, errors.New("broken pipe")
+	}
+	f.n--
+	return len(p), nil
+}
+
+func TestRelayKeepReadingAfterWriteError(t *testing.T) {
+	data := []byte("a\nb\nc\n")
+	rec := &memRecorder{}
+	called := 0
+	res := Relay(&failWriter{}, &chunkReader{r: rand.New(rand.NewPCG(3, 3)), data: data}, &RelayOptions{
+		Recorder: rec, KeepReading: true, OnWriteError: func(error) { called++ },
+	})
+	if res.WriteErr == nil || called != 1 {
+		t.Errorf("WriteErr = %v, OnWriteError called %d times; want an error, once", res.WriteErr, called)
+	}
+	if res.Bytes != int64(len(data)) || len(rec.records()) != 3 {
+		t.Errorf("read %d bytes and recorded %d frames, want %d and 3", res.Bytes, len(rec.records()), len(data))
+	}
+}
+
+func BenchmarkRelaySmallFrames(b *testing.B) {
+	frame := append(bytes.Repeat([]byte("x"), 99), '\n')
+	data := bytes.Repeat(frame, 1000)
+	rec := NewLog(io.Discard, nil)
+	defer rec.Close()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Relay(io.Discard, bytes.NewReader(data), &RelayOptions{Recorder: rec})
+	}
+}

@@ -1,0 +1,307 @@
+package session
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// Version is the format version written in every record's "v" member.
+// Readers reject records of a newer version (as corrupt lines, with a reason).
+const Version = 1
+
+// A Direction says which way a frame travelled.
+type Direction string
+
+// Directions of a record.
+const (
+	ClientToServer Direction = "c2s"
+	ServerToClient Direction = "s2c"
+	Stderr         Direction = "stderr"
+	// Meta records are written by mcpward itself: session start (argv, cwd,
+	// environment variable names), exit, lost frames.
+	Meta Direction = "meta"
+)
+
+// A Transport names the wire a frame was observed on.
+type Transport string
+
+// Transports of a record.
+const (
+	Stdio Transport = "stdio"
+	HTTP  Transport = "http"
+)
+
+// Meta record kinds (Record.Kind).
+const (
+	KindStart = "start" // first record: argv, cwd, env names, target
+	KindExit  = "exit"  // the server exited (stdio) or the proxy stopped
+	KindLost  = "lost"  // frames that could not be recorded, with counts
+	KindNote  = "note"  // anything else mcpward wants on the record
+)
+
+// A Record is one line of a session log. The same type is filled by the
+// proxy before encoding (Seq, Session and Label are then assigned by the
+// recorder) and by [Reader] after decoding.
+type Record struct {
+	// V is the format version (Version when written by this package).
+	V int
+	// Session is the session id ([NewID]); Label the server label.
+	Session string
+	Label   string
+	// Seq is strictly increasing within a session, starting at 1, and is
+	// assigned in arrival order on every transport: a gap means frames
+	// were lost, and a lost record says how many.
+	Seq uint64
+	// Time is when the frame was observed (after it was relayed).
+	Time      time.Time
+	Dir       Direction
+	Transport Transport
+
+	// Frame is the frame's exact bytes, without the line terminator that
+	// ended it on stdio. It may be the first bytes only (Truncated).
+	Frame []byte
+	// HasFrame tells an empty frame (an empty line) from a record that
+	// carries no frame (a GET request, a 202 response, a meta record).
+	HasFrame bool
+	// RawFrame is set by the reader when Frame is valid JSON: the value
+	// itself, without surrounding whitespace, ready to unmarshal.
+	RawFrame json.RawMessage
+	// NoEOL marks a stdio frame that was not terminated by "\n" (the last
+	// bytes before end of stream).
+	NoEOL bool
+	// Truncated marks a frame larger than the recording cap: Frame holds
+	// its first bytes, Size its full length. It was relayed whole.
+	Truncated bool
+	// Size is the full length of the frame in bytes.
+	Size int64
+
+	// HTTP exchange: every record of one request/response pair carries the
+	// same Exchange id (pairing does not depend on the TCP connection).
+	Exchange uint64
+	Method   string // request records
+	Path     string // request records: path and query as received
+	Status   int    // response records
+	// Header holds the recorded headers (routing, session, content type,
+	// auth challenge; never credentials), names in canonical form.
+	Header map[string][]string
+	// MCPSessionID is the Mcp-Session-Id of the request or response.
+	MCPSessionID string
+	// AuthChallenge is WWW-Authenticate of a response, verbatim.
+	AuthChallenge string
+	// SSE fields of a frame that was one server-sent event.
+	SSEEvent string
+	SSEID    string
+	SSE      bool
+	// Error says why an exchange or a stream failed (e.g. 502: target
+	// unreachable).
+	Error string
+
+	// Kind is set on meta records (KindStart, KindExit, KindLost, KindNote).
+	Kind string
+	// Info is the meta record's payload, a JSON object.
+	Info json.RawMessage
+}
+
+// SpliceJSON reports whether frame is stored as a raw JSON value ("frame"):
+// it must be valid JSON, start and end with a non-space byte (so the
+// reader gets the exact bytes back) and hold no line break (so the record
+// stays on one line). json.Valid is the one JSON pass the writer makes.
+func SpliceJSON(frame []byte) bool {
+	if len(frame) == 0 || isSpace(frame[0]) || isSpace(frame[len(frame)-1]) {
+		return false
+	}
+	for _, c := range frame {
+		if c == '\n' || c == '\r' {
+			return false
+		}
+	}
+	return json.Valid(frame)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// AppendRecord appends r as one JSON line (with its "\n") to dst. The frame
+// is not re-encoded: valid JSON is spliced in verbatim ("frame"), other
+// valid UTF-8 becomes a JSON string ("frameText"), anything else base64
+// ("frameBase64"). Member order is fixed, so the same record gives the
+// same bytes.
+func AppendRecord(dst []byte, r *Record) []byte {
+	v := r.V
+	if v == 0 {
+		v = Version
+	}
+	dst = append(dst, `{"v":`...)
+	dst = strconv.AppendInt(dst, int64(v), 10)
+	dst = appendStrMember(dst, "session", r.Session)
+	dst = appendStrMember(dst, "label", r.Label)
+	dst = append(dst, `,"seq":`...)
+	dst = strconv.AppendUint(dst, r.Seq, 10)
+	dst = append(dst, `,"ts":"`...)
+	dst = r.Time.UTC().AppendFormat(dst, time.RFC3339Nano)
+	dst = append(dst, '"')
+	dst = appendStrMember(dst, "dir", string(r.Dir))
+	dst = appendStrMember(dst, "transport", string(r.Transport))
+	if r.Kind != "" {
+		dst = appendStrMember(dst, "kind", r.Kind)
+	}
+	if r.Exchange != 0 {
+		dst = append(dst, `,"exchange":`...)
+		dst = strconv.AppendUint(dst, r.Exchange, 10)
+	}
+	if r.Method != "" {
+		dst = appendStrMember(dst, "method", r.Method)
+	}
+	if r.Path != "" {
+		dst = appendStrMember(dst, "path", r.Path)
+	}
+	if r.Status != 0 {
+		dst = append(dst, `,"status":`...)
+		dst = strconv.AppendInt(dst, int64(r.Status), 10)
+	}
+	if r.MCPSessionID != "" {
+		dst = appendStrMember(dst, "mcpSessionId", r.MCPSessionID)
+	}
+	if r.AuthChallenge != "" {
+		dst = appendStrMember(dst, "authChallenge", r.AuthChallenge)
+	}
+	if len(r.Header) > 0 {
+		dst = appendHeader(dst, r.Header)
+	}
+	if r.SSE {
+		dst = append(dst, `,"sse":{`...)
+		dst = appendString(append(dst, `"event":`...), r.SSEEvent)
+		dst = appendString(append(dst, `,"id":`...), r.SSEID)
+		dst = append(dst, '}')
+	}
+	if r.Error != "" {
+		dst = appendStrMember(dst, "error", r.Error)
+	}
+	if len(r.Info) > 0 && SpliceJSON(r.Info) {
+		dst = append(dst, `,"info":`...)
+		dst = append(dst, r.Info...)
+	}
+	if r.HasFrame || len(r.Frame) > 0 {
+		size := r.Size
+		if size < int64(len(r.Frame)) {
+			size = int64(len(r.Frame))
+		}
+		dst = append(dst, `,"size":`...)
+		dst = strconv.AppendInt(dst, size, 10)
+		if r.Truncated {
+			dst = append(dst, `,"truncated":true`...)
+		}
+		if r.NoEOL {
+			dst = append(dst, `,"noEOL":true`...)
+		}
+		switch {
+		case SpliceJSON(r.Frame):
+			dst = append(dst, `,"frame":`...)
+			dst = append(dst, r.Frame...)
+		case utf8.Valid(r.Frame):
+			dst = appendString(append(dst, `,"frameText":`...), string(r.Frame))
+		default:
+			dst = append(dst, `,"frameBase64":"`...)
+			dst = base64.StdEncoding.AppendEncode(dst, r.Frame)
+			dst = append(dst, '"')
+		}
+	}
+	return append(dst, "}\n"...)
+}
+
+func appendStrMember(dst []byte, name, v string) []byte {
+	dst = append(dst, ',', '"')
+	dst = append(dst, name...)
+	dst = append(dst, '"', ':')
+	return appendString(dst, v)
+}
+
+func appendHeader(dst []byte, h map[string][]string) []byte {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, `,"header":{`...)
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':', '[')
+		for j, v := range h[k] {
+			if j > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, v)
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. Unlike encoding/json it never
+// escapes < > & (captured payloads stay readable and greppable). Invalid
+// UTF-8 is replaced by U+FFFD; frames are checked with utf8.Valid first,
+// so this only affects mcpward's own strings (headers, errors).
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		// U+2028 and U+2029 are valid in JSON; they are left alone.
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// Bytes returns the frame bytes as they travelled on a stream transport:
+// Frame followed by "\n" unless NoEOL. It is nil for a record without a
+// frame.
+func (r *Record) Bytes() []byte {
+	if !r.HasFrame {
+		return nil
+	}
+	if r.NoEOL {
+		return r.Frame
+	}
+	b := make([]byte, 0, len(r.Frame)+1)
+	b = append(b, r.Frame...)
+	return append(b, '\n')
+}
