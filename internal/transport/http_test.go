@@ -141,6 +141,7 @@ var httpSetups = []httpSetup{
 }
 
 func TestHTTP(t *testing.T) {
+	checkGoroutines(t)
 	for _, s := range httpSetups {
 		t.Run(s.name, func(t *testing.T) {
 			t.Run("json", func(t *testing.T) {
