@@ -1,0 +1,346 @@
+// Package check implements `mcpward check [target]`: observe the server
+// live with the stored snapshot's probe spec, diff stored → live, gate, and
+// exit with the contract's code (2 > 3 > 1 > 0). With --update it accepts
+// the live surface as the new snapshot, but only from complete evidence.
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/record"
+	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/target"
+)
+
+// CompatFunc runs the compat engine (profiles, transport, x-mcp-header and
+// degradation rules) against the live target and returns its rule
+// findings; a "violation"-class finding makes check exit 3 (unless the
+// evidence is incomplete, which wins with 2).
+type CompatFunc func(ctx context.Context, t *contract.Target, live *snapshot.Snapshot) ([]result.RuleFinding, error)
+
+// CheckOptions are the inputs of `mcpward check`.
+type CheckOptions struct {
+	IO      *iostreams.IOStreams
+	Env     target.Env
+	Now     func() time.Time
+	Version string
+
+	// Name is the target name ("" : the config's only target).
+	Name string
+	// SnapshotPath is set in the `check SNAPSHOT.json -- <command…>` form:
+	// the stored snapshot is that file and no config is read.
+	SnapshotPath string
+	ConfigPath   string
+	Dir          string
+	Target       cmdutil.TargetFlags
+	TimeoutSet   bool
+
+	// FailOn is "" unless --fail-on was given (then the target's failOn,
+	// else risky, applies).
+	FailOn   string
+	Only     []string
+	Ignore   []string
+	Reporter string
+	Update   bool
+	Migrate  bool
+	// RecordedAt pins the live snapshot's time (zero: now).
+	RecordedAt time.Time
+
+	// Compat is the compat engine hook. It is nil until the compat engine
+	// lands (TODO(#4)); then check lists its findings and exits 3 on a
+	// violation.
+	Compat CompatFunc
+}
+
+// NewCmdCheck builds `mcpward check`.
+func NewCmdCheck(f *cmdutil.Factory, runF func(context.Context, *CheckOptions) error) *cobra.Command {
+	opts := &CheckOptions{
+		IO:      f.IOStreams,
+		Env:     target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
+		Now:     f.Now,
+		Version: f.Version,
+	}
+	var (
+		jsonOut    bool
+		recordedAt string
+	)
+	cmd := &cobra.Command{
+		Use:   "check [target | SNAPSHOT.json]",
+		Short: "Probe live, diff against the stored snapshot, gate, exit code",
+		Long: `Observe the server live under the stored snapshot's probe spec, diff the stored
+snapshot (old) against the live surface (new), filter (--ignore drops rule ids,
+--only keeps tiers), then gate on --fail-on (the target's failOn, else risky).
+
+The target comes from mcpward.json (or --config), or from flags with a NAME
+(--fixture, --url, -- <command…>; the snapshot is <--dir>/<NAME>.snapshot.json),
+or as 'check SNAPSHOT.json -- <command…>' against a snapshot file.
+
+Exit codes: 0 clean, 1 drift at or above the gate, 2 evidence incomplete (never
+"no change"), 3 a protocol violation, 4 usage/config/unusable snapshot.
+Precedence 2 > 3 > 1 > 0.
+
+--update writes the live surface as the new snapshot when the evidence is
+complete: the drift is accepted and the command exits 0 (or 3 on a violation).`,
+		Example: `  mcpward check
+  mcpward check weather --reporter github
+  mcpward check --update                      # accept the new surface
+  mcpward check baseline.snapshot.json -- node server.js`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if at := cmd.ArgsLenAtDash(); at >= 0 {
+				args = args[:at]
+			}
+			return cobra.MaximumNArgs(1)(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			args = opts.Target.SetCommand(cmd, args)
+			if len(args) == 1 {
+				if strings.HasSuffix(args[0], ".json") {
+					opts.SnapshotPath = args[0]
+				} else {
+					opts.Name = args[0]
+				}
+			}
+			opts.TimeoutSet = cmd.Flags().Changed("timeout")
+			if !cmd.Flags().Changed("fail-on") {
+				opts.FailOn = ""
+			}
+			if jsonOut {
+				if cmd.Flags().Changed("reporter") && opts.Reporter != "json" {
+					return cmdutil.FlagErrorf("--json and --reporter %s disagree", opts.Reporter)
+				}
+				opts.Reporter = "json"
+			}
+			if err := validate(opts); err != nil {
+				return err
+			}
+			if recordedAt != "" {
+				t, err := record.ParseRecordedAt(recordedAt)
+				if err != nil {
+					return err
+				}
+				opts.RecordedAt = t
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return checkRun(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddTargetFlags(cmd, &opts.Target)
+	fl := cmd.Flags()
+	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` (default mcpward.json)")
+	fl.StringVar(&opts.Dir, "dir", "", "snapshot `dir`ectory (default: the config's snapshotDir, or .mcpward)")
+	fl.StringVar(&opts.FailOn, "fail-on", "risky", "gate `tier`: breaking, risky, compatible or cosmetic (default: the target's failOn, else risky)")
+	fl.StringSliceVar(&opts.Only, "only", nil, "keep only these `tiers` before gating (comma-separated)")
+	fl.StringSliceVar(&opts.Ignore, "ignore", nil, "drop these rule `ids` before gating (merged with the target's ignore)")
+	fl.StringVar(&opts.Reporter, "reporter", "text", "report `format`: "+strings.Join(contract.Formats, ", "))
+	fl.BoolVar(&jsonOut, "json", false, "write the Result JSON (same as --reporter json)")
+	fl.BoolVar(&opts.Update, "update", false, "accept the live surface: write it as the new snapshot (only from complete evidence)")
+	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older stored snapshot format before comparing")
+	fl.StringVar(&recordedAt, "recorded-at", "", "pin the live snapshot's time (RFC 3339)")
+	return cmd
+}
+
+func validate(opts *CheckOptions) error {
+	if !slices.Contains(contract.Formats, opts.Reporter) {
+		return cmdutil.FlagErrorf("--reporter must be one of %s, got %q", strings.Join(contract.Formats, ", "), opts.Reporter)
+	}
+	if _, err := contract.ParseGate(opts.FailOn, opts.Only, opts.Ignore); err != nil {
+		return cmdutil.FlagErrorWrap(err)
+	}
+	if opts.Name != "" && !validName(opts.Name) {
+		return cmdutil.FlagErrorf("target name %q is not allowed (letters, digits and . _ @ - only: it becomes a file name)", opts.Name)
+	}
+	if opts.SnapshotPath != "" {
+		if !opts.Target.Set() {
+			return cmdutil.FlagErrorf("check %s needs the server: add --fixture NAME, --url URL or -- <command…>", opts.SnapshotPath)
+		}
+		if opts.ConfigPath != "" || opts.Dir != "" {
+			return cmdutil.FlagErrorf("--config and --dir do not apply to check SNAPSHOT.json")
+		}
+		return opts.Target.Validate()
+	}
+	if opts.Target.Set() {
+		if opts.Name == "" {
+			return cmdutil.FlagErrorf("name the target: mcpward check NAME --fixture/--url/-- <command…>, or check SNAPSHOT.json -- <command…>")
+		}
+		if opts.ConfigPath != "" {
+			return cmdutil.FlagErrorf("--config and a target given by flags exclude each other")
+		}
+		return opts.Target.Validate()
+	}
+	if opts.Target.Timeout <= 0 {
+		return cmdutil.FlagErrorf("--timeout must be positive, got %s", opts.Target.Timeout)
+	}
+	return nil
+}
+
+func validName(n string) bool {
+	for _, r := range n {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._@-", r)) {
+			return false
+		}
+	}
+	return n != "" && n != "." && n != ".."
+}
+
+// resolve finds the target and its stored snapshot path.
+func resolve(opts *CheckOptions) (*record.Resolved, error) {
+	if opts.SnapshotPath == "" {
+		return record.Resolve(opts.Name, opts.ConfigPath, opts.Dir, &opts.Target, opts.TimeoutSet, opts.Env.LookupEnv, opts.IO.ErrOut)
+	}
+	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(opts.SnapshotPath), ".json"), ".snapshot")
+	if !validName(name) {
+		name = "server"
+	}
+	spec, err := opts.Target.Spec(name, opts.Env.LookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	t, err := contract.FromSpec(name, spec)
+	if err != nil {
+		return nil, err
+	}
+	return &record.Resolved{Target: t, Path: opts.SnapshotPath}, nil
+}
+
+func checkRun(ctx context.Context, opts *CheckOptions) error {
+	rt, err := resolve(opts)
+	if err != nil {
+		return err
+	}
+	failOn := opts.FailOn
+	if failOn == "" {
+		failOn = rt.FailOn
+	}
+	gate, err := contract.ParseGate(failOn, opts.Only, append(slices.Clone(rt.Ignore), opts.Ignore...))
+	if err != nil {
+		return cmdutil.FlagErrorWrap(err)
+	}
+	stored, err := contract.ReadSnapshot(rt.Path, opts.Migrate)
+	if err != nil {
+		switch {
+		case errors.Is(err, contract.ErrNoSnapshot):
+			return cmdutil.WithHint(fault.Input(fmt.Errorf("no stored snapshot for %s at %s", rt.Name, rt.Path)),
+				fmt.Sprintf("run 'mcpward record %s' first", rt.Name))
+		case errors.Is(err, snapshot.ErrNeedsMigration):
+			return cmdutil.WithHint(err, "re-run with --migrate to upgrade the stored snapshot")
+		}
+		return err
+	}
+	// The probe spec is known before probing: refuse an incomparable pair
+	// without touching the server.
+	if want, err := rt.ProbeSpec().Hash(); err != nil {
+		return fault.Input(err)
+	} else if want != stored.ProbeSpecHash {
+		return cmdutil.WithHint(fault.Input(fmt.Errorf("probe spec of %s differs from the stored snapshot %s (%.12s… vs %.12s…)", rt.Name, rt.Path, want, stored.ProbeSpecHash)),
+			fmt.Sprintf("the probes or profiles changed: re-record with 'mcpward record %s'", rt.Name))
+	}
+
+	progress := cmdutil.NewProgress(opts.IO)
+	defer progress.Stop()
+	obs, err := record.Observe(ctx, rt.Target, &contract.ObserveOptions{
+		Version:  opts.Version,
+		Now:      record.Clock(opts.Now, opts.RecordedAt),
+		Env:      opts.Env,
+		Progress: progress.Show,
+	})
+	progress.Stop()
+	if err != nil {
+		return err
+	}
+	res := &result.Target{Name: rt.Name, Transport: rt.Spec.Info().Transport, Endpoint: contract.Describe(rt.Spec)}
+	var r *result.Result
+	if obs.Snapshot == nil {
+		r = unreachable(opts, res, stored, rt.Path, gate, obs.Problems)
+	} else {
+		if err := snapshot.Comparable(stored, obs.Snapshot); err != nil {
+			return fault.Input(err)
+		}
+		problems := append(contract.SideProblems("stored", stored), obs.Problems...)
+		r = contract.Compare(&contract.Comparison{
+			Command:     "check",
+			Version:     opts.Version,
+			Target:      res,
+			Old:         stored,
+			New:         obs.Snapshot,
+			OldPath:     rt.Path,
+			FindingFile: rt.Path,
+			Gate:        gate,
+			Problems:    problems,
+		})
+		if opts.Compat != nil && r.Evidence.Complete {
+			vs, err := opts.Compat(ctx, rt.Target, obs.Snapshot)
+			if err != nil {
+				return err
+			}
+			r.Violations = vs
+			for _, v := range vs {
+				if v.Class == "violation" {
+					r.Summary.Violations++
+				} else if v.Class == "risky" {
+					r.Summary.RiskyRules++
+				}
+			}
+			if r.Summary.Violations > 0 {
+				r.ExitCode = cmdutil.ExitViolation
+			}
+		}
+		if opts.Update && r.Evidence.Complete {
+			if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
+				return err
+			}
+			r.Updated = true
+			r.New.Path = rt.Path
+			// The drift is accepted; a violation still stands.
+			if r.ExitCode == cmdutil.ExitDrift {
+				r.ExitCode = cmdutil.ExitOK
+			}
+		}
+	}
+	if err := contract.Render(opts.IO, opts.Reporter, r); err != nil {
+		return err
+	}
+	if r.ExitCode == cmdutil.ExitIncomplete {
+		done := "nothing compared as unchanged"
+		if opts.Update {
+			done = "snapshot not updated"
+		}
+		return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: "missing evidence is never 'no change': " + done}
+	}
+	return cmdutil.Verdict(r.ExitCode)
+}
+
+// unreachable is the Result of a check whose server could not be observed
+// at all: no findings, incomplete evidence, exit 2.
+func unreachable(opts *CheckOptions, t *result.Target, stored *snapshot.Snapshot, path string, gate contract.Gate, problems []string) *result.Result {
+	r := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Tool:          "mcpward",
+		Version:       opts.Version,
+		Command:       "check",
+		Target:        t,
+		Old:           &result.SnapshotRef{Path: path, RecordedAt: stored.Observation.RecordedAt, SurfaceDigest: stored.SurfaceDigest, Status: stored.Observation.Status},
+		Findings:      []result.Finding{},
+		Gate:          result.Gate{FailOn: gate.FailOn.String(), Ignore: gate.Ignore},
+		Evidence:      result.Evidence{Complete: false, Problems: problems},
+		ExitCode:      cmdutil.ExitIncomplete,
+	}
+	for _, o := range gate.Only {
+		r.Gate.Only = append(r.Gate.Only, o.String())
+	}
+	return r
+}

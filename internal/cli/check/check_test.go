@@ -1,0 +1,67 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/iostreams"
+)
+
+func TestNewCmdCheckFlags(t *testing.T) {
+	def := client.DefaultRequestTimeout
+	tf := cmdutil.TargetFlags{Timeout: def}
+	tests := []struct {
+		name    string
+		args    []string
+		want    CheckOptions
+		wantErr string
+	}{
+		{"defaults", nil, CheckOptions{Reporter: "text", Target: tf}, ""},
+		{"named with gate", []string{"weather", "--fail-on", "breaking", "--only", "breaking", "--ignore", "a.b,c.d", "--update", "--migrate", "--reporter", "github"},
+			CheckOptions{Name: "weather", FailOn: "breaking", Only: []string{"breaking"}, Ignore: []string{"a.b", "c.d"}, Update: true, Migrate: true, Reporter: "github", Target: tf}, ""},
+		{"json", []string{"--json"}, CheckOptions{Reporter: "json", Target: tf}, ""},
+		{"snapshot form", []string{"base.json", "--", "node", "s.js"},
+			CheckOptions{SnapshotPath: "base.json", Reporter: "text", Target: cmdutil.TargetFlags{Command: []string{"node", "s.js"}, Timeout: def}}, ""},
+		{"flags form", []string{"demo", "--fixture", "drift-breaking@v2", "--dir", "d", "--recorded-at", "2026-01-01T00:00:00Z"},
+			CheckOptions{Name: "demo", Dir: "d", Reporter: "text", RecordedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Target: cmdutil.TargetFlags{Fixture: "drift-breaking@v2", Timeout: def}}, ""},
+		{"snapshot without server", []string{"base.json"}, CheckOptions{}, "check base.json needs the server: add --fixture NAME, --url URL or -- <command…>"},
+		{"flags without name", []string{"--fixture", "x"}, CheckOptions{}, "name the target: mcpward check NAME --fixture/--url/-- <command…>, or check SNAPSHOT.json -- <command…>"},
+		{"bad reporter", []string{"--reporter", "xml"}, CheckOptions{}, `--reporter must be one of text, json, md, github, sarif, junit, got "xml"`},
+		{"json vs reporter", []string{"--json", "--reporter", "md"}, CheckOptions{}, "--json and --reporter md disagree"},
+		{"bad fail-on", []string{"--fail-on", "x"}, CheckOptions{}, `--fail-on: unknown tier "x" (want breaking, risky, compatible or cosmetic)`},
+		{"bad name", []string{"../x"}, CheckOptions{}, `target name "../x" is not allowed (letters, digits and . _ @ - only: it becomes a file name)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := iostreams.Test()
+			var got *CheckOptions
+			cmd := NewCmdCheck(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *CheckOptions) error {
+				got = o
+				return nil
+			})
+			cmd.SetArgs(tt.args)
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			_, err := cmd.ExecuteC()
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, *got, cmpopts.IgnoreFields(CheckOptions{}, "IO", "Env", "Now", "Version", "Compat")); d != "" {
+				t.Errorf("opts mismatch (-want +got):\n%s", d)
+			}
+		})
+	}
+}

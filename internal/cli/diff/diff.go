@@ -1,0 +1,127 @@
+// Package diffcmd implements `mcpward diff OLD NEW`: an offline diff of two
+// snapshot files through the tiered, direction-aware taxonomy, gated like
+// check, rendered in any report format. It never touches the network.
+package diffcmd
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/snapshot"
+)
+
+// DiffOptions are the inputs of `mcpward diff`.
+type DiffOptions struct {
+	IO      *iostreams.IOStreams
+	Version string
+
+	OldPath string
+	NewPath string
+	FailOn  string
+	Only    []string
+	Ignore  []string
+	Format  string
+	Migrate bool
+}
+
+// NewCmdDiff builds `mcpward diff`.
+func NewCmdDiff(f *cmdutil.Factory, runF func(context.Context, *DiffOptions) error) *cobra.Command {
+	opts := &DiffOptions{IO: f.IOStreams, Version: f.Version}
+	var jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "diff OLD.snapshot.json NEW.snapshot.json",
+		Short: "Diff two snapshot files offline, tiered and direction-aware",
+		Long: `Compare two snapshots of the same server (old → new) and classify every
+difference as breaking, risky, compatible or cosmetic, from the point of view of
+a client that holds the old contract. No network is used.
+
+The two snapshots must have been recorded under the same probe spec
+(probeSpecHash), else the command exits 4: re-record one side.
+
+Exit codes: 0 nothing at or above the gate, 1 drift at or above the gate,
+2 a snapshot is not complete evidence, 4 unreadable or incomparable input.`,
+		Example: `  mcpward diff .mcpward/demo.snapshot.json /tmp/demo-v2.snapshot.json
+  mcpward diff old.json new.json --fail-on cosmetic      # any change fails
+  mcpward diff old.json new.json --only breaking --format sarif > drift.sarif`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.OldPath, opts.NewPath = args[0], args[1]
+			if jsonOut {
+				if cmd.Flags().Changed("format") && opts.Format != "json" {
+					return cmdutil.FlagErrorf("--json and --format %s disagree", opts.Format)
+				}
+				opts.Format = "json"
+			}
+			if !slices.Contains(contract.Formats, opts.Format) {
+				return cmdutil.FlagErrorf("--format must be one of %s, got %q", strings.Join(contract.Formats, ", "), opts.Format)
+			}
+			if _, err := contract.ParseGate(opts.FailOn, opts.Only, opts.Ignore); err != nil {
+				return cmdutil.FlagErrorWrap(err)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return diffRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.FailOn, "fail-on", "risky", "gate `tier`: breaking, risky, compatible or cosmetic (cosmetic: any change fails)")
+	fl.StringSliceVar(&opts.Only, "only", nil, "keep only these `tiers` before gating (comma-separated)")
+	fl.StringSliceVar(&opts.Ignore, "ignore", nil, "drop these rule `ids` before gating (comma-separated)")
+	fl.StringVar(&opts.Format, "format", "text", "report `format`: "+strings.Join(contract.Formats, ", "))
+	fl.BoolVar(&jsonOut, "json", false, "write the Result JSON (same as --format json)")
+	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older snapshot format before comparing")
+	return cmd
+}
+
+func diffRun(_ context.Context, opts *DiffOptions) error {
+	gate, err := contract.ParseGate(opts.FailOn, opts.Only, opts.Ignore)
+	if err != nil {
+		return cmdutil.FlagErrorWrap(err)
+	}
+	old, err := contract.ReadSnapshot(opts.OldPath, opts.Migrate)
+	if err != nil {
+		return withMigrateHint(err)
+	}
+	cur, err := contract.ReadSnapshot(opts.NewPath, opts.Migrate)
+	if err != nil {
+		return withMigrateHint(err)
+	}
+	if err := snapshot.Comparable(old, cur); err != nil {
+		return cmdutil.WithHint(fault.Input(err), "record both sides with the same probes and profiles, then diff again")
+	}
+	problems := append(contract.SideProblems("old", old), contract.SideProblems("new", cur)...)
+	r := contract.Compare(&contract.Comparison{
+		Command:     "diff",
+		Version:     opts.Version,
+		Old:         old,
+		New:         cur,
+		OldPath:     opts.OldPath,
+		NewPath:     opts.NewPath,
+		FindingFile: opts.NewPath,
+		Gate:        gate,
+		Problems:    problems,
+	})
+	if err := contract.Render(opts.IO, opts.Format, r); err != nil {
+		return err
+	}
+	return cmdutil.Verdict(r.ExitCode)
+}
+
+func withMigrateHint(err error) error {
+	if errors.Is(err, snapshot.ErrNeedsMigration) {
+		return cmdutil.WithHint(err, "re-run with --migrate to upgrade the older snapshot format")
+	}
+	if errors.Is(err, snapshot.ErrNewerFormat) {
+		return cmdutil.WithHint(err, "upgrade mcpward to read this snapshot")
+	}
+	return err
+}

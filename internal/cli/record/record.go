@@ -1,0 +1,272 @@
+// Package record implements `mcpward record [target]`: observe a server's
+// surface and write it, canonical and atomically, as
+// <snapshotDir>/<target>.snapshot.json. Incomplete evidence writes nothing
+// and exits 2: missing evidence is never "no change".
+package record
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/target"
+)
+
+// RecordOptions are the inputs of `mcpward record`.
+type RecordOptions struct {
+	IO      *iostreams.IOStreams
+	Env     target.Env
+	Now     func() time.Time
+	Version string
+
+	// Name is the target name ("" : the config's only target).
+	Name string
+	// ConfigPath is the config file ("" : mcpward.json in the working
+	// directory).
+	ConfigPath string
+	// Dir overrides the snapshot directory.
+	Dir string
+	// Target, when set, records a server named on the command line without
+	// a config (Name is then required).
+	Target     cmdutil.TargetFlags
+	TimeoutSet bool
+	// RecordedAt pins the snapshot's time (zero: now).
+	RecordedAt time.Time
+}
+
+// NewCmdRecord builds `mcpward record`.
+func NewCmdRecord(f *cmdutil.Factory, runF func(context.Context, *RecordOptions) error) *cobra.Command {
+	opts := &RecordOptions{
+		IO:      f.IOStreams,
+		Env:     target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
+		Now:     f.Now,
+		Version: f.Version,
+	}
+	var recordedAt string
+	cmd := &cobra.Command{
+		Use:   "record [target]",
+		Short: "Record a server's surface as <snapshotDir>/<target>.snapshot.json",
+		Long: `Observe a server (discover or initialize, every list to its end, tools/list
+three times for order stability, the declared probes) and write its snapshot,
+canonical and atomically, for the repository to keep.
+
+Without target flags, the target comes from mcpward.json (or --config): a name,
+or the only target. With --fixture, --url or -- <command…>, no config is read,
+a target NAME is required and the snapshot goes to --dir (default .mcpward).
+
+If anything could not be observed, nothing is written and the command exits 2:
+missing evidence is never "no change".`,
+		Example: `  mcpward record                       # the only target in mcpward.json
+  mcpward record weather --config ci/mcpward.json
+  mcpward record demo --fixture clean@v1 --dir /tmp/mcpward-demo
+  mcpward record local -- node server.js`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if at := cmd.ArgsLenAtDash(); at >= 0 {
+				args = args[:at]
+			}
+			return cobra.MaximumNArgs(1)(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			args = opts.Target.SetCommand(cmd, args)
+			if len(args) == 1 {
+				opts.Name = args[0]
+			}
+			opts.TimeoutSet = cmd.Flags().Changed("timeout")
+			if err := validate(opts); err != nil {
+				return err
+			}
+			if recordedAt != "" {
+				t, err := ParseRecordedAt(recordedAt)
+				if err != nil {
+					return err
+				}
+				opts.RecordedAt = t
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return recordRun(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddTargetFlags(cmd, &opts.Target)
+	fl := cmd.Flags()
+	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` (default mcpward.json)")
+	fl.StringVar(&opts.Dir, "dir", "", "snapshot `dir`ectory (default: the config's snapshotDir, or .mcpward)")
+	fl.StringVar(&recordedAt, "recorded-at", "", "pin the recorded time (RFC 3339), for byte-identical snapshots in tests")
+	return cmd
+}
+
+func validate(opts *RecordOptions) error {
+	if opts.Name != "" && !config.ValidTargetName(opts.Name) {
+		return cmdutil.FlagErrorf("target name %q is not allowed (letters, digits and . _ @ - only: it becomes a file name)", opts.Name)
+	}
+	if opts.Target.Set() {
+		if opts.Name == "" {
+			return cmdutil.FlagErrorf("name the snapshot: mcpward record NAME --fixture/--url/-- <command…>")
+		}
+		if opts.ConfigPath != "" {
+			return cmdutil.FlagErrorf("--config and a target given by flags exclude each other")
+		}
+		return opts.Target.Validate()
+	}
+	// Flags that only shape a command-line target.
+	if opts.Target.FixtureHTTP || opts.Target.SSE || len(opts.Target.Env) > 0 || opts.Target.Cwd != "" || opts.Target.Home != "" || opts.Target.IsolateHome || len(opts.Target.Headers) > 0 {
+		return cmdutil.FlagErrorf("target flags need a target: --fixture NAME, --url URL or -- <command…>")
+	}
+	if opts.Target.Timeout <= 0 {
+		return cmdutil.FlagErrorf("--timeout must be positive, got %s", opts.Target.Timeout)
+	}
+	return nil
+}
+
+// ParseRecordedAt parses --recorded-at (RFC 3339, fractional seconds
+// allowed); a bad value is a usage error.
+func ParseRecordedAt(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, cmdutil.FlagErrorf("--recorded-at %q is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)", s)
+	}
+	return t.UTC(), nil
+}
+
+// Resolved is a target with where its snapshot lives.
+type Resolved struct {
+	*contract.Target
+	// Path is the snapshot file.
+	Path string
+}
+
+// Resolve finds the target the flags and config name, shared by record and
+// check: a target given by flags (name required, --dir or .mcpward), else
+// the config's target. Config warnings go to warn.
+func Resolve(name, configPath, dir string, tf *cmdutil.TargetFlags, timeoutSet bool, lookup func(string) (string, bool), warn io.Writer) (*Resolved, error) {
+	if tf.Set() {
+		spec, err := tf.Spec(name, lookup)
+		if err != nil {
+			return nil, err
+		}
+		t, err := contract.FromSpec(name, spec)
+		if err != nil {
+			return nil, err
+		}
+		if dir == "" {
+			dir = config.DefaultSnapshotDir
+		}
+		return &Resolved{Target: t, Path: contract.SnapshotPath(dir, name)}, nil
+	}
+	explicit := configPath != ""
+	if !explicit {
+		configPath = config.FileName
+	}
+	cfg, err := contract.LoadConfig(configPath)
+	if err != nil {
+		if errors.Is(err, contract.ErrNoConfig) {
+			if explicit {
+				return nil, err
+			}
+			return nil, cmdutil.WithHint(fault.Input(fmt.Errorf("no %s here and no target given", config.FileName)),
+				"run 'mcpward init --url URL' (or --fixture NAME, --command CMD) to write one, or name a target with --fixture/--url/-- <command…>")
+		}
+		return nil, err
+	}
+	tname, ct, err := cfg.Target(name)
+	if err != nil {
+		return nil, fault.Input(fmt.Errorf("config %s: %w", configPath, err))
+	}
+	t, err := contract.FromConfig(filepath.Dir(configPath), tname, ct, lookup)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", configPath, err)
+	}
+	for _, w := range t.Warnings {
+		fmt.Fprintf(warn, "warning: %s\n", w)
+	}
+	if timeoutSet {
+		t.Spec.Timeout = tf.Timeout
+	}
+	if dir == "" {
+		dir = contract.SnapshotDir(configPath, cfg)
+	}
+	return &Resolved{Target: t, Path: contract.SnapshotPath(dir, tname)}, nil
+}
+
+func recordRun(ctx context.Context, opts *RecordOptions) error {
+	rt, err := Resolve(opts.Name, opts.ConfigPath, opts.Dir, &opts.Target, opts.TimeoutSet, opts.Env.LookupEnv, opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	progress := cmdutil.NewProgress(opts.IO)
+	defer progress.Stop()
+	obs, err := Observe(ctx, rt.Target, &contract.ObserveOptions{
+		Version:  opts.Version,
+		Now:      clock(opts.Now, opts.RecordedAt),
+		Env:      opts.Env,
+		Progress: progress.Show,
+	})
+	progress.Stop()
+	if err != nil {
+		return err
+	}
+	if !obs.Complete() {
+		return Incomplete(opts.IO.ErrOut, obs.Problems, "no snapshot written")
+	}
+	if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
+		return err
+	}
+	s := obs.Snapshot.Surface
+	fmt.Fprintf(opts.IO.Out, "recorded %s -> %s (%s, %s, %s)\n", rt.Name, rt.Path,
+		plural(len(s.Tools), "tool"), plural(len(s.Resources), "resource"), plural(len(s.Prompts), "prompt"))
+	return nil
+}
+
+// Observe is contract.Observe, with a server that could not be reached at
+// all turned into an observation whose one problem says so, so that every
+// incomplete outcome is reported the same way.
+func Observe(ctx context.Context, t *contract.Target, opts *contract.ObserveOptions) (*contract.Observation, error) {
+	obs, err := contract.Observe(ctx, t, opts)
+	if err != nil {
+		if errors.Is(err, fault.ErrIncomplete) {
+			return &contract.Observation{Problems: []string{err.Error()}}, nil
+		}
+		return nil, err
+	}
+	return obs, nil
+}
+
+// Incomplete prints one line per problem and returns the exit-2 verdict
+// whose reason ends with what was (not) done.
+func Incomplete(w io.Writer, problems []string, done string) error {
+	for _, p := range problems {
+		fmt.Fprintf(w, "incomplete: %s\n", p)
+	}
+	return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: "missing evidence is never 'no change': " + done}
+}
+
+func clock(now func() time.Time, pinned time.Time) func() time.Time {
+	if !pinned.IsZero() {
+		return func() time.Time { return pinned }
+	}
+	if now == nil {
+		return time.Now
+	}
+	return now
+}
+
+// Clock returns a clock pinned to t, or now when t is zero.
+func Clock(now func() time.Time, t time.Time) func() time.Time { return clock(now, t) }
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,171 @@
+package contract
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/export"
+	"github.com/mcpward/mcpward/internal/export/text"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/snapshot"
+)
+
+// A Gate is how findings are filtered and judged: --ignore drops rule ids,
+// --only keeps tiers, then the gate fails when any kept finding is at or
+// above FailOn.
+type Gate struct {
+	FailOn diff.Tier
+	Only   []diff.Tier
+	Ignore []string
+}
+
+// ParseGate reads the gate flags. failOn "" means risky; only and ignore
+// are comma-separated lists (repeatable flags are joined by the caller).
+func ParseGate(failOn string, only, ignore []string) (Gate, error) {
+	g := Gate{FailOn: diff.Risky}
+	if failOn != "" {
+		t, err := diff.ParseTier(failOn)
+		if err != nil {
+			return g, fmt.Errorf("--fail-on: %w", err)
+		}
+		g.FailOn = t
+	}
+	for _, s := range splitList(only) {
+		t, err := diff.ParseTier(s)
+		if err != nil {
+			return g, fmt.Errorf("--only: %w", err)
+		}
+		if !slices.Contains(g.Only, t) {
+			g.Only = append(g.Only, t)
+		}
+	}
+	g.Ignore = splitList(ignore)
+	return g, nil
+}
+
+// splitList splits comma-separated values, trimming blanks and dropping
+// duplicates while keeping order.
+func splitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// A Comparison is two snapshots to diff and where they came from.
+type Comparison struct {
+	Command string // "diff" or "check"
+	Version string // mcpward's version
+	Target  *result.Target
+	Old     *snapshot.Snapshot
+	New     *snapshot.Snapshot
+	// OldPath and NewPath name the files ("" for a live observation).
+	OldPath, NewPath string
+	// FindingFile is the file findings point at (SARIF, annotations).
+	FindingFile string
+	Gate        Gate
+	// Problems are why the evidence is incomplete (empty: complete).
+	Problems []string
+}
+
+// Compare diffs Old → New, applies the gate and returns the Result with
+// the drift verdict: ExitCode is 2 when evidence is incomplete (missing
+// evidence is never "no change"), else 1 when the gate failed, else 0.
+// Callers raise it for violations (3 beats 1) before printing.
+func Compare(c *Comparison) *result.Result {
+	all := diff.Diff(c.Old, c.New)
+	kept, failed := diff.Gate(all, c.Gate.FailOn, c.Gate.Only, c.Gate.Ignore)
+	r := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Tool:          "mcpward",
+		Version:       c.Version,
+		Command:       c.Command,
+		Target:        c.Target,
+		Old:           ref(c.Old, c.OldPath),
+		New:           ref(c.New, c.NewPath),
+		Findings:      make([]result.Finding, 0, len(kept)),
+		Ignored:       len(all) - len(kept),
+		Gate: result.Gate{
+			FailOn: c.Gate.FailOn.String(),
+			Ignore: c.Gate.Ignore,
+			Failed: failed,
+		},
+		Evidence: result.Evidence{
+			Complete: len(c.Problems) == 0,
+			Status:   c.New.Observation.Status,
+			Problems: c.Problems,
+		},
+	}
+	for _, t := range c.Gate.Only {
+		r.Gate.Only = append(r.Gate.Only, t.String())
+	}
+	for _, f := range kept {
+		rf := result.Finding{Finding: f}
+		if f.Subject != "" {
+			rf.Location = &result.Location{File: c.FindingFile, JSONPath: f.Subject}
+		}
+		r.Findings = append(r.Findings, rf)
+	}
+	r.Summary = result.Summary{Summary: diff.Summarize(kept)}
+	switch {
+	case !r.Evidence.Complete:
+		r.ExitCode = 2
+	case failed:
+		r.ExitCode = 1
+	}
+	return r
+}
+
+// SideProblems says why a stored snapshot cannot stand as complete
+// evidence (it was written by inspect --json from a partial observation,
+// or edited), prefixed with which side it is.
+func SideProblems(side string, s *snapshot.Snapshot) []string {
+	var out []string
+	for _, p := range Problems(s, nil) {
+		out = append(out, side+": "+p)
+	}
+	return out
+}
+
+func ref(s *snapshot.Snapshot, path string) *result.SnapshotRef {
+	r := &result.SnapshotRef{
+		Path:          path,
+		RecordedAt:    s.Observation.RecordedAt,
+		SurfaceDigest: s.SurfaceDigest,
+		Status:        s.Observation.Status,
+	}
+	if d := s.Surface.Discover; d != nil {
+		name, version := snapshot.Str(d.ServerInfo, "name"), snapshot.Str(d.ServerInfo, "version")
+		switch {
+		case name != "" && version != "":
+			r.Server = name + "@" + version
+		default:
+			r.Server = name + version
+		}
+	}
+	return r
+}
+
+// Formats are the report formats --format/--reporter accept.
+var Formats = []string{"text", "json", "md", "github", "sarif", "junit"}
+
+// Render writes r in format to the streams' stdout. Text is coloured only
+// when stdout is a terminal with colour enabled.
+func Render(ios *iostreams.IOStreams, format string, r *result.Result) error {
+	if format == "text" && ios.ColorEnabled() {
+		return text.WriteOptions(ios.Out, r, &text.Options{Color: true})
+	}
+	w, ok := export.Lookup(format)
+	if !ok {
+		return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+	}
+	return w(ios.Out, r)
+}

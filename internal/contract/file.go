@@ -1,0 +1,97 @@
+package contract
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/snapshot"
+)
+
+// maxSnapshotBytes bounds a snapshot read: a snapshot of the 5,000-tool
+// fixture is a few MiB; anything near this is not a snapshot.
+const maxSnapshotBytes = 512 << 20
+
+// ErrNoSnapshot is returned by [ReadSnapshot] when the file does not exist.
+var ErrNoSnapshot = errors.New("no such file")
+
+// ReadSnapshot reads and strictly parses the snapshot at path. With
+// migrate, an older format is upgraded first; without it, an older format
+// is an error that says to re-run with --migrate. Every error names the
+// file and is marked fault.Input (exit 4); a missing file also wraps
+// ErrNoSnapshot.
+func ReadSnapshot(path string, migrate bool) (*snapshot.Snapshot, error) {
+	fi, err := os.Stat(path)
+	if err == nil && fi.Size() > maxSnapshotBytes {
+		return nil, fault.Input(fmt.Errorf("read snapshot %s: larger than %d MiB", path, maxSnapshotBytes>>20))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fault.Input(fmt.Errorf("read snapshot %s: %w", path, ErrNoSnapshot))
+		}
+		return nil, fault.Input(fmt.Errorf("read snapshot %s: %w", path, err))
+	}
+	if migrate {
+		if data, err = snapshot.Migrate(data); err != nil {
+			return nil, fmt.Errorf("snapshot %s: %w", path, err)
+		}
+	}
+	s, err := snapshot.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// WriteSnapshot writes s to path in canonical form, atomically (a reader
+// sees the old file or the new one, never a torn one), creating the
+// directory if needed.
+func WriteSnapshot(path string, s *snapshot.Snapshot) error {
+	b, err := snapshot.Marshal(s)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write snapshot %s: %w", path, err)
+	}
+	if err := WriteFileAtomic(path, b, 0o644); err != nil {
+		return fmt.Errorf("write snapshot %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory, synced and renamed over path, so a reader (or a crash) sees
+// the old file or the new one, never a torn one.
+//
+// TODO(#3): use internal/atomicfile.Write once it lands; this is the same
+// contract, kept here so the contract commands do not wait for it.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(perm); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

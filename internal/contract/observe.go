@@ -1,0 +1,134 @@
+package contract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/probe"
+	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/target"
+)
+
+// ObserveOptions configure [Observe].
+type ObserveOptions struct {
+	// Version is mcpward's version, sent as clientInfo and stamped into the
+	// snapshot.
+	Version string
+	// Now stamps the snapshot (pin it for deterministic files).
+	Now func() time.Time
+	// Env is the environment a stdio server may inherit.
+	Env target.Env
+	// Progress, if set, is told what is happening.
+	Progress func(step string)
+}
+
+// An Observation is a live snapshot and what kept it from being complete.
+type Observation struct {
+	Snapshot *snapshot.Snapshot
+	// Problems lists, one line each, why the evidence is incomplete
+	// (a section not read to its end, a probe with no answer). Empty means
+	// the snapshot is complete and may be written or compared.
+	Problems []string
+}
+
+// Complete reports whether the observation may stand for the server.
+func (o *Observation) Complete() bool { return len(o.Problems) == 0 }
+
+// Observe connects to t, enumerates its surface, runs its probes and builds
+// the snapshot. A server that cannot be started, reached or handshaken is
+// returned as an error (marked fault.Incomplete by the transport layer);
+// anything that went wrong after the handshake is in Problems.
+func Observe(ctx context.Context, t *Target, opts *ObserveOptions) (*Observation, error) {
+	if opts == nil {
+		opts = &ObserveOptions{}
+	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	progress("connecting to " + Describe(t.Spec))
+	copts := &client.Options{
+		ClientInfo:     mcp.Implementation{Name: "mcpward", Version: opts.Version},
+		Capabilities:   t.Capabilities,
+		RequestTimeout: t.Spec.Timeout,
+	}
+	if t.ProtocolVersion != "" {
+		copts.Version = mcp.Revision(t.ProtocolVersion)
+	}
+	sess, err := target.Connect(ctx, t.Spec, opts.Env, copts)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", Describe(t.Spec), err)
+	}
+	defer sess.Close()
+	ev, err := probe.Observe(ctx, sess, &probe.Options{
+		Now:      opts.Now,
+		Probes:   t.Probes,
+		Progress: progress,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("observe %s: %w", Describe(t.Spec), err)
+	}
+	if err := sess.Close(); err != nil && !errors.Is(err, context.Canceled) {
+		return nil, fault.Incomplete(fmt.Errorf("close %s: %w", Describe(t.Spec), err))
+	}
+	snap, err := snapshot.Build(ev, &snapshot.BuildOptions{
+		MCPWardVersion: opts.Version,
+		ProbeSpec:      t.ProbeSpec(),
+		Volatile:       t.Volatile,
+	})
+	if err != nil {
+		// A bad probe spec or a volatile selector that breaks a typed
+		// field: both come from the config.
+		return nil, fault.Input(fmt.Errorf("build snapshot of %s: %w", t.Name, err))
+	}
+	return &Observation{Snapshot: snap, Problems: Problems(snap, ev)}, nil
+}
+
+// Problems says why a snapshot is not complete evidence, one line each:
+// every section that was not read to its end, and every probe that got no
+// answer (ev may be nil, then only the first failed probe is known).
+func Problems(s *snapshot.Snapshot, ev *snapshot.Evidence) []string {
+	var out []string
+	cov := s.Observation.Coverage
+	for _, sec := range []struct {
+		name string
+		cov  snapshot.SectionCoverage
+	}{
+		{"discover", cov.Discover},
+		{"tools/list", cov.Tools},
+		{"resources/list", cov.Resources},
+		{"resources/templates/list", cov.ResourceTemplates},
+		{"prompts/list", cov.Prompts},
+		{"manifest", cov.Manifest},
+	} {
+		if sec.cov.Error != nil && !sec.cov.Completed {
+			out = append(out, sec.name+": "+sec.cov.Error.Message)
+		} else if sec.cov.Attempted && !sec.cov.Completed {
+			out = append(out, sec.name+": not read to its end")
+		}
+	}
+	probeFailures := 0
+	if ev != nil {
+		for _, p := range ev.Probes {
+			if p.Failure != nil {
+				probeFailures++
+				out = append(out, fmt.Sprintf("probe %s (tools/call %s): %s", p.ID, p.Tool, p.Failure.Message))
+			}
+		}
+	}
+	if probeFailures == 0 && cov.Probes.Error != nil {
+		out = append(out, cov.Probes.Error.Message)
+	}
+	if len(out) == 0 && s.Observation.Status != snapshot.StatusOK {
+		out = append(out, "observation status is "+s.Observation.Status)
+	}
+	if len(out) == 0 && s.SurfaceDigest == "" {
+		out = append(out, "the surface digest could not be computed")
+	}
+	return out
+}
