@@ -193,7 +193,15 @@ func (b *builder) discover(s *Surface, cov *SectionCoverage) {
 	if c, ok := o["capabilities"].(map[string]any); ok {
 		d.Capabilities = c
 	}
-	if si, ok := o["serverInfo"].(map[string]any); ok {
+	// The final 2026-07-28 spec puts serverInfo in the result's _meta; the
+	// pre-release shape (and every legacy InitializeResult) has it at the
+	// top level. Prefer _meta, fall back to the top level.
+	if meta, ok := o["_meta"].(map[string]any); ok {
+		if si, ok := meta["io.modelcontextprotocol/serverInfo"].(map[string]any); ok {
+			d.ServerInfo = si
+		}
+	}
+	if si, ok := o["serverInfo"].(map[string]any); ok && len(d.ServerInfo) == 0 {
 		d.ServerInfo = si
 	}
 	if in, ok := o["instructions"].(string); ok {

@@ -415,3 +415,24 @@ func TestShape(t *testing.T) {
 		t.Errorf("Shape = %s, want %s", got, want)
 	}
 }
+
+func TestDiscoverServerInfoFromMeta(t *testing.T) {
+	tests := []struct {
+		name, discover, want string
+	}{
+		{"final spec: in _meta", `{"supportedVersions":["2026-07-28"],"capabilities":{},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"meta-srv","version":"2"}}}`, "meta-srv"},
+		{"pre-release: top level", `{"supportedVersions":["2026-07-28"],"capabilities":{},"serverInfo":{"name":"top-srv","version":"1"}}`, "top-srv"},
+		{"_meta wins over top level", `{"supportedVersions":["2026-07-28"],"capabilities":{},"serverInfo":{"name":"top"},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"meta"}}}`, "meta"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap, err := Build(&Evidence{Era: EraModern, ProtocolVersion: "2026-07-28", Discover: json.RawMessage(tt.discover)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Str(snap.Surface.Discover.ServerInfo, "name"); got != tt.want {
+				t.Errorf("serverInfo.name = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,125 @@
+package cmdutil
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/transport"
+)
+
+// TargetFlags are the flags every command that talks to a server shares:
+// how to reach it (--fixture, --url, or a command after --) and how to run
+// it (--env, --cwd, --home, --isolate-home, --header, --timeout).
+type TargetFlags struct {
+	Fixture     string
+	FixtureHTTP bool
+	URL         string
+	SSE         bool
+	Env         []string
+	Cwd         string
+	Home        string
+	IsolateHome bool
+	Headers     []string
+	Timeout     time.Duration
+	Command     []string
+}
+
+// AddTargetFlags registers the target flags on cmd.
+func AddTargetFlags(cmd *cobra.Command, tf *TargetFlags) {
+	fl := cmd.Flags()
+	fl.StringVar(&tf.Fixture, "fixture", "", "use an embedded fixture server (see 'mcpward fixture list')")
+	fl.BoolVar(&tf.FixtureHTTP, "fixture-http", false, "talk to the fixture through its HTTP framing (in-process) instead of stdio")
+	fl.StringVar(&tf.URL, "url", "", "Streamable HTTP (or legacy HTTP+SSE) endpoint of the server")
+	fl.BoolVar(&tf.SSE, "sse", false, "use the deprecated HTTP+SSE transport of 2024-11-05 for --url")
+	fl.StringArrayVar(&tf.Env, "env", nil, "set `K=V` in the server's environment (repeatable)")
+	fl.StringVar(&tf.Cwd, "cwd", "", "working `dir`ectory of the server process")
+	fl.StringVar(&tf.Home, "home", "", "HOME `dir`ectory of the server process")
+	fl.BoolVar(&tf.IsolateHome, "isolate-home", false, "point HOME and XDG dirs at a fresh temporary folder, removed afterwards (not a sandbox)")
+	fl.StringArrayVar(&tf.Headers, "header", nil, "send HTTP header `K=V` (only ${ENV} is interpolated; repeatable)")
+	fl.DurationVar(&tf.Timeout, "timeout", client.DefaultRequestTimeout, "per-request timeout")
+}
+
+// SetCommand takes the words after "--" as the stdio server command.
+func (tf *TargetFlags) SetCommand(cmd *cobra.Command, args []string) []string {
+	if at := cmd.ArgsLenAtDash(); at >= 0 {
+		tf.Command = append([]string(nil), args[at:]...)
+		return args[:at]
+	}
+	return args
+}
+
+// Validate checks flag combinations that need no environment.
+func (tf *TargetFlags) Validate() error {
+	if tf.Timeout <= 0 {
+		return FlagErrorf("--timeout must be positive, got %s", tf.Timeout)
+	}
+	for _, kv := range tf.Env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return FlagErrorf("--env %q: want K=V", kv)
+		}
+	}
+	for _, kv := range tf.Headers {
+		if _, _, err := transport.ParseHeaderFlag(kv); err != nil {
+			return FlagErrorWrap(fmt.Errorf("--header %q: %w", kv, err))
+		}
+	}
+	if tf.SSE && tf.URL == "" {
+		return FlagErrorf("--sse needs --url")
+	}
+	if tf.FixtureHTTP && tf.Fixture == "" {
+		return FlagErrorf("--fixture-http needs --fixture")
+	}
+	if (len(tf.Env) > 0 || tf.Cwd != "" || tf.Home != "" || tf.IsolateHome) && len(tf.Command) == 0 {
+		return FlagErrorf("--env, --cwd, --home and --isolate-home apply only to a server command given after --")
+	}
+	if len(tf.Headers) > 0 && tf.URL == "" {
+		return FlagErrorf("--header applies only to --url targets")
+	}
+	return nil
+}
+
+// Set reports whether any way to reach a server was given.
+func (tf *TargetFlags) Set() bool {
+	return tf.Fixture != "" || tf.URL != "" || len(tf.Command) > 0
+}
+
+// Spec builds a target.Spec, interpolating ${ENV} in header values.
+func (tf *TargetFlags) Spec(name string, lookup func(string) (string, bool)) (*target.Spec, error) {
+	s := &target.Spec{
+		Name:        name,
+		Fixture:     tf.Fixture,
+		FixtureHTTP: tf.FixtureHTTP,
+		URL:         tf.URL,
+		SSE:         tf.SSE,
+		Command:     tf.Command,
+		Env:         tf.Env,
+		Cwd:         tf.Cwd,
+		Home:        tf.Home,
+		IsolateHome: tf.IsolateHome,
+		Timeout:     tf.Timeout,
+	}
+	if len(tf.Headers) > 0 {
+		s.Headers = http.Header{}
+		for _, kv := range tf.Headers {
+			k, v, err := transport.ParseHeaderFlag(kv)
+			if err != nil {
+				return nil, FlagErrorWrap(fmt.Errorf("--header %q: %w", kv, err))
+			}
+			v, err = transport.ExpandEnv(v, lookup)
+			if err != nil {
+				return nil, fmt.Errorf("--header %s: %w", k, err)
+			}
+			s.Headers.Add(k, v)
+		}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, FlagErrorWrap(err)
+	}
+	return s, nil
+}

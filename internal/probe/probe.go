@@ -1,0 +1,244 @@
+// Package probe observes a connected MCP server's surface: it lists tools
+// (three times, to judge order stability), resources, resource templates
+// and prompts to the end of every page, reads a server manifest resource if
+// one is listed, runs declared tools/call probes, and gathers it all, raw,
+// as [snapshot.Evidence] for the pure snapshot builder.
+package probe
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/target"
+)
+
+// A Probe is one declared tools/call.
+type Probe struct {
+	ID        string          `json:"id"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Capture is "shape" (default) or "values".
+	Capture string `json:"capture,omitempty"`
+}
+
+// Options configure an observation.
+type Options struct {
+	// Now stamps the evidence.
+	Now func() time.Time
+	// Repeats is how many complete tools/list enumerations to make in all
+	// (default 3): repeats that disagree mark the order unstable.
+	Repeats int
+	// Probes are run in order after the lists.
+	Probes []Probe
+	// SkipManifest leaves the manifest resource unread.
+	SkipManifest bool
+	// DualEraCheck opens a fresh session to a modern server that starts
+	// with initialize, to learn whether it also speaks the legacy era. A
+	// fresh session is needed because servers may accept initialize only as
+	// the first message of a stdio process.
+	DualEraCheck bool
+	// Progress, if set, is told what is being listed.
+	Progress func(step string)
+}
+
+// Observe gathers the evidence of one server's surface. Section failures
+// are recorded in the evidence (the surface is then partial); only a
+// failure to talk to the server at all is returned as an error.
+func Observe(ctx context.Context, s *target.Session, opts *Options) (*snapshot.Evidence, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	repeats := opts.Repeats
+	if repeats <= 0 {
+		repeats = 3
+	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	c := s.Client
+	hs := s.Handshake
+	co := c.Options()
+	ev := &snapshot.Evidence{
+		RecordedAt:         now().UTC(),
+		Target:             s.Spec.Info(),
+		Era:                string(hs.Era),
+		ProtocolVersion:    hs.Version,
+		ClientCapabilities: co.Capabilities,
+	}
+	if ci, err := json.Marshal(co.ClientInfo); err == nil {
+		ev.ClientInfo = ci
+	}
+	if s.Conn.Kind() == "sse" {
+		ev.Target.Transport = "sse"
+	}
+	if hs.Discover != nil && hs.Discover.Msg != nil {
+		if hs.Discover.Msg.Error == nil {
+			ev.Discover = hs.Discover.Msg.Result
+		} else {
+			e := hs.Discover.Msg.Error
+			ev.DiscoverError = &snapshot.SectionError{Kind: "error", Code: int(e.Code), Message: e.Message, HTTPStatus: hs.Discover.HTTPStatus()}
+		}
+	} else if hs.DiscoverFailure != nil {
+		ev.DiscoverError = sectionErr(hs.DiscoverFailure)
+	}
+	if hs.Initialize != nil && hs.Initialize.Msg != nil && hs.Initialize.Msg.Error == nil {
+		ev.Initialize = hs.Initialize.Msg.Result
+	}
+	for _, step := range hs.Steps {
+		ev.Notes = append(ev.Notes, snapshot.Note{Kind: "prober", Rule: "era_detection", Snippet: step})
+	}
+
+	caps := serverCapabilities(ev)
+	progress("tools/list")
+	ev.Tools = list(ctx, c, mcp.MethodToolsList, true)
+	for i := 1; i < repeats && ev.Tools.Complete(); i++ {
+		ev.ToolsRepeats = append(ev.ToolsRepeats, list(ctx, c, mcp.MethodToolsList, true))
+	}
+	progress("resources/list")
+	ev.Resources = list(ctx, c, mcp.MethodResourcesList, caps.has("resources"))
+	ev.ResourceTemplates = list(ctx, c, mcp.MethodResourcesTemplatesList, caps.has("resources"))
+	progress("prompts/list")
+	ev.Prompts = list(ctx, c, mcp.MethodPromptsList, caps.has("prompts"))
+
+	if !opts.SkipManifest {
+		if uri := manifestURI(ev.Resources.Pages); uri != "" {
+			progress("manifest")
+			ev.Manifest = readManifest(ctx, c, uri)
+		}
+	}
+	for _, p := range opts.Probes {
+		progress("tools/call " + p.ID)
+		ev.Probes = append(ev.Probes, runProbe(ctx, c, p))
+	}
+	if opts.DualEraCheck && hs.Era == mcp.EraModern {
+		progress("dual-era check")
+		ev.DualEra = dualEra(ctx, s)
+	}
+	if s.Stderr != nil {
+		ev.Stderr = string(s.Stderr())
+	}
+	return ev, nil
+}
+
+func list(ctx context.Context, c *client.Client, method string, attempt bool) snapshot.ListEvidence {
+	if !attempt {
+		return snapshot.ListEvidence{}
+	}
+	lr := c.List(ctx, method)
+	return snapshot.ListEvidence{Attempted: true, Pages: lr.Pages, Err: lr.Err}
+}
+
+type capSet map[string]json.RawMessage
+
+func (c capSet) has(name string) bool { _, ok := c[name]; return ok }
+
+// serverCapabilities reads the capabilities from discover or initialize.
+func serverCapabilities(ev *snapshot.Evidence) capSet {
+	raw := ev.Discover
+	if raw == nil {
+		raw = ev.Initialize
+	}
+	var r struct {
+		Capabilities capSet `json:"capabilities"`
+	}
+	_ = json.Unmarshal(raw, &r)
+	if r.Capabilities == nil {
+		return capSet{}
+	}
+	return r.Capabilities
+}
+
+// manifestURI finds the first listed resource whose URI ends with
+// "://mcp/manifest" (surfaceprint §5.2).
+func manifestURI(pages []json.RawMessage) string {
+	for _, p := range pages {
+		var r struct {
+			Resources []struct {
+				URI string `json:"uri"`
+			} `json:"resources"`
+		}
+		if json.Unmarshal(p, &r) != nil {
+			continue
+		}
+		for _, res := range r.Resources {
+			if strings.HasSuffix(res.URI, "://mcp/manifest") {
+				return res.URI
+			}
+		}
+	}
+	return ""
+}
+
+func readManifest(ctx context.Context, c *client.Client, uri string) *snapshot.ManifestEvidence {
+	me := &snapshot.ManifestEvidence{URI: uri}
+	resp, err := c.Request(ctx, mcp.MethodResourcesRead, map[string]any{"uri": uri}, nil)
+	if err != nil {
+		me.Err = sectionErr(err)
+		return me
+	}
+	if e := resp.Msg.Error; e != nil {
+		me.Err = &snapshot.SectionError{Kind: "error", Code: int(e.Code), Message: e.Message}
+		return me
+	}
+	var r struct {
+		Contents []struct {
+			Text string `json:"text"`
+		} `json:"contents"`
+	}
+	if err := json.Unmarshal(resp.Msg.Result, &r); err != nil {
+		me.Err = &snapshot.SectionError{Kind: "malformed", Message: "resources/read result is not an object"}
+		return me
+	}
+	if len(r.Contents) > 0 {
+		me.Text = r.Contents[0].Text
+	}
+	return me
+}
+
+func runProbe(ctx context.Context, c *client.Client, p Probe) snapshot.ProbeEvidence {
+	pe := snapshot.ProbeEvidence{ID: p.ID, Tool: p.Tool, Capture: p.Capture}
+	args := p.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	resp, err := c.Request(ctx, mcp.MethodToolsCall, map[string]any{"name": p.Tool, "arguments": args}, nil)
+	if resp != nil && resp.Reply != nil && resp.Reply.HTTP != nil {
+		pe.HTTPStatus, pe.ContentType = resp.Reply.HTTP.Status, resp.Reply.HTTP.ContentType
+	}
+	if err != nil {
+		pe.Failure = sectionErr(err)
+		return pe
+	}
+	if resp.Msg.Error != nil {
+		b, _ := json.Marshal(resp.Msg.Error)
+		pe.Error = b
+		return pe
+	}
+	pe.Result = resp.Msg.Result
+	return pe
+}
+
+// dualEra asks a modern server for the legacy handshake on a fresh
+// session. A successful initialize means the server speaks both eras.
+func dualEra(ctx context.Context, s *target.Session) bool {
+	fresh, err := s.Fresh(ctx, func(o *client.Options) { o.Era = mcp.EraLegacy })
+	if err != nil {
+		return false
+	}
+	defer fresh.Close()
+	return fresh.Handshake.Era == mcp.EraLegacy
+}
+
+func sectionErr(err error) *snapshot.SectionError {
+	return client.SectionError(err)
+}

@@ -1,0 +1,89 @@
+// Package testenv finds the real third-party MCP servers of ECOSYSTEM.md
+// for integration tests: the npm servers installed by .ci/run under
+// internal/testenv/npm, and the go-sdk everything-server, built from the
+// module pinned in go.mod. A test that needs a missing server skips with a
+// message saying how to install it, except in CI (CI=true), where a missing
+// server is a failure: CI installs them, so absence there is a broken
+// install step, not a reason to pass.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// NPMDir is the folder holding package.json of the npm test servers.
+func NPMDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "npm")
+}
+
+func missing(t testing.TB, what, how string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is missing in CI: %s", what, how)
+	}
+	t.Skipf("%s is not installed here; %s", what, how)
+}
+
+// Node returns the path of node, or skips.
+func Node(t testing.TB) string {
+	t.Helper()
+	p, err := exec.LookPath("node")
+	if err != nil {
+		missing(t, "node", "install Node.js 20")
+	}
+	return p
+}
+
+// NPMServer returns the command that starts one npm test server over
+// stdio: name is a folder under node_modules (an alias such as "fs-v2", or
+// "@modelcontextprotocol/server-everything"), entry the script inside it.
+func NPMServer(t testing.TB, name, entry string, args ...string) []string {
+	t.Helper()
+	node := Node(t)
+	script := filepath.Join(NPMDir(), "node_modules", filepath.FromSlash(name), filepath.FromSlash(entry))
+	if _, err := os.Stat(script); err != nil {
+		missing(t, name, "run: npm install --prefix internal/testenv/npm --no-audit --no-fund --ignore-scripts")
+	}
+	return append([]string{node, script}, args...)
+}
+
+var (
+	buildOnce sync.Once
+	buildPath string
+	buildErr  error
+	buildOut  []byte
+)
+
+// EverythingServer builds the go-sdk conformance everything-server (module
+// version pinned by the tool directive in go.mod) once per test binary and
+// returns its path.
+func EverythingServer(t testing.TB) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		missing(t, "the go command", "install Go")
+	}
+	buildOnce.Do(func() {
+		// A stable path: the go build cache makes a rebuild cheap, and no
+		// temporary folder is left behind per test run.
+		dir := filepath.Join(os.TempDir(), "mcpward-testenv")
+		if buildErr = os.MkdirAll(dir, 0o755); buildErr != nil {
+			return
+		}
+		buildPath = filepath.Join(dir, "everything-server")
+		cmd := exec.Command(gobin, "build", "-o", buildPath, "github.com/modelcontextprotocol/go-sdk/conformance/everything-server")
+		_, file, _, _ := runtime.Caller(0)
+		cmd.Dir = filepath.Dir(file)
+		buildOut, buildErr = cmd.CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("build go-sdk everything-server: %v\n%s", buildErr, buildOut)
+	}
+	return buildPath
+}
