@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
@@ -107,7 +108,7 @@ func Problems(s *snapshot.Snapshot, ev *snapshot.Evidence) []string {
 		{"manifest", cov.Manifest},
 	} {
 		if sec.cov.Error != nil && !sec.cov.Completed {
-			out = append(out, sec.name+": "+sec.cov.Error.Message)
+			out = append(out, sec.name+": "+strings.TrimPrefix(sec.cov.Error.Message, sec.name+": "))
 		} else if sec.cov.Attempted && !sec.cov.Completed {
 			out = append(out, sec.name+": not read to its end")
 		}
@@ -117,7 +118,7 @@ func Problems(s *snapshot.Snapshot, ev *snapshot.Evidence) []string {
 		for _, p := range ev.Probes {
 			if p.Failure != nil {
 				probeFailures++
-				out = append(out, fmt.Sprintf("probe %s (tools/call %s): %s", p.ID, p.Tool, p.Failure.Message))
+				out = append(out, fmt.Sprintf("probe %s (tools/call %s): %s", p.ID, p.Tool, strings.TrimPrefix(p.Failure.Message, "tools/call: ")))
 			}
 		}
 	}

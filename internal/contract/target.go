@@ -91,6 +91,9 @@ func FromSpec(name string, spec *target.Spec) (*Target, error) {
 // environment or config. Difference from snapgauge, which exits 2 (AUTH)
 // here; PRODUCT.md puts config problems at 4.
 func FromConfig(dir, name string, ct *config.Target, lookup func(string) (string, bool)) (*Target, error) {
+	if lookup == nil {
+		lookup = func(string) (string, bool) { return "", false }
+	}
 	spec := &target.Spec{
 		Name:        name,
 		Fixture:     ct.Fixture,

@@ -1,0 +1,73 @@
+package diffcmd
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/target"
+)
+
+func recordTo(t *testing.T, dir, name, fx, probesOf string) string {
+	t.Helper()
+	tg, err := contract.FromSpec(name, &target.Spec{Fixture: fx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.Probes, err = contract.FixtureProbes(probesOf); err != nil {
+		t.Fatal(err)
+	}
+	obs, err := contract.Observe(context.Background(), tg, &contract.ObserveOptions{Now: func() time.Time { return time.Unix(0, 0) }})
+	if err != nil || !obs.Complete() {
+		t.Fatalf("record %s: %v %v", fx, err, obs)
+	}
+	p := filepath.Join(dir, name+".snapshot.json")
+	if err := contract.WriteSnapshot(p, obs.Snapshot); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDiffRunTTY(t *testing.T) {
+	dir := t.TempDir()
+	old := recordTo(t, dir, "a", "clean@v1", "clean@v1")
+	cur := recordTo(t, dir, "b", "drift-steering@v2", "clean@v1")
+	for _, tty := range []bool{false, true} {
+		ios, _, stdout, stderr := iostreams.Test()
+		ios.SetStdoutTTY(tty)
+		ios.SetColorEnabled(tty)
+		err := diffRun(context.Background(), &DiffOptions{IO: ios, OldPath: old, NewPath: cur, FailOn: "risky", Format: "text"})
+		var v *cmdutil.VerdictError
+		if !errors.As(err, &v) || v.Code != cmdutil.ExitDrift || v.Reason != "" {
+			t.Fatalf("tty=%v: err = %v, want a silent exit-1 verdict", tty, err)
+		}
+		out := stdout.String()
+		if hasANSI := strings.Contains(out, "\x1b["); hasANSI != tty {
+			t.Errorf("tty=%v: colour = %v\n%s", tty, hasANSI, out)
+		}
+		if !strings.Contains(out, "annotation.readOnlyHint.revoked") || !strings.Contains(out, "DRIFT (exit 1)") {
+			t.Errorf("tty=%v: report lacks the finding or verdict:\n%s", tty, out)
+		}
+		if stderr.Len() != 0 {
+			t.Errorf("stderr = %q", stderr)
+		}
+	}
+}
+
+func TestDiffRunSelfIsClean(t *testing.T) {
+	dir := t.TempDir()
+	old := recordTo(t, dir, "a", "clean@v1", "clean@v1")
+	ios, _, stdout, _ := iostreams.Test()
+	if err := diffRun(context.Background(), &DiffOptions{IO: ios, OldPath: old, NewPath: old, FailOn: "cosmetic", Format: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), `"exitCode": 0`) || !strings.Contains(stdout.String(), `"findings": []`) {
+		t.Errorf("JSON result:\n%s", stdout)
+	}
+}
