@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
@@ -66,32 +67,6 @@ func WriteSnapshot(path string, s *snapshot.Snapshot) error {
 // WriteFileAtomic writes data to path through a temporary file in the same
 // directory, synced and renamed over path, so a reader (or a crash) sees
 // the old file or the new one, never a torn one.
-//
-// TODO(#3): use internal/atomicfile.Write once it lands; this is the same
-// contract, kept here so the contract commands do not wait for it.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	return atomicfile.Write(path, data, perm)
 }
