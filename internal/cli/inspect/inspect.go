@@ -6,6 +6,7 @@ package inspect
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -32,12 +33,13 @@ type InspectOptions struct {
 	NoSignals bool
 	// Era forces "modern" or "legacy" instead of detecting it.
 	Era string
-	// Capabilities is the ClientCapabilities JSON to declare.
-	Capabilities string
+	// Capabilities is the ClientCapabilities object to declare (nil: {}).
+	Capabilities json.RawMessage
 }
 
 // NewCmdInspect builds `mcpward inspect`.
 func NewCmdInspect(f *cmdutil.Factory, runF func(context.Context, *InspectOptions) error) *cobra.Command {
+	var capsFlag string
 	opts := &InspectOptions{
 		IO:      f.IOStreams,
 		Env:     target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
@@ -75,6 +77,11 @@ With --json the output is the snapshot mcpward would record.`,
 			default:
 				return cmdutil.FlagErrorf("--era must be modern or legacy, got %q", opts.Era)
 			}
+			caps, err := cmdutil.JSONObjectFlag("--capabilities", capsFlag)
+			if err != nil {
+				return err
+			}
+			opts.Capabilities = caps
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -85,7 +92,7 @@ With --json the output is the snapshot mcpward would record.`,
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the snapshot JSON instead of the human view")
 	cmd.Flags().BoolVar(&opts.NoSignals, "no-signals", false, "hide heuristic signals (prompt-injection phrases and the like)")
 	cmd.Flags().StringVar(&opts.Era, "era", "", "force the era (modern or legacy) instead of detecting it")
-	cmd.Flags().StringVar(&opts.Capabilities, "capabilities", "{}", "ClientCapabilities `JSON` to declare (servers list different tools for different clients)")
+	cmd.Flags().StringVar(&capsFlag, "capabilities", "{}", "ClientCapabilities `JSON` to declare (servers list different tools for different clients)")
 	return cmd
 }
 
@@ -94,16 +101,12 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 	if err != nil {
 		return err
 	}
-	caps, err := cmdutil.JSONObjectFlag("--capabilities", opts.Capabilities)
-	if err != nil {
-		return err
-	}
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
 	progress.Show("connecting")
 	sess, err := target.Connect(ctx, spec, opts.Env, &client.Options{
 		ClientInfo:     mcp.Implementation{Name: "mcpward", Version: opts.Version},
-		Capabilities:   caps,
+		Capabilities:   opts.Capabilities,
 		Era:            mcp.Era(opts.Era),
 		RequestTimeout: spec.Timeout,
 	})

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -32,7 +33,21 @@ func sections(s *snapshot.Snapshot) []section {
 // terminal except for wrapping width; it is deterministic for a given
 // snapshot.
 func render(ios *iostreams.IOStreams, s *snapshot.Snapshot, signals bool) error {
-	w := &errWriter{w: ios.Out}
+	var buf bytes.Buffer
+	w := &errWriter{w: &buf}
+	renderTo(w, ios, s, signals)
+	// Aligned columns leave padding after an empty last cell; trim it.
+	lines := strings.SplitAfter(buf.String(), "\n")
+	for i, l := range lines {
+		if strings.HasSuffix(l, "\n") {
+			lines[i] = strings.TrimRight(l[:len(l)-1], " ") + "\n"
+		}
+	}
+	_, err := io.WriteString(ios.Out, strings.Join(lines, ""))
+	return err
+}
+
+func renderTo(w *errWriter, ios *iostreams.IOStreams, s *snapshot.Snapshot, signals bool) {
 	width := ios.TerminalWidth()
 	if !ios.IsStdoutTTY() {
 		width = 0 // no truncation when piped
@@ -86,7 +101,6 @@ func render(ios *iostreams.IOStreams, s *snapshot.Snapshot, signals bool) error 
 		renderSignals(w, s)
 	}
 	renderNotes(w, s)
-	return w.err
 }
 
 func renderTools(w *errWriter, s *snapshot.Snapshot, width int) {
@@ -122,10 +136,7 @@ func renderTools(w *errWriter, s *snapshot.Snapshot, width int) {
 		if label.Conflict {
 			mark += "!"
 		}
-		extra := ""
-		if hs, ok := t["xmcpHeaders"].([]any); ok && len(hs) > 0 {
-			extra = fmt.Sprintf(" [%d x-mcp-header]", len(hs))
-		}
+		extra := headerNote(t)
 		fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", n, mark, clip(desc, width-40), extra)
 	}
 	tw.Flush()
@@ -169,6 +180,7 @@ func renderPrompts(w *errWriter, s *snapshot.Snapshot, width int) {
 	}
 	w.printf("\nPrompts (%d)%s\n", len(s.Surface.Prompts), sectionSuffix(cov))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	anyRequired := false
 	for _, p := range s.Surface.Prompts {
 		var args []string
 		if list, ok := p["arguments"].([]any); ok {
@@ -177,6 +189,7 @@ func renderPrompts(w *errWriter, s *snapshot.Snapshot, width int) {
 					n := snapshot.Str(ao, "name")
 					if req, _ := ao["required"].(bool); req {
 						n += "*"
+						anyRequired = true
 					}
 					args = append(args, n)
 				}
@@ -185,7 +198,7 @@ func renderPrompts(w *errWriter, s *snapshot.Snapshot, width int) {
 		fmt.Fprintf(tw, "  %s(%s)\t%s\n", snapshot.Str(p, "name"), strings.Join(args, ", "), clip(oneLine(snapshot.Str(p, "description")), width-40))
 	}
 	tw.Flush()
-	if len(s.Surface.Prompts) > 0 {
+	if anyRequired {
 		w.printf("  (* = required argument)\n")
 	}
 }
@@ -268,6 +281,30 @@ func renderNotes(w *errWriter, s *snapshot.Snapshot) {
 	for _, n := range notes {
 		w.printf("  %s/%s: %s\n", n.Kind, n.Rule, clip(oneLine(n.Snippet), 120))
 	}
+}
+
+// headerNote summarises a tool's x-mcp-header bindings, naming the rules
+// an invalid binding breaks (an HTTP client must drop such a tool).
+func headerNote(t snapshot.Object) string {
+	hs, ok := t["xmcpHeaders"].([]any)
+	if !ok || len(hs) == 0 {
+		return ""
+	}
+	var bad []string
+	for _, h := range hs {
+		ho, _ := h.(map[string]any)
+		vs, _ := ho["violations"].([]any)
+		for _, v := range vs {
+			if id, ok := v.(string); ok && !slices.Contains(bad, id) {
+				bad = append(bad, id)
+			}
+		}
+	}
+	if len(bad) == 0 {
+		return fmt.Sprintf(" [%d x-mcp-header]", len(hs))
+	}
+	slices.Sort(bad)
+	return fmt.Sprintf(" [%d x-mcp-header, INVALID: %s]", len(hs), strings.Join(bad, ", "))
 }
 
 func annotations(t snapshot.Object) *mcp.ToolAnnotations {
