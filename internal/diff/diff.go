@@ -40,7 +40,7 @@ func Diff(old, new *snapshot.Snapshot) []Finding {
 	d.resources("resourceTemplates", "uriTemplate", "resourceTemplate", o.ResourceTemplates, n.ResourceTemplates)
 	d.prompts(o.Prompts, n.Prompts)
 	d.manifest(o.Manifest, n.Manifest)
-	d.behavior(o.Behavior, n.Behavior)
+	d.behavior(o.Behavior, n.Behavior, explainedBySchema(o, n))
 	sortFindings(d.out)
 	return d.out
 }

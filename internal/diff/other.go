@@ -181,7 +181,55 @@ func opsCount(ops []string) string {
 	return fmt.Sprintf("%d operations", len(ops))
 }
 
-func (d *differ) behavior(o, n map[string]*snapshot.Behavior) {
+// explainedBySchema returns a predicate that reports whether a probe's
+// behaviour change is already explained by a tool finding: the probed tool
+// was removed, or it now requires an input the probe does not send. Such a
+// probe's failure is the consequence the schema finding names, not a second
+// change, so reporting it again would double-count one break.
+func explainedBySchema(o, n *snapshot.Surface) func(b *snapshot.Behavior) bool {
+	oldTools, newTools := map[string]snapshot.Object{}, map[string]snapshot.Object{}
+	for _, t := range o.Tools {
+		oldTools[snapshot.Str(t, "name")] = t
+	}
+	for _, t := range n.Tools {
+		newTools[snapshot.Str(t, "name")] = t
+	}
+	return func(b *snapshot.Behavior) bool {
+		if b.Tool == "" {
+			return false
+		}
+		ot, wasThere := oldTools[b.Tool]
+		nt, isThere := newTools[b.Tool]
+		if wasThere && !isThere {
+			return true
+		}
+		if !wasThere || !isThere {
+			return false
+		}
+		before := requiredNames(ot)
+		for _, r := range requiredNames(nt) {
+			if !slices.Contains(before, r) && !slices.Contains(b.ArgumentKeys, r) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// requiredNames returns the top-level required input names of a tool.
+func requiredNames(t snapshot.Object) []string {
+	schema, _ := t["inputSchema"].(map[string]any)
+	list, _ := schema["required"].([]any)
+	var out []string
+	for _, r := range list {
+		if s, ok := r.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (d *differ) behavior(o, n map[string]*snapshot.Behavior, explained func(*snapshot.Behavior) bool) {
 	ids := make([]string, 0, len(o))
 	for id := range o {
 		ids = append(ids, id)
@@ -192,6 +240,9 @@ func (d *differ) behavior(o, n map[string]*snapshot.Behavior) {
 		if a == nil || b == nil {
 			// A probe without evidence on one side is incomplete evidence,
 			// reported by coverage, never a behaviour change.
+			continue
+		}
+		if explained(b) {
 			continue
 		}
 		d.probe("behavior."+id, a, b)

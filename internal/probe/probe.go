@@ -206,11 +206,11 @@ func readManifest(ctx context.Context, c *client.Client, uri string) *snapshot.M
 }
 
 func runProbe(ctx context.Context, c *client.Client, p Probe) snapshot.ProbeEvidence {
-	pe := snapshot.ProbeEvidence{ID: p.ID, Tool: p.Tool, Capture: p.Capture}
 	args := p.Arguments
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
+	pe := snapshot.ProbeEvidence{ID: p.ID, Tool: p.Tool, Capture: p.Capture, Arguments: args}
 	resp, err := c.Request(ctx, mcp.MethodToolsCall, map[string]any{"name": p.Tool, "arguments": args}, nil)
 	if resp != nil && resp.Reply != nil && resp.Reply.HTTP != nil {
 		pe.HTTPStatus, pe.ContentType = resp.Reply.HTTP.Status, resp.Reply.HTTP.ContentType

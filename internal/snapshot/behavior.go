@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -45,7 +46,17 @@ func (b *builder) behavior(s *Surface, cov *SectionCoverage) {
 }
 
 func sketchProbe(p ProbeEvidence) (*Behavior, error) {
-	bh := &Behavior{HTTPStatus: p.HTTPStatus, ContentType: p.ContentType}
+	bh := &Behavior{Tool: p.Tool, HTTPStatus: p.HTTPStatus, ContentType: p.ContentType}
+	if len(p.Arguments) > 0 {
+		args, err := decodeObject(p.Arguments)
+		if err != nil {
+			return nil, fmt.Errorf("probe arguments: %w", err)
+		}
+		for k := range args {
+			bh.ArgumentKeys = append(bh.ArgumentKeys, k)
+		}
+		slices.Sort(bh.ArgumentKeys)
+	}
 	if len(p.Error) > 0 {
 		o, err := decodeObject(p.Error)
 		if err != nil {

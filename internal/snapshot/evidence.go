@@ -127,6 +127,8 @@ type ProbeEvidence struct {
 	ID      string
 	Tool    string
 	Capture string // "shape" (default) or "values"
+	// Arguments are the arguments the probe sent.
+	Arguments json.RawMessage
 	// Result is the raw result object, or nil when the call failed.
 	Result json.RawMessage
 	// Error is the raw JSON-RPC error object, when the server answered one.

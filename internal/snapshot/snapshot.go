@@ -186,7 +186,14 @@ type ManifestTool struct {
 
 // Behavior is the sketch of one probe's answer.
 type Behavior struct {
-	ResultType string `json:"resultType,omitempty"`
+	// Tool is the probed tool and ArgumentKeys the top-level argument
+	// names the probe sent (sorted). They are the probe spec, equal on both
+	// sides of any comparable pair; the diff uses them to tell a behaviour
+	// change that a schema change already explains (the tool was removed,
+	// or now requires an input the probe does not send).
+	Tool         string   `json:"tool,omitempty"`
+	ArgumentKeys []string `json:"argumentKeys,omitempty"`
+	ResultType   string   `json:"resultType,omitempty"`
 	// ContentBlocks: in shape mode a text block is {type:"text", sha256},
 	// any other block {type, shape}; in values mode blocks are verbatim with
 	// volatile keys replaced by type tokens.
