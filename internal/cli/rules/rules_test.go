@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	catalogue "github.com/mcpward/mcpward/internal/rules"
+)
+
+func TestNewCmdRulesFlags(t *testing.T) {
+	tests := []struct {
+		args    []string
+		want    RulesOptions
+		wantErr string
+	}{
+		{args: nil, want: RulesOptions{}},
+		{args: []string{"--json", "--group", "xhdr"}, want: RulesOptions{JSON: true, Group: "xhdr"}},
+		{args: []string{"cache.hints_missing"}, want: RulesOptions{ID: "cache.hints_missing"}},
+		{args: []string{"--group", "nope"}, wantErr: "unknown --group"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			ios, _, _, _ := iostreams.Test()
+			var got *RulesOptions
+			cmd := NewCmdRules(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *RulesOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.args)
+			cmd.SilenceErrors, cmd.SilenceUsage = true, true
+			_, err := cmd.ExecuteC()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.IO = nil
+			if d := cmp.Diff(tt.want, *got); d != "" {
+				t.Errorf("opts (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestRulesRun(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	if err := rulesRun(&RulesOptions{IO: ios, JSON: true, Group: "xhdr"}); err != nil {
+		t.Fatal(err)
+	}
+	var list []catalogue.Rule
+	if err := json.Unmarshal(out.Bytes(), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range list {
+		if r.Group != "xhdr" {
+			t.Errorf("--group xhdr listed %s", r.ID)
+		}
+	}
+	ios, _, out, _ = iostreams.Test()
+	if err := rulesRun(&RulesOptions{IO: ios}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != len(catalogue.All()) {
+		t.Errorf("piped output has %d lines, want %d", n, len(catalogue.All()))
+	}
+	ios, _, out, _ = iostreams.Test()
+	ios.SetStdoutTTY(true)
+	if err := rulesRun(&RulesOptions{IO: ios, ID: "transport.cache_hints_missing"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "cache.hints_missing\n") || !strings.Contains(out.String(), "aliases: transport.cache_hints_missing") {
+		t.Errorf("single rule output:\n%s", out)
+	}
+	if err := rulesRun(&RulesOptions{IO: ios, ID: "nope"}); err == nil {
+		t.Error("unknown id accepted")
+	}
+}

@@ -1,0 +1,152 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+)
+
+// Levels: the force of the spec clause a rule rests on.
+const (
+	MUST   = "MUST"
+	SHOULD = "SHOULD"
+	MAY    = "MAY"
+)
+
+// Classes: what a finding of the rule means for the exit code. A violation
+// is exit 3 (the server is wrong), risky is exit 1 in `compat`, info never
+// changes the exit code.
+const (
+	Violation = "violation"
+	Risky     = "risky"
+	Info      = "info"
+)
+
+// Groups of the catalogue.
+const (
+	GroupTransport = "transport" // T-group: Streamable HTTP framing
+	GroupStdio     = "stdio"     // stdio framing
+	GroupXhdr      = "xhdr"      // X-group: x-mcp-header
+	GroupCache     = "cache"     // CacheableResult hints
+	GroupError     = "error"     // error codes
+	GroupMessage   = "message"   // message shape, any transport
+	GroupEra       = "era"       // eras, versions, removed methods
+	GroupCompat    = "compat"    // profile matrix and honesty across connections
+	GroupDegrade   = "degrade"   // D-group: degradation under reduced profiles
+)
+
+// Transports a rule can be checked on.
+const (
+	OnHTTP  = "http"
+	OnStdio = "stdio"
+	OnAny   = "any"
+)
+
+// A Rule is one entry of the catalogue. Rules are data: ids never change
+// once published.
+type Rule struct {
+	ID    string `json:"id"`
+	Group string `json:"group"`
+	Level string `json:"level"`
+	Class string `json:"class"`
+	// Summary is the one-line meaning of a finding ("what went wrong").
+	Summary string `json:"summary"`
+	// Spec is the DIGEST rule id(s) the rule rests on (HTTP-GET-405).
+	Spec string `json:"spec"`
+	// Section is the DIGEST section (§3.2).
+	Section string `json:"section"`
+	// On is the transport the rule is checked on (http, stdio, any).
+	On string `json:"on"`
+	// Aliases are ids other tools (snapgauge) or other engines use for the
+	// same judgement; Lookup resolves them to this rule.
+	Aliases []string `json:"aliases,omitempty"`
+	// Traffic is true when the traffic checker can see the problem too.
+	Traffic bool `json:"traffic,omitempty"`
+	// Note records why a level differs from a reference tool or how an
+	// ambiguity of the spec is handled.
+	Note string `json:"note,omitempty"`
+}
+
+// Cite returns "HTTP-GET-405 (DIGEST §3.2)".
+func (r Rule) Cite() string {
+	switch {
+	case r.Spec == "":
+		return "DIGEST " + r.Section
+	case r.Section == "":
+		return r.Spec
+	}
+	return r.Spec + " (DIGEST " + r.Section + ")"
+}
+
+var (
+	byID = func() map[string]int {
+		m := map[string]int{}
+		for i, r := range catalogue {
+			m[r.ID] = i
+			for _, a := range r.Aliases {
+				m[a] = i
+			}
+		}
+		return m
+	}()
+)
+
+// All returns every rule, sorted by group order then id. The slice is a
+// copy; callers may modify it.
+func All() []Rule {
+	out := make([]Rule, len(catalogue))
+	for i, r := range catalogue {
+		out[i] = r
+		out[i].Aliases = slices.Clone(r.Aliases)
+	}
+	slices.SortStableFunc(out, func(a, b Rule) int {
+		if ga, gb := groupRank(a.Group), groupRank(b.Group); ga != gb {
+			return ga - gb
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+// Lookup returns the rule with the given id or alias.
+func Lookup(id string) (Rule, bool) {
+	i, ok := byID[id]
+	if !ok {
+		return Rule{}, false
+	}
+	r := catalogue[i]
+	r.Aliases = slices.Clone(r.Aliases)
+	return r, true
+}
+
+// MustLookup is Lookup for ids the engines hard-code; an unknown id is a
+// programming error caught by the catalogue tests, and gives a placeholder
+// rule rather than a panic.
+func MustLookup(id string) Rule {
+	if r, ok := Lookup(id); ok {
+		return r
+	}
+	return Rule{ID: id, Level: MAY, Class: Info, Summary: "uncatalogued rule " + id}
+}
+
+// Groups returns the group names in catalogue order.
+func Groups() []string { return slices.Clone(groupOrder) }
+
+var groupOrder = []string{GroupTransport, GroupStdio, GroupXhdr, GroupCache, GroupError, GroupMessage, GroupEra, GroupCompat, GroupDegrade}
+
+func groupRank(g string) int {
+	if i := slices.Index(groupOrder, g); i >= 0 {
+		return i
+	}
+	return len(groupOrder)
+}
+
+// ClassRank orders classes worst first (violation 0, risky 1, info 2).
+func ClassRank(c string) int {
+	switch c {
+	case Violation:
+		return 0
+	case Risky:
+		return 1
+	}
+	return 2
+}

@@ -1,0 +1,244 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCatalogueInvariants(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range All() {
+		for _, id := range append([]string{r.ID}, r.Aliases...) {
+			if seen[id] {
+				t.Errorf("id or alias %q used twice", id)
+			}
+			seen[id] = true
+		}
+		if !slices.Contains(groupOrder, r.Group) {
+			t.Errorf("%s: unknown group %q", r.ID, r.Group)
+		}
+		if !strings.HasPrefix(r.ID, r.Group+".") {
+			t.Errorf("%s: id does not start with its group %q", r.ID, r.Group)
+		}
+		if r.Level != MUST && r.Level != SHOULD && r.Level != MAY {
+			t.Errorf("%s: level %q", r.ID, r.Level)
+		}
+		if r.Class != Violation && r.Class != Risky && r.Class != Info {
+			t.Errorf("%s: class %q", r.ID, r.Class)
+		}
+		// A violation is exit 3: only a MUST may be one.
+		if r.Class == Violation && r.Level != MUST {
+			t.Errorf("%s: class violation needs level MUST, has %s", r.ID, r.Level)
+		}
+		if r.Summary == "" || r.Section == "" || r.On == "" {
+			t.Errorf("%s: summary, section and on are required", r.ID)
+		}
+	}
+}
+
+// The ids snapgauge and PRODUCT.md name must resolve.
+func TestReferenceIDsResolve(t *testing.T) {
+	ids := []string{
+		"transport.get_not_405", "transport.delete_not_405", "transport.session_id_echoed", "transport.last_event_id_honored",
+		"transport.missing_protocol_version_accepted", "transport.header_body_mismatch_accepted", "transport.mcp_name_missing_accepted",
+		"transport.mcp_name_mismatch_accepted", "transport.mcp_name_base64_not_decoded", "transport.unknown_method_not_404_32601",
+		"transport.unsupported_version_not_32022", "transport.origin_invalid_not_403", "transport.meta_missing_not_32602",
+		"transport.notification_not_202", "transport.sse_no_accel_buffering", "transport.sse_no_keepalive",
+		"transport.discover_not_implemented", "transport.result_type_absent", "transport.cache_hints_missing",
+		"transport.cachescope_inconsistent_across_pages", "transport.reserved_error_code_misuse",
+		"xhdr.empty", "xhdr.control_char", "xhdr.not_token", "xhdr.not_unique", "xhdr.non_primitive", "xhdr.unsafe_integer",
+		"xhdr.not_statically_reachable", "xhdr.param_mismatch_accepted", "xhdr.absent_param_rejected",
+		"degrade.wrong_error", "degrade.input_required_without_capability", "degrade.over_declared", "degrade.silent",
+		"degrade.reported", "degrade.extension_leak", "compat.version_advertised_unsupported", "compat.surface_varies_by_version",
+		"compat.legacy_error_unhelpful", "compat.era", "compat.set_varies_per_connection", "compat.ttl_overpromise",
+		"traffic.result_type_missing",
+	}
+	for _, id := range ids {
+		if _, ok := Lookup(id); !ok {
+			t.Errorf("Lookup(%q) failed", id)
+		}
+	}
+	r, _ := Lookup("transport.cache_hints_missing")
+	if r.ID != "cache.hints_missing" {
+		t.Errorf("alias resolved to %s", r.ID)
+	}
+}
+
+func TestRulesMarkdownFresh(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("../../docs/RULES.md")
+	if err != nil {
+		t.Fatalf("read docs/RULES.md: %v (run go generate ./internal/rules)", err)
+	}
+	if !bytes.Equal(got, buf.Bytes()) {
+		t.Errorf("docs/RULES.md is stale: run go generate ./internal/rules\n%s", cmp.Diff(string(got), buf.String()))
+	}
+}
+
+func TestResolveProfiles(t *testing.T) {
+	all, err := ResolveProfiles(nil, nil)
+	if err != nil || len(all) != 9 || all[0].Name != Baseline {
+		t.Fatalf("ResolveProfiles(nil) = %d profiles, err %v; want all 9 built-ins", len(all), err)
+	}
+	custom := map[string]json.RawMessage{"mine": json.RawMessage(`{"base":"modern-minimal","capabilities":{"roots":{}}}`)}
+	ps, err := ResolveProfiles([]string{"no-roots", "mine", "modern-full"}, custom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	if d := cmp.Diff([]string{"modern-full", "no-roots", "mine"}, names); d != "" {
+		t.Errorf("order (-want +got):\n%s", d)
+	}
+	if !ps[2].Declares("roots") || ps[2].Declares("sampling") {
+		t.Errorf("custom profile caps: %s", ps[2].ClientCapabilities())
+	}
+	if _, err := ResolveProfiles([]string{"nope"}, nil); err == nil || !strings.Contains(err.Error(), "modern-minimal") {
+		t.Errorf("unknown profile error = %v", err)
+	}
+}
+
+func TestParseProfileErrors(t *testing.T) {
+	tests := []struct{ name, raw, want string }{
+		{"unknown key", `{"protocolVersion":"2026-07-28","nope":1}`, "unknown field"},
+		{"bad version", `{"protocolVersion":"latest"}`, "not a YYYY-MM-DD"},
+		{"bad header", `{"header":"maybe"}`, "header must be"},
+		{"handshake mismatch", `{"protocolVersion":"2025-06-18","handshake":"discover"}`, "does not fit"},
+		{"ext in caps", `{"capabilities":{"extensions":{}}}`, "put extensions"},
+		{"bad base", `{"base":"nope"}`, "unknown base"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseProfile("p", []byte(tt.raw))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ParseProfile(%s) error = %v, want %q", tt.raw, err, tt.want)
+			}
+		})
+	}
+	p, err := ParseProfile("old", []byte(`{"protocolVersion":"2025-06-18","header":"omit"}`))
+	if err != nil || p.Handshake != HandshakeInitialize || !p.OmitVersionHeader {
+		t.Errorf("ParseProfile(old) = %+v, %v", p, err)
+	}
+}
+
+func TestJudgeDegradation(t *testing.T) {
+	minimal, _ := BuiltinProfile("modern-minimal")
+	noElicit, _ := BuiltinProfile("no-elicitation")
+	noSampling, _ := BuiltinProfile("no-sampling")
+	noTasks, _ := BuiltinProfile("no-tasks")
+	full := `{"resultType":"complete","content":[{"type":"text","text":"x"}],"structuredContent":{"a":1,"b":2}}`
+	reduced := `{"resultType":"complete","content":[{"type":"text","text":"y"}],"structuredContent":{"a":1}`
+	ir := `{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{}}}}`
+	base := BaselineCall{Essence: Essence(Outcome{Result: json.RawMessage(full)})}
+	baseIR := BaselineCall{Essence: Essence(Outcome{Result: json.RawMessage(ir)}), Exercised: []string{"elicitation"}}
+	missing := func(data string) Outcome {
+		return Outcome{Error: &OutcomeError{Code: -32021, Data: json.RawMessage(data)}}
+	}
+	tests := []struct {
+		name    string
+		p       Profile
+		base    BaselineCall
+		got     Outcome
+		verdict string
+		rules   []string
+	}{
+		{"same", minimal, base, Outcome{Result: json.RawMessage(full)}, VerdictOK, nil},
+		{"no answer", minimal, base, Outcome{Failure: "timeout"}, VerdictViolation, []string{"degrade.wrong_error"}},
+		{"reported", noElicit, base, Outcome{Result: json.RawMessage(reduced + `,"_meta":{"mcp/degraded":["elicitation"]}}`)}, VerdictDegradedReported, []string{"degrade.reported"}},
+		{"silent", noElicit, base, Outcome{Result: json.RawMessage(reduced + `}`)}, VerdictDegradedSilent, []string{"degrade.silent"}},
+		{"declined", noElicit, baseIR, missing(`{"requiredCapabilities":{"elicitation":{}}}`), VerdictDeclinedCorrectly, nil},
+		{"declined via missing", noElicit, baseIR, missing(`{"missing":["elicitation"]}`), VerdictDeclinedCorrectly, nil},
+		{"-32021 empty", noElicit, baseIR, missing(`{}`), VerdictViolation, []string{"degrade.wrong_error"}},
+		{"-32021 declared", noSampling, baseIR, missing(`{"missing":["elicitation"]}`), VerdictViolation, []string{"degrade.wrong_error"}},
+		{"over declared", noSampling, base, missing(`{"missing":["sampling"]}`), VerdictViolation, []string{"degrade.over_declared"}},
+		{"same error", minimal, BaselineCall{Essence: "error:-32602"}, Outcome{Error: &OutcomeError{Code: -32602}}, VerdictOK, nil},
+		{"other error", minimal, base, Outcome{Error: &OutcomeError{Code: -32603, Message: "boom"}}, VerdictViolation, []string{"degrade.wrong_error"}},
+		{"prose", minimal, base, Outcome{Result: json.RawMessage(`{"resultType":"complete","isError":true,"content":[]}`)}, VerdictViolation, []string{"degrade.wrong_error"}},
+		{"ir undeclared", minimal, base, Outcome{Result: json.RawMessage(ir)}, VerdictViolation, []string{"degrade.input_required_without_capability"}},
+		{"ir declared", noSampling, base, Outcome{Result: json.RawMessage(ir)}, VerdictOK, nil},
+		{"task leak", noTasks, base, Outcome{Result: json.RawMessage(`{"resultType":"task","taskId":"t"}`)}, VerdictViolation, []string{"degrade.silent", "degrade.extension_leak"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := JudgeDegradation(tt.p, tt.base, tt.got, JudgeOptions{})
+			var ids []string
+			for _, f := range j.Findings {
+				ids = append(ids, f.RuleID)
+			}
+			if j.Verdict != tt.verdict || !cmp.Equal(ids, tt.rules) {
+				t.Errorf("verdict %s %v, want %s %v (%+v)", j.Verdict, ids, tt.verdict, tt.rules, j.Findings)
+			}
+		})
+	}
+	// A header-less profile rejected with -32020 on HTTP declined correctly.
+	absent, _ := BuiltinProfile("legacy-headers-absent")
+	j := JudgeDegradation(absent, base, Outcome{Error: &OutcomeError{Code: -32020}}, JudgeOptions{HeaderAbsentHTTP: true})
+	if j.Verdict != VerdictDeclinedCorrectly {
+		t.Errorf("header-absent -32020 = %s", j.Verdict)
+	}
+}
+
+func TestCodeRules(t *testing.T) {
+	tests := []struct {
+		code   int64
+		modern bool
+		want   []string
+	}{
+		{-32020, true, nil}, {-32021, true, nil}, {-32022, true, nil}, {-32601, true, nil},
+		{-32023, true, []string{"error.reserved_code"}}, {-32099, false, []string{"error.reserved_code"}},
+		{-32019, true, nil}, {-32100, true, nil},
+		{-32002, true, []string{"error.legacy_code_on_modern"}}, {-32002, false, nil},
+		{-32042, true, []string{"error.legacy_code_on_modern"}}, {-32042, false, nil},
+		{-32001, true, []string{"error.draft_code"}},
+	}
+	for _, tt := range tests {
+		if got := CodeRules(tt.code, tt.modern); !cmp.Equal(got, tt.want) {
+			t.Errorf("CodeRules(%d, %v) = %v, want %v", tt.code, tt.modern, got, tt.want)
+		}
+	}
+}
+
+func TestCacheHintProblem(t *testing.T) {
+	tests := []struct{ raw, want string }{
+		{`{"ttlMs":0,"cacheScope":"public"}`, ""},
+		{`{"ttlMs":10}`, "cache.hints_missing"},
+		{`{}`, "cache.hints_missing"},
+		{`{"ttlMs":-1,"cacheScope":"private"}`, "cache.hints_invalid"},
+		{`{"ttlMs":1.5,"cacheScope":"private"}`, "cache.hints_invalid"},
+		{`{"ttlMs":1,"cacheScope":"shared"}`, "cache.hints_invalid"},
+		{`{"resultType":"input_required","requestState":"x"}`, ""},
+	}
+	for _, tt := range tests {
+		if got, _ := CacheHintProblem(json.RawMessage(tt.raw)); got != tt.want {
+			t.Errorf("CacheHintProblem(%s) = %q, want %q", tt.raw, got, tt.want)
+		}
+	}
+}
+
+func TestClassifyEra(t *testing.T) {
+	if ClassifyEra(true, true) != EraDual || ClassifyEra(true, false) != EraModernOnly || ClassifyEra(false, true) != EraLegacy || ClassifyEra(false, false) != EraUnknown {
+		t.Error("ClassifyEra table wrong")
+	}
+}
+
+func FuzzParseProfile(f *testing.F) {
+	f.Add([]byte(`{"base":"no-roots","header":"omit"}`))
+	f.Add([]byte(`{"protocolVersion":"2025-06-18"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := ParseProfile("f", b)
+		if err == nil {
+			_ = p.ClientCapabilities()
+		}
+	})
+}
