@@ -1,0 +1,258 @@
+// Package proxy implements `mcpward proxy`: the stdio shim
+// (`mcpward proxy -- <cmd…>`, also `mcpward -- <cmd…>`) and the HTTP
+// reverse proxy (`mcpward proxy --target URL`), both recording every frame
+// to a session log.
+package proxy
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/proxy"
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+// ProxyOptions are the inputs of `mcpward proxy`.
+type ProxyOptions struct {
+	IO        *iostreams.IOStreams
+	Now       func() time.Time
+	LookupEnv func(string) (string, bool)
+	Environ   func() []string
+	Getwd     func() (string, error)
+	Version   string
+
+	// Command is the stdio server's argv (after --).
+	Command []string
+	// Target is the upstream URL of the HTTP proxy.
+	Target      *url.URL
+	Listen      string
+	AllowRemote bool
+	TLSCert     string
+	TLSKey      string
+
+	Label     string
+	TraceFile string
+	NoTrace   bool
+	// Grace is the time the server gets after a forwarded signal.
+	Grace time.Duration
+}
+
+// defaultListen is the HTTP proxy's listen address: loopback only.
+const defaultListen = "127.0.0.1:7000"
+
+// NewCmdProxy builds `mcpward proxy`.
+func NewCmdProxy(f *cmdutil.Factory, runF func(context.Context, *ProxyOptions) error) *cobra.Command {
+	opts := &ProxyOptions{
+		IO: f.IOStreams, Now: f.Now, LookupEnv: f.LookupEnv, Environ: f.Environ, Getwd: f.Getwd, Version: f.Version,
+	}
+	var target string
+	cmd := &cobra.Command{
+		Use:   "proxy [flags] (-- <server command…> | --target URL)",
+		Short: "Relay and record an MCP server's traffic (stdio shim or HTTP reverse proxy)",
+		Long: `Sit in the pipe between an MCP client and server and record every frame to a
+session log, without changing a byte of what they exchange.
+
+As a stdio shim, put 'mcpward --' (or 'mcpward proxy --') in front of the
+server command in your client's config. The server's stderr passes through,
+SIGINT and SIGTERM are forwarded to it, and mcpward exits with its exit code.
+
+As an HTTP reverse proxy, point the client at --listen instead of the
+server: every path is forwarded unchanged to the --target origin, responses
+(JSON and SSE) are streamed through as they arrive.
+
+Logs go to <state>/sessions/<label>-<id>.jsonl, where <state> is
+$MCPWARD_HOME, else $XDG_STATE_HOME/mcpward, else ~/.local/state/mcpward.
+The format is documented in docs/session-log.md.`,
+		Example: `  mcpward -- npx -y @modelcontextprotocol/server-everything
+  mcpward proxy --label weather -- python -m weather_server
+  mcpward proxy --target http://127.0.0.1:8080/mcp --listen 127.0.0.1:7000`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if at := cmd.ArgsLenAtDash(); at >= 0 {
+				opts.Command = append([]string(nil), args[at:]...)
+				args = args[:at]
+			}
+			if len(args) > 0 {
+				return cmdutil.FlagErrorf("unexpected argument %q (the server command goes after --)", args[0])
+			}
+			if err := opts.validate(cmd, target); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return proxyRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&target, "target", "", "upstream `URL` of an HTTP MCP server (HTTP reverse proxy mode)")
+	fl.StringVar(&opts.Listen, "listen", defaultListen, "`address` the HTTP proxy listens on")
+	fl.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a --listen address that is not loopback")
+	fl.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with this certificate `file` (needs --tls-key)")
+	fl.StringVar(&opts.TLSKey, "tls-key", "", "private key `file` of --tls-cert")
+	fl.StringVar(&opts.Label, "label", "", "server label in the log file name (default: derived from the command or target)")
+	fl.StringVar(&opts.TraceFile, "trace-file", "", "write the session log to this `file` (appended) instead of the state directory")
+	fl.BoolVar(&opts.NoTrace, "no-trace", false, "relay only, record nothing")
+	fl.DurationVar(&opts.Grace, "grace", proxy.DefaultGrace, "time the server gets to exit after a forwarded signal before it is killed")
+	return cmd
+}
+
+func (o *ProxyOptions) validate(cmd *cobra.Command, target string) error {
+	switch {
+	case len(o.Command) > 0 && target != "":
+		return cmdutil.FlagErrorf("give either a server command after -- or --target, not both")
+	case len(o.Command) == 0 && target == "":
+		return cmdutil.FlagErrorf("no server: give a command after -- or --target URL")
+	case o.NoTrace && o.TraceFile != "":
+		return cmdutil.FlagErrorf("--no-trace and --trace-file contradict each other")
+	case (o.TLSCert == "") != (o.TLSKey == ""):
+		return cmdutil.FlagErrorf("--tls-cert and --tls-key go together")
+	case o.Grace <= 0:
+		return cmdutil.FlagErrorf("--grace must be positive, got %s", o.Grace)
+	}
+	if o.Label != "" {
+		if err := session.CheckLabel(o.Label); err != nil {
+			return cmdutil.FlagErrorf("--label: %v", err)
+		}
+	}
+	if target == "" {
+		for _, name := range []string{"listen", "allow-remote", "tls-cert", "tls-key"} {
+			if cmd.Flags().Changed(name) {
+				return cmdutil.FlagErrorf("--%s applies only to the HTTP proxy (--target)", name)
+			}
+		}
+		return nil
+	}
+	u, err := url.Parse(target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return cmdutil.FlagErrorf("--target must be an http:// or https:// URL, got %q", target)
+	}
+	o.Target = u
+	if err := checkListen(o.Listen, o.AllowRemote); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkListen refuses a non-loopback listen address unless allowed: a
+// recording proxy open to the network would hand anyone a way to the server
+// and a copy of its traffic.
+func checkListen(addr string, allowRemote bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return cmdutil.FlagErrorf("--listen must be host:port, got %q", addr)
+	}
+	if allowRemote || host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return cmdutil.FlagErrorf("--listen %s is not a loopback address; add --allow-remote to listen on the network", addr)
+}
+
+func proxyRun(ctx context.Context, opts *ProxyOptions) error {
+	if opts.Target != nil {
+		return httpRun(ctx, opts)
+	}
+	return stdioRun(ctx, opts)
+}
+
+func stdioRun(ctx context.Context, opts *ProxyOptions) error {
+	label := opts.Label
+	if label == "" {
+		label = session.DeriveLabel(opts.Command)
+	}
+	lg, path, err := openLog(opts, label)
+	if err != nil {
+		return err
+	}
+	// A client that closes our stdout must not kill us by SIGPIPE before
+	// the server is told and reaped: the write then fails and is handled.
+	signal.Ignore(syscall.SIGPIPE)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	cwd, _ := opts.Getwd()
+	var rec proxy.Recorder
+	if lg != nil {
+		rec = lg
+	}
+	// The root context is cancelled by the same signals; they are forwarded
+	// from sigs instead, so the server gets SIGINT as SIGINT.
+	st, runErr := proxy.RunStdio(context.WithoutCancel(ctx), &proxy.StdioOptions{
+		Command: opts.Command, Env: opts.Environ(), Cwd: cwd,
+		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,
+		Recorder: rec, Signals: sigs, Grace: opts.Grace, Now: opts.Now, Version: opts.Version,
+	})
+	if lg != nil {
+		if err := lg.Close(); err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "mcpward: %v (log %s is incomplete)\n", err, path)
+		}
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if st.Code == 0 {
+		return nil
+	}
+	return &cmdutil.VerdictError{Code: st.Code}
+}
+
+// logFile is a Log and the file under it.
+type logFile struct {
+	*proxy.Log
+	f io.Closer
+}
+
+func (l *logFile) Close() error {
+	err := l.Log.Close()
+	if cerr := l.f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close session log: %w", cerr)
+	}
+	return err
+}
+
+// openLog opens the session log: --trace-file, or a new file in the state
+// directory. It returns nil with --no-trace.
+func openLog(opts *ProxyOptions, label string) (*logFile, string, error) {
+	if opts.NoTrace {
+		return nil, "", nil
+	}
+	id, err := session.NewID(opts.Now(), rand.Reader)
+	if err != nil {
+		return nil, "", err
+	}
+	path := opts.TraceFile
+	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	if path == "" {
+		dir, err := session.StateDir(opts.LookupEnv)
+		if err != nil {
+			return nil, "", cmdutil.WithHint(fault.Input(err), "use --trace-file PATH or --no-trace")
+		}
+		dir = filepath.Join(dir, "sessions")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, "", fmt.Errorf("create session directory: %w", err)
+		}
+		path = filepath.Join(dir, session.FileName(label, id))
+		flags |= os.O_EXCL
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if err != nil {
+		return nil, "", fault.Input(fmt.Errorf("open session log: %w", err))
+	}
+	return &logFile{Log: proxy.NewLog(f, &proxy.LogOptions{Session: id, Label: label, Now: opts.Now}), f: f}, path, nil
+}

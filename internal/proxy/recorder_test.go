@@ -1,0 +1,117 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+// gatedWriter blocks every write until gate is closed.
+type gatedWriter struct {
+	gate chan struct{}
+	buf  bytes.Buffer
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	<-g.gate
+	return g.buf.Write(p)
+}
+
+func frameRec(s string) session.Record {
+	return session.Record{Dir: session.ClientToServer, Transport: session.Stdio, Frame: []byte(s), HasFrame: true}
+}
+
+func TestLogBackpressureInsteadOfDropping(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := &gatedWriter{gate: make(chan struct{})}
+		lg := NewLog(w, &LogOptions{QueueBytes: 2000})
+		var done atomic.Int32
+		go func() {
+			for range 10 {
+				lg.Record(frameRec(`"` + strings.Repeat("x", 400) + `"`))
+				done.Add(1)
+			}
+		}()
+		synctest.Wait()
+		if n := done.Load(); n == 10 || n == 0 {
+			t.Fatalf("%d of 10 records accepted while the disk is stalled; want the relay held back after a few", n)
+		}
+		close(w.gate)
+		synctest.Wait()
+		if err := lg.Close(); err != nil {
+			t.Fatal(err)
+		}
+		recs := readLog(t, &w.buf)
+		checkSeq(t, recs)
+		if len(recs) != 10 {
+			t.Errorf("log holds %d records, want 10", len(recs))
+		}
+	})
+}
+
+// flakyWriter fails while failing is set.
+type flakyWriter struct {
+	failing atomic.Bool
+	buf     bytes.Buffer
+}
+
+func (f *flakyWriter) Write(p []byte) (int, error) {
+	if f.failing.Load() {
+		return 0, errors.New("no space left on device")
+	}
+	return f.buf.Write(p)
+}
+
+func TestLogCountsLostFrames(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := &flakyWriter{}
+		w.failing.Store(true)
+		lg := NewLog(w, nil)
+		lg.Record(frameRec(`1`), frameRec(`2`))
+		synctest.Wait()
+		w.failing.Store(false)
+		lg.Record(frameRec(`3`))
+		synctest.Wait()
+		err := lg.Close()
+		if err == nil || !strings.Contains(err.Error(), "2 frames lost") || !strings.Contains(err.Error(), "no space") {
+			t.Errorf("Close() = %v, want 2 frames lost and why", err)
+		}
+		recs := readLog(t, &w.buf)
+		if len(recs) != 2 || recs[0].Seq != 3 || recs[1].Kind != session.KindLost || recs[1].Seq != 4 {
+			t.Fatalf("log = %d records, want frame seq 3 then a lost record seq 4", len(recs))
+		}
+		var info struct{ Frames int }
+		json.Unmarshal(recs[1].Info, &info)
+		if info.Frames != 2 {
+			t.Errorf("lost record counts %d frames, want 2", info.Frames)
+		}
+		if st := lg.Stats(); st.Lost != 2 || st.Frames != 2 {
+			t.Errorf("Stats() = %+v, want 2 lost, 2 written", st)
+		}
+	})
+}
+
+func TestLogFilterRunsBeforeEncoding(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	var fed []uint64
+	lg := NewLog(&buf, &LogOptions{
+		Filter: func(r *session.Record) { r.Frame = bytes.ReplaceAll(r.Frame, []byte("secret"), []byte("******")) },
+		Feed:   func(r *session.Record) { mu.Lock(); fed = append(fed, r.Seq); mu.Unlock() },
+	})
+	lg.Record(frameRec(`{"token":"secret"}`))
+	lg.Close()
+	if strings.Contains(buf.String(), "secret") {
+		t.Errorf("log = %s, the filter did not run before writing", buf.String())
+	}
+	if len(fed) != 1 || fed[0] != 1 {
+		t.Errorf("Feed saw %v, want [1]", fed)
+	}
+}
