@@ -22,12 +22,12 @@ import (
 // of their surface.
 
 type want struct {
-	era                         string
-	dual                        bool
-	version                     string
-	tools, resources, prompts   int
-	minTools                    int // when the count depends on declared capabilities
-	resourcePages, templatesMin int
+	era                       string
+	dual                      bool
+	version                   string
+	tools, resources, prompts int
+	minTools                  int // when the count depends on declared capabilities
+	resourcePages             int
 }
 
 func observe(t *testing.T, spec *target.Spec) *snapshot.Snapshot {

@@ -17,8 +17,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-var cases = []string{"seed", "clean", "incomplete", "violations", "hostile"}
-
 func load(t *testing.T, name string) *result.Result {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "testdata", name+".json"))
