@@ -48,7 +48,7 @@ func NPMServer(t testing.TB, name, entry string, args ...string) []string {
 	node := Node(t)
 	script := filepath.Join(NPMDir(), "node_modules", filepath.FromSlash(name), filepath.FromSlash(entry))
 	if _, err := os.Stat(script); err != nil {
-		missing(t, name, "run: npm install --prefix internal/testenv/npm --no-audit --no-fund --ignore-scripts")
+		missing(t, name, "run: npm ci --prefix internal/testenv/npm --no-audit --no-fund --ignore-scripts")
 	}
 	return append([]string{node, script}, args...)
 }
