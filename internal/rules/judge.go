@@ -228,6 +228,17 @@ func decide(p Profile, base BaselineCall, got Outcome, opts JudgeOptions) Judgem
 		}
 		return viol("degrade.wrong_error", "error %d (%s) under profile %s where the baseline gave %s; a missing capability is -32021", e.Code, oneLine(e.Message), p.Name, base.Essence)
 	}
+	// An input_required asking for an undeclared capability is wrong even
+	// when the baseline asked the same (MRTR-CAP-GATED binds per request).
+	var undeclared []string
+	for _, c := range Exercised(got.Result) {
+		if !p.Declares(c) {
+			undeclared = append(undeclared, c)
+		}
+	}
+	if len(undeclared) > 0 {
+		return viol("degrade.input_required_without_capability", "input_required asks for %s, which profile %s did not declare", strings.Join(undeclared, ", "), p.Name)
+	}
 	if essence == base.Essence {
 		return Judgement{Verdict: VerdictOK}
 	}
@@ -243,15 +254,6 @@ func decide(p Profile, base BaselineCall, got Outcome, opts JudgeOptions) Judgem
 		return viol("degrade.wrong_error", "an isError result (prose) under profile %s instead of -32021", p.Name)
 	}
 	if r.ResultType == mcp.ResultTypeInputRequired {
-		var undeclared []string
-		for _, c := range Exercised(got.Result) {
-			if !p.Declares(c) {
-				undeclared = append(undeclared, c)
-			}
-		}
-		if len(undeclared) > 0 {
-			return viol("degrade.input_required_without_capability", "input_required asks for %s, which profile %s did not declare", strings.Join(undeclared, ", "), p.Name)
-		}
 		return Judgement{Verdict: VerdictOK}
 	}
 	var marker []string

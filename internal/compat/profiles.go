@@ -1,0 +1,172 @@
+package compat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/target"
+)
+
+// profileRun is one profile's way to reach the server.
+type profileRun struct {
+	p rules.Profile
+	// sess is the session the profile's calls go on (the one under test for
+	// modern profiles: modern requests are stateless and carry their
+	// capabilities; a fresh initialize for legacy profiles).
+	sess *target.Session
+	// unserved says why the server cannot be used under the profile.
+	unserved string
+}
+
+// profiles replays every probe under every profile and judges it against
+// the baseline (the first profile: modern-full when listed).
+func (e *engine) profiles(ctx context.Context) {
+	if len(e.opts.Profiles) == 0 {
+		return
+	}
+	var runs []*profileRun
+	for _, p := range e.opts.Profiles {
+		pr := &profileRun{p: p}
+		switch {
+		case p.Legacy():
+			if e.rep.Era == rules.EraModernOnly {
+				pr.unserved = "the server is modern-only and turns the initialize handshake away"
+				break
+			}
+			fs, err := e.s.Fresh(ctx, func(o *client.Options) {
+				o.Era, o.LegacyVersion, o.Capabilities = mcp.EraLegacy, mcp.Revision(p.ProtocolVersion), p.ClientCapabilities()
+			})
+			if err != nil {
+				pr.unserved = "initialize at " + p.ProtocolVersion + " failed: " + oneLine(err.Error())
+				break
+			}
+			defer fs.Close()
+			pr.sess = fs
+		case !e.modern:
+			pr.unserved = "the server does not serve " + p.ProtocolVersion + " (era " + e.rep.Era + ")"
+		default:
+			pr.sess = e.s
+		}
+		if pr.unserved != "" {
+			e.finding("compat.profile_unserved", "profile."+p.Name, p.Name, pr.unserved, nil)
+		}
+		runs = append(runs, pr)
+	}
+	if e.opts.ReadOnly || len(e.opts.Probes) == 0 {
+		return
+	}
+	// The baseline is the first served profile.
+	var base *profileRun
+	for _, r := range runs {
+		if r.sess != nil {
+			base = r
+			break
+		}
+	}
+	if base == nil {
+		return
+	}
+	var serverExt []string
+	if e.discover != nil {
+		for k := range e.discover.Capabilities.Extensions {
+			serverExt = append(serverExt, k)
+		}
+	}
+	for _, pb := range e.opts.Probes {
+		if e.tool(pb.Tool) == nil {
+			e.problem("probe %s: tool %s is not listed by the server", pb.ID, pb.Tool)
+			continue
+		}
+		bo, bex := e.call(ctx, base, pb)
+		if bo.Failure != "" {
+			e.problem("probe %s under the baseline profile %s: %s", pb.ID, base.p.Name, bo.Failure)
+			continue
+		}
+		bc := rules.BaselineCall{Essence: rules.Essence(bo), Exercised: rules.Exercised(bo.Result)}
+		if bo.Error == nil {
+			e.checkCallResult(pb, base.p.Name, bo, bex)
+		}
+		e.setVerdict(pb.Tool, base.p.Name, rules.VerdictOK)
+		for _, r := range runs {
+			if r == base {
+				continue
+			}
+			if r.sess == nil {
+				e.setVerdict(pb.Tool, r.p.Name, rules.VerdictDeclinedCorrectly)
+				continue
+			}
+			o, ex := e.call(ctx, r, pb)
+			j := rules.JudgeDegradation(r.p, bc, o, rules.JudgeOptions{
+				HeaderAbsentHTTP: r.p.OmitVersionHeader && e.kind == "http",
+				ServerExtensions: serverExt,
+			})
+			e.setVerdict(pb.Tool, r.p.Name, j.Verdict)
+			for _, f := range j.Findings {
+				e.finding(f.RuleID, pb.Tool+"@"+r.p.Name, r.p.Name, "probe "+pb.ID+": "+f.Message, ex)
+			}
+		}
+	}
+}
+
+// checkCallResult applies the message rules to a baseline tools/call
+// result of a modern server.
+func (e *engine) checkCallResult(pb Probe, profile string, o rules.Outcome, ex *exchangeT) {
+	if !e.modern {
+		return
+	}
+	if _, ok := mcp.ResultTypeOf(o.Result); !ok {
+		e.finding("message.result_type_missing", "probe."+pb.ID, profile, "tools/call "+pb.Tool+" result has no resultType", ex)
+	}
+}
+
+// call sends one probe under one profile.
+func (e *engine) call(ctx context.Context, r *profileRun, pb Probe) (rules.Outcome, *exchangeT) {
+	a := pb.Arguments
+	if len(a) == 0 {
+		a = json.RawMessage(`{}`)
+	}
+	q := rawReq{method: mcp.MethodToolsCall, params: map[string]any{"name": pb.Tool, "arguments": a}, paramHeaders: true, sess: r.sess}
+	if r.p.Legacy() {
+		q.noDefaults = true
+		q.header = map[string][]string{"Mcp-Protocol-Version": {r.sess.Client.ProtocolVersion()}}
+		if r.sess.Client.ProtocolVersion() < "2025-06-18" {
+			q.header = nil
+		}
+	} else {
+		q.meta, q.version, q.caps = true, r.p.ProtocolVersion, r.p.ClientCapabilities()
+		if r.p.OmitVersionHeader {
+			q.header = map[string][]string{"Mcp-Protocol-Version": nil}
+		}
+	}
+	resp := e.send(ctx, q)
+	switch {
+	case resp.reply == nil || resp.reply.Response == nil:
+		why := "no JSON-RPC answer"
+		if resp.err != nil {
+			why = oneLine(resp.err.Error())
+		} else if resp.status() != 0 {
+			why = fmt.Sprintf("HTTP %d without a JSON-RPC response", resp.status())
+			if er := resp.rpcError(); er != nil {
+				return rules.Outcome{Error: &rules.OutcomeError{Code: er.Code, Message: er.Message, Data: er.Data}}, resp.ex
+			}
+		}
+		return rules.Outcome{Failure: why}, resp.ex
+	case resp.reply.Response.Error != nil:
+		er := resp.reply.Response.Error
+		return rules.Outcome{Error: &rules.OutcomeError{Code: er.Code, Message: er.Message, Data: er.Data}}, resp.ex
+	}
+	return rules.Outcome{Result: resp.reply.Response.Result}, resp.ex
+}
+
+func (e *engine) setVerdict(tool, profile, v string) {
+	m := e.rep.Verdicts[tool]
+	if m == nil {
+		m = map[string]string{}
+		e.rep.Verdicts[tool] = m
+	}
+	m[profile] = rules.WorseVerdict(m[profile], v)
+}
