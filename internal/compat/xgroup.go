@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-		"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/rules"
 )
 

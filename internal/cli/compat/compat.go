@@ -1,0 +1,287 @@
+// Package compat implements `mcpward compat`: the profile matrix plus the
+// transport (T), x-mcp-header (X) and degradation (D) rules, with exit 3
+// on a violation, 1 on a risky finding, 2 on incomplete evidence.
+package compat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/client"
+	engine "github.com/mcpward/mcpward/internal/compat"
+	"github.com/mcpward/mcpward/internal/export"
+	"github.com/mcpward/mcpward/internal/fixture"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/target"
+)
+
+// CompatOptions are the inputs of `mcpward compat`.
+type CompatOptions struct {
+	IO      *iostreams.IOStreams
+	Env     target.Env
+	Now     func() time.Time
+	Version string
+
+	Target   cmdutil.TargetFlags
+	Profiles []string
+	// Probes are TOOL or TOOL=ARGS_JSON; a fixture's declared probes are
+	// used when none are given.
+	Probes   []string
+	Format   string
+	ReadOnly bool
+}
+
+// NewCmdCompat builds `mcpward compat`.
+func NewCmdCompat(f *cmdutil.Factory, runF func(context.Context, *CompatOptions) error) *cobra.Command {
+	opts := &CompatOptions{IO: f.IOStreams, Env: target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv}, Now: f.Now, Version: f.Version}
+	var profiles string
+	var jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "compat (--fixture NAME | --url URL | -- <command…>)",
+		Short: "Probe a server under client profiles and check the transport, x-mcp-header and degradation rules",
+		Long: `Run the conformance rules of the catalogue (mcpward rules) against one server:
+its era, every advertised version, stability across fresh connections, cache
+hints on every cacheable result, the Streamable HTTP framing rules (or the stdio
+rules), x-mcp-header validity, and each probe replayed under every profile with
+a verdict per tool and profile (ok, declined-correctly, degraded-reported,
+degraded-silent, violation).
+
+Exit codes: 3 when the server violates a MUST-level rule, 1 for a risky
+finding, 2 when the evidence is incomplete, else 0.`,
+		Example: `  mcpward compat --fixture degrader-honest
+  mcpward compat --url http://127.0.0.1:8080/mcp --profiles modern-full,modern-minimal
+  mcpward compat --format sarif -- ./my-server > compat.sarif`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rest := opts.Target.SetCommand(cmd, args)
+			if len(rest) > 0 {
+				return cmdutil.FlagErrorf("unexpected argument %q (name the server with --fixture, --url or -- <command…>)", rest[0])
+			}
+			if err := opts.Target.Validate(); err != nil {
+				return err
+			}
+			if !opts.Target.Set() {
+				return cmdutil.FlagErrorf("no target: use --fixture NAME, --url URL or -- <command…>")
+			}
+			if jsonOut {
+				if cmd.Flags().Changed("format") && opts.Format != "json" {
+					return cmdutil.FlagErrorf("--json conflicts with --format %s", opts.Format)
+				}
+				opts.Format = "json"
+			}
+			if _, ok := export.Lookup(opts.Format); !ok {
+				return cmdutil.FlagErrorf("unknown --format %q (formats: %s)", opts.Format, strings.Join(export.Formats(), ", "))
+			}
+			if profiles != "" {
+				opts.Profiles = strings.Split(profiles, ",")
+				if _, err := rules.ResolveProfiles(opts.Profiles, nil); err != nil {
+					return cmdutil.FlagErrorWrap(err)
+				}
+			}
+			for _, p := range opts.Probes {
+				if _, err := parseProbe(p); err != nil {
+					return cmdutil.FlagErrorWrap(err)
+				}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return compatRun(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddTargetFlags(cmd, &opts.Target)
+	fl := cmd.Flags()
+	fl.StringVar(&profiles, "profiles", "", "comma-separated `profiles` (default: every built-in; see mcpward rules)")
+	fl.StringArrayVar(&opts.Probes, "probe", nil, "replay tools/call `TOOL[=ARGS_JSON]` under every profile (repeatable; default: a fixture's declared probes)")
+	fl.StringVar(&opts.Format, "format", "text", "output `format`: "+strings.Join(export.Formats(), ", "))
+	fl.StringVar(&opts.Format, "reporter", "text", "alias of --format")
+	fl.BoolVar(&jsonOut, "json", false, "print the Result JSON (same as --format json)")
+	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
+	return cmd
+}
+
+func parseProbe(s string) (engine.Probe, error) {
+	tool, a, hasArgs := strings.Cut(s, "=")
+	if tool == "" {
+		return engine.Probe{}, fmt.Errorf("--probe %q: want TOOL or TOOL=ARGS_JSON", s)
+	}
+	p := engine.Probe{ID: tool, Tool: tool, Arguments: json.RawMessage(`{}`)}
+	if hasArgs {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal([]byte(a), &obj) != nil || obj == nil {
+			return engine.Probe{}, fmt.Errorf("--probe %q: arguments must be a JSON object", s)
+		}
+		p.Arguments = json.RawMessage(a)
+	}
+	return p, nil
+}
+
+func compatRun(ctx context.Context, opts *CompatOptions) error {
+	spec, err := opts.Target.Spec("", opts.Env.LookupEnv)
+	if err != nil {
+		return err
+	}
+	profiles, err := rules.ResolveProfiles(opts.Profiles, nil)
+	if err != nil {
+		return cmdutil.FlagErrorWrap(err)
+	}
+	var probes []engine.Probe
+	for _, p := range opts.Probes {
+		pr, _ := parseProbe(p)
+		probes = append(probes, pr)
+	}
+	if len(probes) == 0 && spec.Fixture != "" {
+		if fx, err := fixture.Lookup(spec.Fixture); err == nil {
+			for _, p := range fx.Probes() {
+				probes = append(probes, engine.Probe{ID: p.ID, Tool: p.Tool, Arguments: p.Arguments})
+			}
+		}
+	}
+	progress := cmdutil.NewProgress(opts.IO)
+	defer progress.Stop()
+	progress.Show("connecting")
+	sess, err := target.Connect(ctx, spec, opts.Env, &client.Options{
+		ClientInfo:     mcp.Implementation{Name: "mcpward", Version: opts.Version},
+		RequestTimeout: spec.Timeout,
+	})
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	rep, err := engine.Run(ctx, sess, &engine.Options{Profiles: profiles, Probes: probes, ReadOnly: opts.ReadOnly, Now: opts.Now, Progress: progress.Show})
+	if err != nil {
+		return err
+	}
+	progress.Stop()
+	res := Result(rep, spec, opts.Version)
+	if opts.Format == "text" {
+		writeText(opts.IO.Out, rep, res)
+	} else {
+		w, _ := export.Lookup(opts.Format)
+		if err := w(opts.IO.Out, res); err != nil {
+			return err
+		}
+	}
+	return cmdutil.Verdict(res.ExitCode)
+}
+
+// Result turns a compat report into the Result document (command
+// "compat"): the rule findings as Violations, gate risky.
+func Result(rep *engine.Report, spec *target.Spec, version string) *result.Result {
+	info := spec.Info()
+	endpoint := info.URL
+	switch {
+	case info.Fixture != "":
+		endpoint = info.Fixture
+	case info.Command != "":
+		endpoint = strings.Join(append([]string{info.Command}, info.Args...), " ")
+	}
+	r := &result.Result{
+		SchemaVersion: result.SchemaVersion, Tool: "mcpward", Version: version, Command: "compat",
+		Target:     &result.Target{Name: spec.Name, Transport: rep.Transport, Endpoint: endpoint},
+		Findings:   []result.Finding{},
+		Violations: rep.Findings(),
+		Evidence:   result.Evidence{Complete: len(rep.Problems) == 0, Status: "ok", Problems: rep.Problems},
+		ExitCode:   rep.ExitCode(),
+	}
+	if len(rep.Problems) > 0 {
+		r.Evidence.Status = "partial"
+	}
+	for _, v := range r.Violations {
+		switch v.Class {
+		case rules.Violation:
+			r.Summary.Violations++
+		case rules.Risky:
+			r.Summary.RiskyRules++
+		}
+	}
+	r.Gate = result.Gate{FailOn: "risky", Failed: r.ExitCode != 0}
+	return r
+}
+
+// writeText is the human report: header, assertions, findings with their
+// evidence, the tools × profiles grid, the verdict.
+func writeText(w io.Writer, rep *engine.Report, res *result.Result) {
+	fmt.Fprintf(w, "target %s (%s)", res.Target.Endpoint, rep.Transport)
+	if rep.Server != "" {
+		fmt.Fprintf(w, " — %s", rep.Server)
+	}
+	fmt.Fprintf(w, "\nera: %s", rep.Era)
+	if len(rep.SupportedVersions) > 0 {
+		fmt.Fprintf(w, "; versions: %s", strings.Join(rep.SupportedVersions, ", "))
+	}
+	fmt.Fprintf(w, "\nprofiles: %s\n\ntransport assertions:\n", strings.Join(rep.Profiles, ", "))
+	for _, a := range rep.Assertions {
+		fmt.Fprintf(w, "  %-8s %-44s %s\n", a.Verdict, a.ID, a.Detail)
+	}
+	fmt.Fprintf(w, "\nfindings:\n")
+	n := 0
+	for _, f := range res.Violations {
+		if f.RuleID == "compat.era" {
+			continue
+		}
+		n++
+		fmt.Fprintf(w, "  %-9s %-44s %s — %s\n", f.Class, f.RuleID, f.Subject, f.Message)
+		if f.Evidence != nil && f.Class != rules.Info {
+			if len(f.Evidence.Request) > 0 {
+				fmt.Fprintf(w, "            request:  %s\n", clip(string(f.Evidence.Request)))
+			}
+			if f.Evidence.Status != 0 || len(f.Evidence.Response) > 0 {
+				fmt.Fprintf(w, "            response: HTTP %d %s\n", f.Evidence.Status, clip(string(f.Evidence.Response)))
+			}
+		}
+	}
+	if n == 0 {
+		fmt.Fprintf(w, "  none\n")
+	}
+	if len(rep.Verdicts) > 0 {
+		fmt.Fprintf(w, "\nverdicts (tool × profile):\n")
+		tools := make([]string, 0, len(rep.Verdicts))
+		for t := range rep.Verdicts {
+			tools = append(tools, t)
+		}
+		slices.Sort(tools)
+		width := len("tool")
+		for _, t := range tools {
+			width = max(width, len(t))
+		}
+		fmt.Fprintf(w, "  %-*s", width, "tool")
+		for _, p := range rep.Profiles {
+			fmt.Fprintf(w, "  %-18s", p)
+		}
+		fmt.Fprintln(w)
+		for _, t := range tools {
+			fmt.Fprintf(w, "  %-*s", width, t)
+			for _, p := range rep.Profiles {
+				v := rep.Verdicts[t][p]
+				if v == "" {
+					v = "—"
+				}
+				fmt.Fprintf(w, "  %-18s", v)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintf(w, "\nINCOMPLETE: %s", p)
+	}
+	label := map[int]string{0: "PASS", 1: "RISKY", 2: "INCOMPLETE", 3: "VIOLATION"}[res.ExitCode]
+	fmt.Fprintf(w, "\n%d violation(s), %d risky -> %s (exit %d)\n", res.Summary.Violations, res.Summary.RiskyRules, label, res.ExitCode)
+}
+
+func clip(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
