@@ -1,0 +1,225 @@
+package board
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/fixture"
+	"github.com/mcpward/mcpward/internal/result"
+)
+
+func TestPublishableBoundary(t *testing.T) {
+	rep := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		count int
+		pub   time.Time
+		want  bool
+	}{
+		{0, time.Time{}, true},
+		{2, rep.Add(Embargo), true},
+		{2, rep.Add(Embargo - time.Second), false},
+		{2, rep.Add(Embargo + time.Hour), true},
+	}
+	for _, tt := range tests {
+		var pub *time.Time
+		if !tt.pub.IsZero() {
+			pub = &tt.pub
+		}
+		if got := Publishable(tt.count, &rep, pub); got != tt.want {
+			t.Errorf("Publishable(%d, +%s) = %v, want %v", tt.count, tt.pub.Sub(rep), got, tt.want)
+		}
+	}
+	if Publishable(1, &rep, nil) || Publishable(1, nil, nil) {
+		t.Error("unpublished finding publishable")
+	}
+}
+
+func TestStale(t *testing.T) {
+	d := time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)
+	if Stale("2026-08-01", d.Add(StaleAfter)) || !Stale("2026-08-01", d.Add(StaleAfter+time.Second)) {
+		t.Error("stale boundary wrong: exactly 10 days is fresh")
+	}
+}
+
+func TestParseRoster(t *testing.T) {
+	for _, bad := range []string{`{"targets":{"a":{"url":"http://x.example/"}}}`, `{"targets":{"a":{"url":"https://x.example/","headers":{}}}}`,
+		`{"targets":{"a":{"url":"https://u:p@x.example/"}}}`, `{}`} {
+		if _, err := ParseRoster([]byte(bad), false); err == nil {
+			t.Errorf("ParseRoster(%s) accepted", bad)
+		}
+	}
+}
+
+// countingServer serves a fixture's HTTP framing on loopback and counts
+// the JSON-RPC methods it receives.
+func countingServer(t *testing.T, name string, methods *sync.Map) string {
+	t.Helper()
+	fx, err := fixture.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fx.HTTPHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var m struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(body, &m) == nil && m.Method != "" {
+			n, _ := methods.LoadOrStore(m.Method, new(int))
+			*n.(*int)++
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+func TestRunBoardLoopback(t *testing.T) {
+	var methods sync.Map
+	clean := countingServer(t, "clean@v1", &methods)
+	paged := countingServer(t, "paginated", &methods)
+	legacy := countingServer(t, "nonconformant-legacy", &methods)
+	rep := time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)
+	pub7 := rep.Add(Embargo)
+	pub6 := rep.Add(Embargo - time.Minute)
+	roster := fmt.Sprintf(`{"targets":{
+		"clean": {"url": %q},
+		"paged-embargoed": {"url": %q, "reportedAt": %q, "publishedAt": %q},
+		"paged-published": {"url": %q, "reportedAt": %q, "publishedAt": %q},
+		"legacy": {"url": %q},
+		"gone": {"url": "http://127.0.0.1:1/"}}}`,
+		clean, paged, rep.Format(time.RFC3339), pub6.Format(time.RFC3339), paged, rep.Format(time.RFC3339), pub7.Format(time.RFC3339), legacy)
+	r, err := ParseRoster([]byte(roster), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 8, 20, 6, 17, 0, 0, time.UTC)
+	var progress []string
+	b := RunBoard(context.Background(), r, Options{Now: func() time.Time { return now }, Version: "test", AllowLoopback: true, Timeout: 3 * time.Second,
+		Progress: func(s string) { progress = append(progress, s) }})
+	rows := map[string]Row{}
+	for _, row := range b.Rows {
+		rows[row.Server] = row
+	}
+	if got := rows["clean"]; got.Status != StatusOK || got.Era != "modern-only" || got.MustViolationCount != 0 || !got.Publishable || len(got.Assertions) == 0 {
+		t.Errorf("clean row = %+v", got)
+	}
+	if got := rows["paged-embargoed"]; got.MustViolationCount != 1 || got.Publishable || got.Era != "" || got.Assertions != nil || got.Findings != nil {
+		t.Errorf("embargoed row shows detail: %+v", got)
+	}
+	if got := rows["paged-published"]; got.MustViolationCount != 1 || !got.Publishable || got.Findings == nil {
+		t.Errorf("published row (exactly 7 days) = %+v", got)
+	}
+	if got := rows["gone"]; got.Status != StatusUnreachable {
+		t.Errorf("gone row = %+v", got)
+	}
+	if got := rows["legacy"]; got.Status != StatusOK || got.MustViolationCount != 2 {
+		t.Errorf("legacy row = %+v", got)
+	}
+	if !strings.HasPrefix(rows["clean"].Command, "mcpward compat --url "+clean) {
+		t.Errorf("command = %q", rows["clean"].Command)
+	}
+	if len(progress) != 5 {
+		t.Errorf("progress = %v", progress)
+	}
+	if _, called := methods.Load("tools/call"); called {
+		t.Error("the board sent tools/call")
+	}
+	if _, listed := methods.Load("tools/list"); !listed {
+		t.Error("the counting wrapper saw no tools/list: the count is not working")
+	}
+
+	// Render, then load the page in headless Chromium if present.
+	var html bytes.Buffer
+	if err := Render(&html, b, now); err != nil {
+		t.Fatal(err)
+	}
+	page := html.String()
+	for _, want := range []string{`id="row-clean"`, "pending disclosure", "not tested (unreachable)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	for _, banned := range []string{"grade", "score", "insecure", "vulnerab", "rating:"} {
+		if strings.Contains(strings.ToLower(page), banned) {
+			t.Errorf("page uses banned word %q", banned)
+		}
+	}
+	if strings.Contains(page, "src=\"http") || strings.Contains(page, "href=\"http") {
+		t.Error("page fetches something external")
+	}
+	browserCheck(t, page)
+}
+
+func TestRenderEscapesAndEmpty(t *testing.T) {
+	var out bytes.Buffer
+	b := &Board{Date: "2026-08-20", Rows: []Row{{Server: "<script>alert(1)</script>", URL: "https://x.example/\"><img src=x>", Status: StatusOK, Publishable: true,
+		Findings: []result.RuleFinding{{RuleID: "x", Message: "<b>hi</b>"}}}}}
+	if err := Render(&out, b, time.Date(2026, 8, 21, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "<script>alert") || strings.Contains(out.String(), "<img src=x>") || strings.Contains(out.String(), "<b>hi") {
+		t.Errorf("server strings not escaped:\n%s", out.String())
+	}
+	out.Reset()
+	if err := Render(&out, &Board{Date: "2026-08-20", Rows: []Row{}}, time.Date(2026, 8, 21, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `id="empty"`) || strings.Contains(out.String(), `id="stale"`) {
+		t.Errorf("empty state wrong:\n%s", out.String())
+	}
+}
+
+// browserCheck loads the page in headless Chromium (CI installs the
+// chromium package), checks that the rows render and no console error is
+// logged, and writes a screenshot to $MCPWARD_ARTIFACTS or a temp dir.
+func browserCheck(t *testing.T, page string) {
+	bin := ""
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			bin = p
+			break
+		}
+	}
+	if bin == "" {
+		t.Log("skipping the browser check: /usr/bin/chromium not found (apt-get install chromium, or chromium-browser on Ubuntu)")
+		return
+	}
+	dir := os.Getenv("MCPWARD_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	file := filepath.Join(t.TempDir(), "board.html")
+	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"}
+	dom, err := exec.Command(bin, append(args, "--dump-dom", "file://"+file)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v\n%s", err, dom)
+	}
+	if !strings.Contains(string(dom), `id="row-clean"`) {
+		t.Errorf("rendered DOM lacks the rows")
+	}
+	if strings.Contains(string(dom), "Uncaught") || strings.Contains(string(dom), `"CONSOLE`) && strings.Contains(string(dom), "Error") {
+		t.Errorf("console error while loading the page:\n%s", dom)
+	}
+	shot := filepath.Join(dir, "board.png")
+	if out, err := exec.Command(bin, append(args, "--screenshot="+shot, "--window-size=1280,900", "file://"+file)...).CombinedOutput(); err != nil {
+		t.Errorf("chromium --screenshot: %v\n%s", err, out)
+	}
+	t.Logf("screenshot: %s", shot)
+}
