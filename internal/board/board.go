@@ -2,12 +2,12 @@ package board
 
 import (
 	"bytes"
-	"io"
-	"log"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"

@@ -58,7 +58,9 @@ func TestPinRefusesAnyBadAnswer(t *testing.T) {
 	}
 }
 
-func contains(s, sub string) bool { return len(s) >= len(sub) && (func() bool { return indexOf(s, sub) >= 0 })() }
+func contains(s, sub string) bool {
+	return len(s) >= len(sub) && (func() bool { return indexOf(s, sub) >= 0 })()
+}
 
 func indexOf(s, sub string) int {
 	for i := 0; i+len(sub) <= len(s); i++ {
