@@ -78,9 +78,11 @@ func (r Rule) Cite() string {
 }
 
 var (
-	byID = func() map[string]int {
+	// table is the conformance catalogue followed by the traffic rules.
+	table = append(slices.Clip(catalogue), trafficCatalogue...)
+	byID  = func() map[string]int {
 		m := map[string]int{}
-		for i, r := range catalogue {
+		for i, r := range table {
 			m[r.ID] = i
 			for _, a := range r.Aliases {
 				m[a] = i
@@ -93,8 +95,8 @@ var (
 // All returns every rule, sorted by group order then id. The slice is a
 // copy; callers may modify it.
 func All() []Rule {
-	out := make([]Rule, len(catalogue))
-	for i, r := range catalogue {
+	out := make([]Rule, len(table))
+	for i, r := range table {
 		out[i] = r
 		out[i].Aliases = slices.Clone(r.Aliases)
 	}
@@ -113,7 +115,7 @@ func Lookup(id string) (Rule, bool) {
 	if !ok {
 		return Rule{}, false
 	}
-	r := catalogue[i]
+	r := table[i]
 	r.Aliases = slices.Clone(r.Aliases)
 	return r, true
 }
