@@ -210,7 +210,7 @@ func (e *engine) finding(id, subject, profile, msg string, ev *result.Exchange) 
 // assert records an assertion; a fail or warn also becomes a finding.
 func (e *engine) assert(id, verdict, detail string, ev *result.Exchange) {
 	r := rules.MustLookup(id)
-	if verdict == Fail && r.Class != rules.Violation {
+	if verdict == Fail && r.Class == rules.Risky {
 		verdict = Warn
 	}
 	e.rep.Assertions = append(e.rep.Assertions, Assertion{ID: r.ID, Level: r.Level, Verdict: verdict, Detail: detail, Cite: r.Cite(), Evidence: ev})

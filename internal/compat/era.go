@@ -38,8 +38,17 @@ func (e *engine) era(ctx context.Context) {
 	var initResp *client.Response
 	var initReq []byte
 	if !initOK {
-		// A fresh connection, so that a dual-era server's switch to legacy
+		// A fresh connection whose first message is initialize (on stdio a
+		// process that already answered server/discover may refuse a late
+		// initialize), so that a dual-era server's switch to legacy
 		// semantics does not touch the session under test.
+		if fs, err := e.s.Fresh(ctx, func(o *client.Options) { o.Era, o.LegacyVersion = mcp.EraLegacy, mcp.LatestLegacy }); err == nil {
+			initOK = true
+			fs.Close()
+		}
+	}
+	if !initOK {
+		// For the evidence of how a legacy client is turned away.
 		fs, err := e.s.Fresh(ctx, nil)
 		if err == nil {
 			initReq, initResp, err = legacyInitialize(ctx, fs)

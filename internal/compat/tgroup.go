@@ -252,7 +252,12 @@ func (e *engine) commonAssertions(ctx context.Context) {
 	default:
 		e.assert(id, NA, "n/a ("+e.rep.Era+" server): server/discover is a 2026-07-28 method", e.discoverEvidence())
 	}
-	if e.modern {
+	if e.modern && e.kind != "http" && e.rep.Era == rules.EraDual {
+		// On stdio a request without _meta is what a legacy client sends;
+		// a dual-era server may serve it the legacy way (DIGEST §1.4).
+		e.assert("transport.meta_missing_not_32602", NA, "n/a (dual-era server on stdio): a request without _meta is a legacy request", nil)
+		e.removedMethods(ctx)
+	} else if e.modern {
 		r := e.send(ctx, rawReq{method: mcp.MethodToolsList, version: e.version()})
 		e.judgeStream("transport.meta_missing_not_32602", r, r.code() == mcp.CodeInvalidParams && (r.status() == 0 || r.status() == 400), "-32602 (HTTP 400)")
 		e.removedMethods(ctx)
@@ -398,13 +403,13 @@ func (e *engine) malformed(ctx context.Context) {
 	ex := &exchangeT{Request: compactJSON(bad)}
 	if _, err := fs.Client.Send(ctx, &transport.Call{Frame: bad}); err != nil {
 		ex.Note = "write failed: " + oneLine(err.Error())
-		e.assert("stdio.malformed_input", Warn, "the server stopped reading after a malformed line", ex)
+		e.assert("stdio.malformed_input", Fail, "the server stopped reading after a malformed line", ex)
 		return
 	}
 	resp, err := fs.Client.Request(ctx, mcp.MethodToolsList, map[string]any{}, nil)
 	if err != nil {
 		ex.Note = "the next request failed: " + oneLine(err.Error())
-		e.assert("stdio.malformed_input", Warn, "the server did not answer after a malformed line (exited or hung)", ex)
+		e.assert("stdio.malformed_input", Fail, "the server did not answer after a malformed line (exited or hung)", ex)
 		return
 	}
 	what := "silence"

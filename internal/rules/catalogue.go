@@ -52,9 +52,9 @@ var catalogue = []Rule{
 	// stdio framing.
 	{ID: "stdio.notification_answered", Group: GroupStdio, Level: MUST, Class: Violation, On: OnStdio, Traffic: true,
 		Summary: "the server answered a notification with a response", Spec: "JSON-RPC 2.0 §4.1, STDIO-NDJSON", Section: "§3.1"},
-	{ID: "stdio.malformed_input", Group: GroupStdio, Level: SHOULD, Class: Risky, On: OnStdio,
-		Summary: "the server exited or answered a non-error to a malformed line (silence and -32700 are fine)", Spec: "JSON-RPC 2.0 §5.1", Section: "§3.1, §1.4",
-		Note: "legacy servers commonly stay silent (DIGEST §1.4): silence is never reported"},
+	{ID: "stdio.malformed_input", Group: GroupStdio, Level: MAY, Class: Info, On: OnStdio,
+		Summary: "the server stopped answering after a malformed line (silence and -32700 are fine)", Spec: "JSON-RPC 2.0 §5.1", Section: "§3.1, §1.4",
+		Note: "an observation only: the DIGEST sets no rule, and legacy servers commonly stay silent (§1.4); silence is never reported"},
 	{ID: "stdio.stdout_not_clean", Group: GroupStdio, Level: MUST, Class: Violation, On: OnStdio, Traffic: true,
 		Summary: "the server wrote something that is not an MCP message to stdout", Spec: "STDIO-STDOUT-CLEAN", Section: "§3.1"},
 
