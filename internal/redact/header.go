@@ -1,0 +1,170 @@
+package redact
+
+import (
+	"encoding/base64"
+	"strings"
+)
+
+// credentialHeaders are hidden by every Redactor, configured or not: a
+// session log never holds a credential header's value.
+var credentialHeaders = map[string]bool{
+	"authorization": true, "proxy-authorization": true, "cookie": true,
+	"set-cookie": true, "x-api-key": true, "api-key": true, "x-auth-token": true,
+}
+
+const paramPrefix = "mcp-param-"
+
+// Header returns the value to record for one HTTP header. Authorization and
+// Proxy-Authorization keep their scheme ("Bearer [REDACTED]"); Cookie,
+// Set-Cookie and API-key headers are hidden whole; these apply even when no
+// rule is configured. An Mcp-Param-{Name} header is hidden when Name is a
+// key (dashes read as underscores), a tool binds it to a secret argument
+// (x-mcp-header), or its value (Base64 sentinel decoded) matches a value
+// rule or detector. Other headers get the value detectors.
+func (r *Redactor) Header(name, value string) (string, bool) {
+	lname := strings.ToLower(name)
+	if credentialHeaders[lname] {
+		if value == "" {
+			return value, false
+		}
+		if lname == "authorization" || lname == "proxy-authorization" {
+			if scheme, rest, ok := strings.Cut(value, " "); ok && strings.TrimSpace(rest) != "" {
+				return scheme + " " + Placeholder, true
+			}
+		}
+		return Placeholder, value != Placeholder
+	}
+	if !r.Enabled() || value == "" {
+		return value, false
+	}
+	if param, ok := strings.CutPrefix(lname, paramPrefix); ok {
+		r.mu.RLock()
+		bound := r.paramHeaders[param]
+		r.mu.RUnlock()
+		if bound || r.flagHit([]byte(param)) {
+			return Placeholder, true
+		}
+		dec := []byte(decodeSentinel(value))
+		if _, hit := r.scrubText(dec, nil); hit {
+			return Placeholder, true
+		}
+		return value, false
+	}
+	b := []byte(value)
+	if out, hit := r.scrubText(b, nil); hit {
+		return string(out), true
+	}
+	return value, false
+}
+
+// decodeSentinel decodes an x-mcp-header value in its Base64 form
+// ("=?base64?…?="); any other value is returned as is.
+func decodeSentinel(v string) string {
+	inner, ok := strings.CutPrefix(v, "=?base64?")
+	if !ok {
+		return v
+	}
+	inner, ok = strings.CutSuffix(inner, "?=")
+	if !ok {
+		return v
+	}
+	b, err := base64.StdEncoding.Strict().DecodeString(inner)
+	if err != nil {
+		return v
+	}
+	return string(b)
+}
+
+// Message redacts one HTTP message: its body frame and its headers
+// together. Beyond Frame and Header, an Mcp-Param-* or Mcp-Name header
+// whose (decoded) value was hidden in the body is hidden too, so a secret
+// argument does not survive in its routing header. The returned map is
+// header itself when no header changed (it is never modified in place);
+// redacted reports whether anything changed.
+func (r *Redactor) Message(header map[string][]string, frame []byte) (outHeader map[string][]string, outFrame []byte, redacted bool) {
+	var hidden []string
+	outFrame, redacted = r.frame(frame, &hidden)
+	outHeader = header
+	var copied map[string]bool // names whose value slice is already a copy
+	for name, vals := range header {
+		lname := strings.ToLower(name)
+		bodyBound := lname == "mcp-name" || strings.HasPrefix(lname, paramPrefix)
+		for i, v := range vals {
+			nv, changed := r.Header(name, v)
+			if !changed && bodyBound && wasHidden(decodeSentinel(v), hidden) {
+				nv, changed = Placeholder, true
+			}
+			if !changed {
+				continue
+			}
+			if copied == nil {
+				outHeader = make(map[string][]string, len(header))
+				for k, vv := range header {
+					outHeader[k] = vv
+				}
+				copied = map[string]bool{}
+			}
+			if !copied[name] {
+				outHeader[name] = append([]string(nil), vals...)
+				copied[name] = true
+			}
+			outHeader[name][i] = nv
+			redacted = true
+		}
+	}
+	return outHeader, outFrame, redacted
+}
+
+// wasHidden reports whether v is, or contains, a value hidden in the body.
+func wasHidden(v string, hidden []string) bool {
+	if v == "" {
+		return false
+	}
+	for _, h := range hidden {
+		if h == v || (len(h) >= 4 && strings.Contains(v, h)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Argv returns argv with secrets hidden: values of credential flags
+// ("--token=abc", "--api-key abc"), credential variables ("TOKEN=abc", as
+// passed through env(1)), header arguments ("Authorization: Bearer …") and
+// whatever the value rules find. argv itself is returned when nothing
+// changed; it is never modified.
+func (r *Redactor) Argv(argv []string) ([]string, bool) {
+	if !r.Enabled() {
+		return argv, false
+	}
+	var out []string
+	set := func(i int, v string) {
+		if out == nil {
+			out = append([]string(nil), argv...)
+		}
+		out[i] = v
+	}
+	pending := false
+	for i, el := range argv {
+		if pending && el != "" && !strings.HasPrefix(el, "-") {
+			pending = false
+			set(i, Placeholder)
+			continue
+		}
+		b := []byte(el)
+		var spans []span
+		sp, ok, flag := r.argvSpan(b)
+		pending = flag
+		if ok {
+			spans = append(spans, sp)
+		}
+		spans = mergeSpans(r.findSecrets(b, activeDetectors(r.dets, b), spans))
+		if len(spans) > 0 {
+			set(i, string(replaceSpans(b, spans, nil)))
+		}
+	}
+	if out == nil {
+		return argv, false
+	}
+	return out, true
+}
