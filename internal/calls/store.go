@@ -598,6 +598,20 @@ func (s *Store) notification(f *Frame, ex *exchange) {
 			scope = s.findScope(rec.Session, rec.Dir, id.String())
 		}
 		c, _ := s.lookup(callKey{rec.Session, scope, rec.Dir, id.String()})
+		if c == nil && rec.Dir == session.ServerToClient {
+			// A modern server ends a subscription by cancelling the
+			// client's listen; any other request it names is judged by
+			// the rules, not settled.
+			c, _ = s.lookup(callKey{rec.Session, s.responseScope(rec, ex), session.ClientToServer, id.String()})
+			if c != nil {
+				f.Call, f.Revision = c, c.Revision
+				if c.Method == mcp.MethodSubscriptionsListen && c.State.Open() {
+					f.Notes |= NoteCancel
+					s.settle(c, Cancelled, rec, f.Line)
+				}
+			}
+			return
+		}
 		if c == nil {
 			return
 		}
