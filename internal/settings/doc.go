@@ -1,0 +1,32 @@
+// Package settings reads .mcpward.toml, the file that gives the proxy
+// (stdio shim and HTTP reverse proxy) the defaults its flags would
+// otherwise set: label, trace file, redaction, OTLP export, hub socket.
+//
+//	label = "weather"
+//	trace-file = "traces/weather.jsonl"
+//
+//	[redact]
+//	secrets = true
+//	keys = ["ssn", "account"]
+//	values = ['acct-\d{4}']
+//	paths = ["params.arguments.pin"]
+//
+//	[otlp]
+//	endpoint = "http://127.0.0.1:4318/v1/traces"
+//	headers = { "X-Team" = "infra" }
+//
+// The file is real TOML. A key mcpward does not know is an error that names
+// it (a typo must not silently turn redaction off), as is a bad value; both
+// are marked [fault.ErrInput] (exit 4).
+//
+// [Parse] is pure. [Find] and [Load] look for the file: the --config-file
+// path if given, else ./.mcpward.toml, else
+// <XDG_CONFIG_HOME or ~/.config>/mcpward/config.toml. The first one found is
+// used whole; files are not merged. Flags win over the file: [File.Flags]
+// lists the file's values by flag name, and the command sets only the flags
+// the user did not.
+//
+// A .mcpward.toml in the working directory can change where traces go and
+// what is redacted, so running the proxy in an untrusted directory trusts
+// that directory's file; the proxy should name the file it used on stderr.
+package settings

@@ -1,0 +1,91 @@
+package settings
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpward/mcpward/internal/fault"
+)
+
+// Find returns the settings file to use: explicit (--config-file) if set,
+// which must exist; else cwd/.mcpward.toml; else
+// <XDG_CONFIG_HOME or HOME/.config>/mcpward/config.toml. It returns "" when
+// there is none. lookupEnv reads the environment.
+func Find(explicit, cwd string, lookupEnv func(string) (string, bool)) (string, error) {
+	if explicit != "" {
+		if _, err := os.Stat(explicit); err != nil {
+			return "", fault.Input(fmt.Errorf("config file %s: %w", explicit, unwrapPathError(err)))
+		}
+		return explicit, nil
+	}
+	var candidates []string
+	if cwd != "" {
+		candidates = append(candidates, filepath.Join(cwd, FileName))
+	}
+	if dir := userConfigDir(lookupEnv); dir != "" {
+		candidates = append(candidates, filepath.Join(dir, "mcpward", "config.toml"))
+	}
+	for _, c := range candidates {
+		fi, err := os.Stat(c)
+		switch {
+		case err == nil && fi.Mode().IsRegular():
+			return c, nil
+		case err == nil:
+			return "", fault.Input(fmt.Errorf("config file %s: not a regular file", c))
+		case !errors.Is(err, fs.ErrNotExist):
+			return "", fault.Input(fmt.Errorf("config file %s: %w", c, unwrapPathError(err)))
+		}
+	}
+	return "", nil
+}
+
+func userConfigDir(lookupEnv func(string) (string, bool)) string {
+	if lookupEnv == nil {
+		return ""
+	}
+	if v, ok := lookupEnv("XDG_CONFIG_HOME"); ok && filepath.IsAbs(v) {
+		return v
+	}
+	if h, ok := lookupEnv("HOME"); ok && h != "" {
+		return filepath.Join(h, ".config")
+	}
+	return ""
+}
+
+// Load finds and parses the settings file. With none it returns an empty
+// File (whose Path is ""). Relative trace-file and hub-socket paths are
+// resolved against the file's directory, so a file means the same thing
+// from any working directory.
+func Load(explicit, cwd string, lookupEnv func(string) (string, bool)) (*File, error) {
+	path, err := Find(explicit, cwd, lookupEnv)
+	if err != nil || path == "" {
+		return &File{}, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fault.Input(fmt.Errorf("config file %s: %w", path, unwrapPathError(err)))
+	}
+	f, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	for _, p := range []*string{&f.TraceFile, &f.HubSocket} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
+	return f, nil
+}
+
+// unwrapPathError drops the *PathError's repetition of the path.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
