@@ -1,0 +1,218 @@
+package hub
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+// A Kind classifies a record for counting and for the summary kept after
+// its bytes are evicted.
+type Kind uint8
+
+// Kinds of record. A batch counts each element in the session's counters.
+const (
+	KindOther        Kind = iota // not JSON, or JSON that is not JSON-RPC
+	KindRequest                  // method and id
+	KindNotification             // method, no id
+	KindResult                   // id and result
+	KindError                    // id and error
+	KindBatch                    // a JSON array
+	KindStderr                   // a server stderr line
+	KindMeta                     // mcpward's own record (start, exit, lost)
+	KindTransport                // HTTP record without a frame (GET, 202, 502)
+)
+
+var kindNames = [...]string{"other", "request", "notification", "result", "error", "batch", "stderr", "meta", "transport"}
+
+// String returns the kind's lowercase name.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// FrameInfo is what the hub keeps about every record, also after the
+// record's bytes were evicted from memory (they stay in the log).
+type FrameInfo struct {
+	Seq    uint64
+	Time   time.Time
+	Dir    session.Direction
+	Kind   Kind
+	Method string // request or notification method; first element's for a batch
+	// ID is the raw JSON id (at most maxIDLen bytes kept).
+	ID     string
+	Size   int64 // frame size in bytes
+	Status int   // HTTP status of a response record
+}
+
+// A Peer names a client or server as it introduced itself.
+type Peer struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+const maxIDLen = 64
+
+// classified is a FrameInfo plus what the session counters and the peer
+// names need; computed before the hub lock is taken.
+type classified struct {
+	info                                            FrameInfo
+	requests, notifications, results, errors, other int
+	client, server                                  *Peer
+}
+
+type wireMsg struct {
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+	Error  json.RawMessage `json:"error"`
+}
+
+type wirePeers struct {
+	Params *struct {
+		ClientInfo *Peer `json:"clientInfo"`
+		Meta       *struct {
+			ClientInfo *Peer `json:"io.modelcontextprotocol/clientInfo"`
+		} `json:"_meta"`
+	} `json:"params"`
+	Result *struct {
+		ServerInfo *Peer `json:"serverInfo"`
+		Meta       *struct {
+			ServerInfo *Peer `json:"io.modelcontextprotocol/serverInfo"`
+		} `json:"_meta"`
+	} `json:"result"`
+}
+
+var (
+	clientInfoKey = []byte(`clientInfo"`)
+	serverInfoKey = []byte(`serverInfo"`)
+)
+
+func classify(rec *session.Record) classified {
+	c := classified{info: FrameInfo{
+		Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, Size: max(rec.Size, int64(len(rec.Frame))), Status: rec.Status,
+	}}
+	switch {
+	case rec.Dir == session.Stderr:
+		c.info.Kind = KindStderr
+		return c
+	case rec.Dir == session.Meta:
+		c.info.Kind = KindMeta
+		return c
+	case !rec.HasFrame:
+		c.info.Kind = KindTransport
+		if rec.Status >= 400 {
+			c.errors++
+		}
+		return c
+	case rec.RawFrame == nil:
+		c.info.Kind, c.other = KindOther, 1
+		return c
+	}
+	raw := rec.RawFrame
+	if raw[0] == '[' {
+		var elems []wireMsg
+		if json.Unmarshal(raw, &elems) != nil {
+			c.info.Kind, c.other = KindOther, 1
+			return c
+		}
+		c.info.Kind = KindBatch
+		for i := range elems {
+			c.count(&elems[i])
+		}
+		if len(elems) > 0 && elems[0].Method != nil {
+			c.info.Method = *elems[0].Method
+		}
+		return c
+	}
+	var m wireMsg
+	if json.Unmarshal(raw, &m) != nil {
+		c.info.Kind, c.other = KindOther, 1
+		return c
+	}
+	c.info.Kind = c.count(&m)
+	if m.Method != nil {
+		c.info.Method = *m.Method
+	}
+	if len(m.ID) > 0 && !bytes.Equal(m.ID, []byte("null")) || c.info.Kind == KindResult || c.info.Kind == KindError {
+		id := m.ID
+		if len(id) > maxIDLen {
+			id = id[:maxIDLen]
+		}
+		c.info.ID = string(id)
+	}
+	c.peers(rec, raw)
+	return c
+}
+
+// count adds one message to the counters and returns its kind.
+func (c *classified) count(m *wireMsg) Kind {
+	hasID := len(m.ID) > 0
+	switch {
+	case m.Method != nil && hasID:
+		c.requests++
+		return KindRequest
+	case m.Method != nil:
+		c.notifications++
+		return KindNotification
+	case len(m.Error) > 0 && !bytes.Equal(m.Error, []byte("null")):
+		c.errors++
+		return KindError
+	case hasID:
+		c.results++
+		return KindResult
+	}
+	c.other++
+	return KindOther
+}
+
+// peers reads clientInfo from an initialize request (or a 2026-07-28
+// request's _meta) and serverInfo from a result. The substring test keeps
+// the second decode off all other frames.
+func (c *classified) peers(rec *session.Record, raw []byte) {
+	hasClient := rec.Dir == session.ClientToServer && c.info.Kind == KindRequest && bytes.Contains(raw, clientInfoKey)
+	hasServer := rec.Dir == session.ServerToClient && c.info.Kind == KindResult && bytes.Contains(raw, serverInfoKey)
+	if !hasClient && !hasServer {
+		return
+	}
+	var w wirePeers
+	if json.Unmarshal(raw, &w) != nil {
+		return
+	}
+	if p := w.Params; hasClient && p != nil {
+		switch {
+		case p.ClientInfo != nil:
+			c.client = p.ClientInfo
+		case p.Meta != nil && p.Meta.ClientInfo != nil:
+			c.client = p.Meta.ClientInfo
+		}
+	}
+	if r := w.Result; hasServer && r != nil {
+		switch {
+		case r.ServerInfo != nil:
+			c.server = r.ServerInfo
+		case r.Meta != nil && r.Meta.ServerInfo != nil:
+			c.server = r.Meta.ServerInfo
+		}
+	}
+}
+
+// An interner shares method strings between summaries: a session has
+// millions of frames and a few dozen methods. It is used under the hub
+// lock.
+type interner struct{ m map[string]string }
+
+const maxInterned = 4096
+
+func (in *interner) intern(s string) string {
+	if v, ok := in.m[s]; ok {
+		return v
+	}
+	if len(in.m) < maxInterned {
+		in.m[s] = s
+	}
+	return s
+}
