@@ -1,0 +1,134 @@
+// Package baseline implements `mcpward sessions baseline`: record, accept
+// or reset the trusted tool definitions of a server from a session log.
+package baseline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/baseline"
+	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/iostreams"
+)
+
+// BaselineOptions are the inputs of `sessions baseline`.
+type BaselineOptions struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	Now     func() time.Time
+	Log     []string
+	Dir     string
+	Accept  bool
+	Reset   bool
+}
+
+// NewCmdBaseline builds `mcpward sessions baseline`.
+func NewCmdBaseline(f *cmdutil.Factory, runF func(*BaselineOptions) error) *cobra.Command {
+	opts := &BaselineOptions{IO: f.IOStreams, Factory: f, Now: f.Now}
+	cmd := &cobra.Command{
+		Use:   "baseline [--accept|--reset] [LOG]",
+		Short: "Trust a server's tool definitions, and show drift from them",
+		Long: `Baselines are keyed by server identity: label, serverInfo name and command
+line (or URL). Without flags, the first run for an identity records the last
+complete tools/list of the newest session as the baseline; later runs print the
+drift and exit 1 if there is any. --accept replaces the baseline with the
+session's tools; --reset deletes it. Nothing else writes baselines: 'sessions
+check' only reads them.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Accept && opts.Reset {
+				return cmdutil.FlagErrorf("--accept and --reset cannot be combined")
+			}
+			if len(args) > 1 {
+				return cmdutil.FlagErrorf("want at most one log")
+			}
+			opts.Log = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return baselineRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Dir, "baseline", "", "baseline `dir` (default <state>/baselines)")
+	cmd.Flags().BoolVar(&opts.Accept, "accept", false, "replace the baseline with this session's tools")
+	cmd.Flags().BoolVar(&opts.Reset, "reset", false, "delete the baseline")
+	return cmd
+}
+
+func baselineRun(opts *BaselineOptions) error {
+	paths, err := sessionlog.Resolve(opts.Factory, opts.Log, "", "")
+	if err != nil {
+		return err
+	}
+	dir := opts.Dir
+	if dir == "" {
+		state, err := sessionlog.StateDir(opts.Factory)
+		if err != nil {
+			return err
+		}
+		dir = filepath.Join(state, "baselines")
+	}
+	path := paths[len(paths)-1] // the newest log
+	st := calls.New(nil)
+	if _, _, err := sessionlog.Read(path, st.Add); err != nil {
+		return err
+	}
+	// The last session in the file with a complete tools/list.
+	var ss *calls.Session
+	for _, s := range st.Sessions() {
+		if _, complete := s.Tools(); complete {
+			ss = s
+		}
+	}
+	if ss == nil {
+		return fault.Input(fmt.Errorf("%s: no session with a complete tools/list", path))
+	}
+	label, server, endpoint := ss.Identity()
+	id := baseline.Identity{Label: label, Server: server, Endpoint: endpoint}
+	if opts.Reset {
+		if err := baseline.Remove(dir, id); err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "removed baseline %s\n", baseline.Path(dir, id))
+		return nil
+	}
+	defs, _ := ss.Tools()
+	raws := make([]json.RawMessage, len(defs))
+	for i, d := range defs {
+		raws[i] = d.Raw
+	}
+	cur, err := baseline.FromTools(id, raws)
+	if err != nil {
+		return fault.Input(err)
+	}
+	cur.RecordedAt = opts.Now().UTC().Format(time.RFC3339)
+	cur.Source = ss.ID
+	old, err := baseline.Read(dir, id)
+	switch {
+	case opts.Accept || errors.Is(err, baseline.ErrNotFound):
+		if err := baseline.Write(dir, cur); err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "recorded baseline of %s (%s): %d tools from session %s in %s\n",
+			label, server, len(cur.Tools), ss.ID, baseline.Path(dir, id))
+		return nil
+	case err != nil:
+		return fault.Input(err)
+	}
+	drift := baseline.Compare(old, cur)
+	for _, f := range drift {
+		fmt.Fprintf(opts.IO.Out, "%s\t%s\t%s\t%s\n", f.Tier, f.RuleID, f.Subject, f.Message)
+	}
+	if len(drift) > 0 {
+		return &cmdutil.VerdictError{Code: cmdutil.ExitDrift, Reason: fmt.Sprintf("%d tool definition changes since the baseline (accept them with --accept)", len(drift))}
+	}
+	fmt.Fprintln(opts.IO.ErrOut, "no drift from the baseline")
+	return nil
+}

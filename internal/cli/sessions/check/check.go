@@ -1,0 +1,375 @@
+// Package check implements `mcpward sessions check`: run the traffic rules
+// over recorded session logs, compare tool definitions with their
+// baselines, and gate on signals, rule ids and levels.
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/baseline"
+	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/export"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/traffic"
+)
+
+// DefaultFailOn is mcpsnoop's default gate.
+const DefaultFailOn = "error,invalid,warn"
+
+// CheckOptions are the inputs of `sessions check`.
+type CheckOptions struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	Version string
+
+	Logs      []string
+	SessionID string
+	Label     string
+
+	FailOn      string
+	Format      string
+	BaselineDir string
+	MaxDuration time.Duration
+	ExpectTools []string
+	ForbidTools []string
+	MaxResults  int
+
+	gate gate
+}
+
+// NewCmdCheck builds `mcpward sessions check`.
+func NewCmdCheck(f *cmdutil.Factory, runF func(*CheckOptions) error) *cobra.Command {
+	opts := &CheckOptions{IO: f.IOStreams, Factory: f, Version: f.Version}
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "check [LOG…]",
+		Short: "Check recorded sessions against the protocol rules",
+		Long: `Run the traffic rules over session logs (default: every log in the state
+directory, narrowed by --session or --label) and gate on what they find.
+
+--fail-on takes any mix of signals (` + signalNames() + `),
+rule ids (message.id_reused, transport.server_request…), levels (must, should,
+may) and classes (violation, risky, info). A selected MUST-level violation exits
+3, any other selected finding or failed assertion exits 1, nothing selected 0;
+an unreadable log exits 4. Torn or corrupt lines are reported and skipped.
+
+Tool definitions are compared with their baseline ('mcpward sessions baseline'),
+which this command never writes.`,
+		Example: `  mcpward sessions check
+  mcpward sessions check run.jsonl --fail-on must,transport.server_request --format sarif > traffic.sarif
+  mcpward sessions check --label weather --expect-tool get_forecast --max-duration 2s`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Logs = args
+			if asJSON {
+				opts.Format = "json"
+			}
+			if _, ok := export.Lookup(opts.Format); !ok {
+				return cmdutil.FlagErrorf("--format %q: want one of %s", opts.Format, strings.Join(export.Formats(), ", "))
+			}
+			g, err := parseGate(opts.FailOn)
+			if err != nil {
+				return cmdutil.FlagErrorWrap(err)
+			}
+			opts.gate = g
+			if opts.MaxDuration < 0 {
+				return cmdutil.FlagErrorf("--max-duration must not be negative")
+			}
+			if opts.MaxResults < 1 {
+				return cmdutil.FlagErrorf("--max-results must be at least 1")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return checkRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.FailOn, "fail-on", DefaultFailOn, "`list` of signals, rule ids, levels and classes that fail the check")
+	fl.StringVarP(&opts.Format, "format", "f", "text", "output `format`: "+strings.Join(export.Formats(), ", "))
+	fl.BoolVar(&asJSON, "json", false, "write the result as JSON (same as --format json)")
+	fl.StringVar(&opts.BaselineDir, "baseline", "", "tool baseline `dir` (default <state>/baselines)")
+	fl.DurationVar(&opts.MaxDuration, "max-duration", 0, "fail if a finished tools/call took longer than `D`")
+	fl.StringArrayVar(&opts.ExpectTools, "expect-tool", nil, "fail unless a tools/call names `NAME` (repeatable)")
+	fl.StringArrayVar(&opts.ForbidTools, "forbid-tool", nil, "fail if a tools/call names `NAME` (repeatable)")
+	fl.StringVar(&opts.SessionID, "session", "", "check only the session with this `id` (or id prefix)")
+	fl.StringVar(&opts.Label, "label", "", "check only sessions of this server `label`")
+	fl.IntVar(&opts.MaxResults, "max-results", 1000, "report at most `N` findings (the rest are counted)")
+	return cmd
+}
+
+func signalNames() string {
+	var s []string
+	for _, x := range traffic.Signals() {
+		s = append(s, string(x))
+	}
+	return strings.Join(s, ", ")
+}
+
+// A gate selects findings.
+type gate struct {
+	spec    string
+	signals map[traffic.Signal]bool
+	ids     map[string]bool
+	levels  map[string]bool
+	classes map[string]bool
+}
+
+func parseGate(spec string) (gate, error) {
+	g := gate{spec: spec, signals: map[traffic.Signal]bool{}, ids: map[string]bool{}, levels: map[string]bool{}, classes: map[string]bool{}}
+	for _, w := range strings.Split(spec, ",") {
+		w = strings.TrimSpace(w)
+		switch {
+		case w == "":
+			return g, fmt.Errorf("--fail-on %q: empty entry", spec)
+		case w == "none":
+		case slices.Contains(traffic.Signals(), traffic.Signal(w)):
+			g.signals[traffic.Signal(w)] = true
+		case strings.EqualFold(w, rules.MUST) || strings.EqualFold(w, rules.SHOULD) || strings.EqualFold(w, rules.MAY):
+			g.levels[strings.ToUpper(w)] = true
+		case w == rules.Violation || w == rules.Risky || w == rules.Info:
+			g.classes[w] = true
+		default:
+			if r, ok := rules.Lookup(w); ok {
+				g.ids[r.ID] = true
+			} else if isDiffRule(w) {
+				g.ids[w] = true
+			} else {
+				return g, fmt.Errorf("--fail-on %q: %q is not a signal (%s), a level (must, should, may), a class (violation, risky, info) or a rule id", spec, w, signalNames())
+			}
+		}
+	}
+	return g, nil
+}
+
+func isDiffRule(id string) bool {
+	for _, r := range diff.Rules() {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (g gate) selects(rf result.RuleFinding, sig traffic.Signal) bool {
+	return g.signals[sig] || g.ids[rf.RuleID] || g.levels[rf.Level] || g.classes[rf.Class]
+}
+
+// A sessionReport is what one session contributed.
+type sessionReport struct {
+	file    string
+	session *calls.Session
+	summary calls.Summary
+}
+
+func checkRun(opts *CheckOptions) error {
+	paths, err := sessionlog.Resolve(opts.Factory, opts.Logs, opts.SessionID, opts.Label)
+	if err != nil {
+		return err
+	}
+	dir := opts.BaselineDir
+	if dir == "" {
+		state, err := sessionlog.StateDir(opts.Factory)
+		if err != nil {
+			return err
+		}
+		dir = filepath.Join(state, "baselines")
+	}
+	res := &result.Result{SchemaVersion: result.SchemaVersion, Tool: "mcpward", Version: opts.Version,
+		Command: "sessions-check", Findings: []result.Finding{}, Evidence: result.Evidence{Complete: true}}
+	col := newCollector(opts.MaxResults)
+	var reports []sessionReport
+	calledTools := map[string]bool{}
+	var slow []string
+	for _, path := range paths {
+		display := displayPath(opts, path)
+		chk := traffic.New(&traffic.Options{File: display,
+			OnFinding: func(f traffic.Finding) { col.add(f, opts.gate.selects(f.RuleFinding, f.Signal)) },
+			OnSettle: func(c *calls.Call) {
+				if c.Method != mcp.MethodToolsCall {
+					return
+				}
+				calledTools[c.Name] = true
+				if opts.MaxDuration > 0 && (c.State == calls.Completed || c.State == calls.Failed || c.State == calls.LateResult) && c.Duration() > opts.MaxDuration {
+					slow = append(slow, fmt.Sprintf("%s:%d tools/call %q took %v", display, c.ReqLine, c.Name, c.Duration()))
+				}
+			},
+		})
+		problems, skipped, err := sessionlog.Read(path, chk.Add)
+		if err != nil {
+			return err
+		}
+		chk.Finish()
+		for _, c := range chk.Store().Open() {
+			if c.Method == mcp.MethodToolsCall {
+				calledTools[c.Name] = true
+			}
+		}
+		for _, p := range problems {
+			res.Evidence.Complete = false
+			res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("%s: %v", display, &p))
+		}
+		if skipped > len(problems) {
+			res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("%s: %d more lines skipped", display, skipped-len(problems)))
+		}
+		for _, ss := range chk.Store().Sessions() {
+			if ss.Missing+ss.Lost > 0 {
+				res.Evidence.Complete = false
+			}
+			reports = append(reports, sessionReport{file: display, session: ss, summary: ss.Summary()})
+			drift(opts, res, col, dir, display, ss)
+		}
+	}
+	assertions(opts, col, calledTools, slow)
+	res.Violations = col.result()
+	code := cmdutil.ExitOK
+	for _, v := range col.selected {
+		if v.Class == rules.Violation && v.Level == rules.MUST {
+			code = cmdutil.ExitViolation
+			break
+		}
+		code = cmdutil.ExitDrift
+	}
+	if code == cmdutil.ExitOK && col.selectedDrift > 0 {
+		code = cmdutil.ExitDrift
+	}
+	res.ExitCode = code
+	res.Gate = result.Gate{FailOn: opts.FailOn, Failed: code != cmdutil.ExitOK}
+	res.Summary.Violations = len(res.Violations)
+	for _, f := range res.Findings {
+		switch f.Tier {
+		case diff.Breaking:
+			res.Summary.Breaking++
+		case diff.Risky:
+			res.Summary.Risky++
+		case diff.Compatible:
+			res.Summary.Compatible++
+		default:
+			res.Summary.Cosmetic++
+		}
+	}
+	if err := render(opts, res, reports); err != nil {
+		return err
+	}
+	return cmdutil.Verdict(code)
+}
+
+func displayPath(opts *CheckOptions, path string) string {
+	if opts.Factory.Getwd != nil {
+		if wd, err := opts.Factory.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+				return filepath.ToSlash(rel)
+			}
+		}
+	}
+	return path
+}
+
+// drift compares the session's complete tool list with its baseline. A
+// missing baseline is a note, never written here.
+func drift(opts *CheckOptions, res *result.Result, col *collector, dir, file string, ss *calls.Session) {
+	defs, complete := ss.Tools()
+	if !complete {
+		return
+	}
+	label, server, endpoint := ss.Identity()
+	id := baseline.Identity{Label: label, Server: server, Endpoint: endpoint}
+	base, err := baseline.Read(dir, id)
+	if err != nil {
+		if !errors.Is(err, baseline.ErrNotFound) {
+			res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("session %s: tool baseline: %v", ss.ID, err))
+			col.selectedDrift += boolInt(col.driftSelected(opts))
+		}
+		return
+	}
+	var raws [][]byte
+	line := 0
+	for _, d := range defs {
+		raws = append(raws, d.Raw)
+		line = d.Line
+	}
+	cur, err := baseline.FromTools(id, toRaw(raws))
+	if err != nil {
+		res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("session %s: %v", ss.ID, err))
+		return
+	}
+	for _, f := range baseline.Compare(base, cur) {
+		f.Subject = "session " + ss.ID + " " + f.Subject
+		res.Findings = append(res.Findings, result.Finding{Finding: f, Location: &result.Location{File: file, Line: line}})
+		if opts.gate.signals[traffic.SignalDrift] || opts.gate.ids[f.RuleID] {
+			col.selectedDrift++
+		}
+	}
+}
+
+func (c *collector) driftSelected(opts *CheckOptions) bool {
+	return opts.gate.signals[traffic.SignalDrift]
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// assertions adds the --max-duration, --expect-tool and --forbid-tool
+// verdicts; a failed assertion always fails the check (exit 1).
+func assertions(opts *CheckOptions, col *collector, called map[string]bool, slow []string) {
+	add := func(id, subject, msg string) {
+		col.add(traffic.Finding{RuleFinding: result.RuleFinding{RuleID: id, Level: rules.SHOULD, Class: rules.Risky,
+			Subject: subject, Message: msg}}, true)
+	}
+	if len(slow) > 0 {
+		add("assertion.max_duration", "--max-duration "+opts.MaxDuration.String(),
+			fmt.Sprintf("%d tool calls took longer than %v; first: %s", len(slow), opts.MaxDuration, slow[0]))
+	}
+	for _, t := range opts.ExpectTools {
+		if !called[t] {
+			add("assertion.expect_tool", "--expect-tool "+t, fmt.Sprintf("no tools/call named %q", t))
+		}
+	}
+	for _, t := range opts.ForbidTools {
+		if called[t] {
+			add("assertion.forbid_tool", "--forbid-tool "+t, fmt.Sprintf("a tools/call named %q", t))
+		}
+	}
+}
+
+func toRaw(b [][]byte) []json.RawMessage {
+	out := make([]json.RawMessage, len(b))
+	for i, x := range b {
+		out[i] = x
+	}
+	return out
+}
+
+func render(opts *CheckOptions, res *result.Result, reports []sessionReport) error {
+	write, _ := export.Lookup(opts.Format)
+	var buf bytes.Buffer
+	if err := write(&buf, res); err != nil {
+		return fmt.Errorf("render %s: %w", opts.Format, err)
+	}
+	if opts.Format == "text" {
+		writeTables(&buf, reports, opts.IO.IsStdoutTTY())
+	}
+	if _, err := io.Copy(opts.IO.Out, &buf); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package check
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/traffic"
+)
+
+// A collector keeps at most max findings, violations first, then risky,
+// then info, and counts the rest; selected findings decide the exit code
+// and are kept whole only as long as needed (their level and class).
+type collector struct {
+	max           int
+	buckets       [3][]result.RuleFinding
+	total         int
+	selected      []result.RuleFinding
+	selectedDrift int
+}
+
+func newCollector(max int) *collector { return &collector{max: max} }
+
+func (c *collector) add(f traffic.Finding, selected bool) {
+	c.total++
+	rf := f.RuleFinding
+	if selected {
+		// Only the worst selected finding matters for the exit code; keep
+		// one per (class, level) pair so memory stays bounded.
+		if !slices.ContainsFunc(c.selected, func(s result.RuleFinding) bool { return s.Class == rf.Class && s.Level == rf.Level }) {
+			c.selected = append(c.selected, result.RuleFinding{Class: rf.Class, Level: rf.Level})
+		}
+		slices.SortStableFunc(c.selected, func(a, b result.RuleFinding) int {
+			return rank(a) - rank(b)
+		})
+	}
+	b := rules.ClassRank(rf.Class)
+	if len(c.buckets[b]) < c.max {
+		c.buckets[b] = append(c.buckets[b], rf)
+	}
+}
+
+func rank(f result.RuleFinding) int {
+	r := rules.ClassRank(f.Class) * 2
+	if f.Level != rules.MUST {
+		r++
+	}
+	return r
+}
+
+// result returns the kept findings, worst first, capped, with a notice
+// when some were left out.
+func (c *collector) result() []result.RuleFinding {
+	var out []result.RuleFinding
+	for _, b := range c.buckets {
+		out = append(out, b...)
+	}
+	if len(out) > c.max {
+		out = out[:c.max]
+	}
+	if c.total > len(out) {
+		out = append(out, result.RuleFinding{RuleID: "mcpward.report_truncated", Level: rules.MAY, Class: rules.Info,
+			Subject: "report", Message: fmt.Sprintf("%d of %d findings shown (--max-results %d); the exit code counts them all", len(out), c.total, c.max)})
+	}
+	if out == nil {
+		out = []result.RuleFinding{}
+	}
+	return out
+}
+
+// writeTables appends one cost and latency table per session to the text
+// report: aligned on a terminal, tab-separated when piped.
+func writeTables(w io.Writer, reports []sessionReport, tty bool) {
+	for _, r := range reports {
+		ss, sum := r.session, r.summary
+		fmt.Fprintf(w, "\nsession %s (%s, %s) %s:%d: %d calls, %d errors, p50 %v p95 %v p99 %v\n",
+			ss.ID, ss.Label, ss.Transport, r.file, ss.FirstLine, ss.Calls, ss.Errors,
+			round(sum.Latency.P50), round(sum.Latency.P95), round(sum.Latency.P99))
+		if len(sum.Tools) == 0 {
+			continue
+		}
+		so := ""
+		if !sum.ListComplete {
+			so = " so far"
+		}
+		fmt.Fprintf(w, "definitions: %d tools, %d bytes, ~%d tokens%s (paid on every conversation; %s)\n",
+			sum.ToolCount, sum.DefinitionBytes, sum.DefinitionTokens, so, sum.Estimator)
+		var tw io.Writer = w
+		var flush func()
+		if tty {
+			t := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			tw, flush = t, func() { t.Flush() }
+		}
+		fmt.Fprintln(tw, strings.Join([]string{"TOOL", "CALLS", "ERR", "P50", "P95", "P99", "DEF", "DEF~TOK", "RESULT", "RESULT~TOK"}, "\t"))
+		for _, t := range sum.Tools {
+			name := t.Name
+			if !t.Declared {
+				name += " (undeclared)"
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%v\t%v\t%d\t%d\t%d\t%d\n", name, t.Calls, t.Errors,
+				round(t.Latency.P50), round(t.Latency.P95), round(t.Latency.P99),
+				t.DefinitionBytes, t.DefinitionTokens, t.ResultBytes, t.ResultTokens)
+		}
+		if flush != nil {
+			flush()
+		}
+		if sum.Heaviest != "" {
+			fmt.Fprintf(w, "heaviest result: %s\n", sum.Heaviest)
+		}
+		if len(sum.Undeclared) > 0 {
+			fmt.Fprintf(w, "undeclared tools called: %s\n", strings.Join(sum.Undeclared, ", "))
+		}
+		for _, s := range sum.Slowest {
+			fmt.Fprintf(w, "slow: %s:%d %s %s id %s %v %s\n", r.file, s.Line, s.Method, s.Name, s.ID, round(s.Duration), s.State)
+		}
+	}
+}
+
+func round(d time.Duration) time.Duration {
+	if d > time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
+}

@@ -1,0 +1,146 @@
+// Package list implements `mcpward sessions list`.
+package list
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/export"
+	"github.com/mcpward/mcpward/internal/iostreams"
+)
+
+// ListOptions are the inputs of `sessions list`.
+type ListOptions struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	Now     func() time.Time
+	JSON    bool
+	Logs    []string
+}
+
+// NewCmdList builds `mcpward sessions list`.
+func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{IO: f.IOStreams, Factory: f, Now: f.Now}
+	cmd := &cobra.Command{
+		Use:   "list [LOG…]",
+		Short: "List recorded sessions",
+		Long: `List the sessions in the state directory's logs (or the given logs): label,
+id, transport, start, duration, frames, calls and errors. --json adds each
+session's cost and latency summary (per tool: definition and result bytes,
+estimated tokens, p50/p95/p99).`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Logs = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return listRun(opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "write the sessions as JSON")
+	return cmd
+}
+
+// Entry is one session in `sessions list --json`.
+type Entry struct {
+	File     string         `json:"file"`
+	Session  *calls.Session `json:"session"`
+	Duration time.Duration  `json:"durationNs"`
+	Summary  calls.Summary  `json:"summary"`
+	// Skipped counts torn or corrupt lines of the file.
+	Skipped int `json:"skippedLines,omitempty"`
+}
+
+func listRun(opts *ListOptions) error {
+	var paths []string
+	if len(opts.Logs) > 0 {
+		p, err := sessionlog.Resolve(opts.Factory, opts.Logs, "", "")
+		if err != nil {
+			return err
+		}
+		paths = p
+	} else {
+		state, err := sessionlog.StateDir(opts.Factory)
+		if err != nil {
+			return err
+		}
+		files, err := sessionlog.List(sessionlog.SessionsDir(state))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			paths = append(paths, f.Path)
+		}
+	}
+	entries := []Entry{}
+	for _, p := range paths {
+		st := calls.New(nil)
+		_, skipped, err := sessionlog.Read(p, st.Add)
+		if err != nil {
+			return err
+		}
+		for _, ss := range st.Sessions() {
+			entries = append(entries, Entry{File: p, Session: ss, Duration: ss.End.Sub(ss.Start), Summary: ss.Summary(), Skipped: skipped})
+		}
+	}
+	if opts.JSON {
+		return export.WriteJSON(opts.IO.Out, entries)
+	}
+	if len(entries) == 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "no recorded sessions")
+		return nil
+	}
+	return writeTable(opts, entries)
+}
+
+func writeTable(opts *ListOptions, entries []Entry) error {
+	tty := opts.IO.IsStdoutTTY()
+	var w io.Writer = opts.IO.Out
+	var tw *tabwriter.Writer
+	if tty {
+		tw = tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
+		w = tw
+		fmt.Fprintln(w, "LABEL\tID\tTRANSPORT\tSTARTED\tDURATION\tFRAMES\tCALLS\tERRORS")
+	}
+	for _, e := range entries {
+		ss := e.Session
+		start := ss.Start.UTC().Format(time.RFC3339)
+		id := ss.ID
+		if tty {
+			start = ago(opts.Now(), ss.Start)
+			if len(id) > 12 {
+				id = id[:12] + "…"
+			}
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d", ss.Label, id, ss.Transport, start,
+			e.Duration.Round(time.Millisecond), ss.Frames, ss.Calls, ss.Errors)
+		if !tty {
+			fmt.Fprintf(w, "\t%s", filepath.ToSlash(e.File))
+		}
+		fmt.Fprintln(w)
+	}
+	if tw != nil {
+		return tw.Flush()
+	}
+	return nil
+}
+
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
