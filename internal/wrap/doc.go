@@ -1,0 +1,24 @@
+// Package wrap rewrites one server entry of an MCP client's config file so
+// that the server runs through the mcpward stdio shim, and back.
+//
+// A wrapped entry keeps every member it had (env, type, cwd, comments in
+// JSONC files) and changes only two values:
+//
+//	"command": "/usr/local/bin/mcpward",
+//	"args": ["proxy", "--label", "weather", "--", "npx", "-y", "weather-server"]
+//
+// The rest of the file is not re-encoded: the entry's command and args
+// values are spliced into the original bytes, so indentation, key order,
+// comments, trailing commas and CRLF line endings stay as they were.
+//
+// The transforms ([Wrap], [Unwrap]) are pure functions over bytes. [Edit]
+// is the small I/O layer: it follows a symlinked config to its target,
+// writes atomically in the target's directory, keeps a backup
+// (<file>.mcpward-backup) before the first wrap, and refuses to write when
+// the file changed between read and write. Unwrap restores the backup byte
+// for byte when nothing else in the file changed since the wrap, and
+// otherwise splices the original entry back and keeps the other edits.
+//
+// [Clients] knows where Claude Desktop, Claude Code, Cursor and VS Code keep
+// their servers, per scope (user or workspace).
+package wrap

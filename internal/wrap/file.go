@@ -1,0 +1,163 @@
+package wrap
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/atomicfile"
+)
+
+// BackupSuffix is appended to a config file's name for its backup.
+const BackupSuffix = ".mcpward-backup"
+
+// ErrChanged: the file changed between read and write; nothing was
+// written.
+var ErrChanged = errors.New("the file changed while mcpward was editing it; nothing was written (run the command again)")
+
+// A File is a config file read for editing. A symlinked config is edited
+// through to its target: the link stays a link.
+type File struct {
+	// Path is the path as given; Real the file it resolves to.
+	Path, Real string
+	// Data is the content as read.
+	Data []byte
+
+	mode  fs.FileMode
+	stamp stamp
+
+	// BeforeCommit, if set, runs after the new content is written to its
+	// temporary file and before the final check: tests use it to edit the
+	// file concurrently.
+	BeforeCommit func()
+}
+
+type stamp struct {
+	mtime time.Time
+	size  int64
+	sum   [sha256.Size]byte
+}
+
+func readStamp(path string) (stamp, []byte, fs.FileMode, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return stamp{}, nil, 0, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return stamp{}, nil, 0, err
+	}
+	return stamp{fi.ModTime(), fi.Size(), sha256.Sum256(data)}, data, fi.Mode().Perm(), nil
+}
+
+// Open reads path for editing.
+func Open(path string) (*File, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, pathErr(path, err)
+	}
+	st, data, mode, err := readStamp(real)
+	if err != nil {
+		return nil, pathErr(path, err)
+	}
+	return &File{Path: path, Real: real, Data: data, mode: mode, stamp: st}, nil
+}
+
+// BackupPath is where the file's backup lives: beside the real file.
+func (f *File) BackupPath() string { return f.Real + BackupSuffix }
+
+// Backup returns the backup's content, or nil if there is none.
+func (f *File) Backup() ([]byte, error) {
+	b, err := os.ReadFile(f.BackupPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, pathErr(f.BackupPath(), err)
+	}
+	return b, nil
+}
+
+// SaveBackup writes the content as read to the backup, unless a backup
+// already exists (the first wrap's backup is the one that matters). It
+// reports whether it wrote one.
+func (f *File) SaveBackup() (bool, error) {
+	if _, err := os.Lstat(f.BackupPath()); err == nil {
+		return false, nil
+	}
+	if err := atomicfile.Write(f.BackupPath(), f.Data, f.mode); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// RemoveBackup deletes the backup, if any.
+func (f *File) RemoveBackup() error {
+	if err := os.Remove(f.BackupPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return pathErr(f.BackupPath(), err)
+	}
+	return nil
+}
+
+// Commit replaces the real file with data, atomically, keeping its mode.
+// Just before the rename it checks that the file is still what Open read
+// (mtime, size and content hash); if not, it writes nothing and returns
+// ErrChanged.
+func (f *File) Commit(data []byte) (err error) {
+	dir, base := filepath.Split(f.Real)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".mcpward-*")
+	if err != nil {
+		return pathErr(f.Path, err)
+	}
+	name := tmp.Name()
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return pathErr(f.Path, err)
+	}
+	if err := tmp.Chmod(f.mode); err != nil && runtime.GOOS != "windows" {
+		return pathErr(f.Path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return pathErr(f.Path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return pathErr(f.Path, err)
+	}
+	if f.BeforeCommit != nil {
+		f.BeforeCommit()
+	}
+	now, cur, _, err := readStamp(f.Real)
+	if err != nil {
+		return pathErr(f.Path, err)
+	}
+	if !now.mtime.Equal(f.stamp.mtime) || now.size != f.stamp.size || now.sum != f.stamp.sum || !bytes.Equal(cur, f.Data) {
+		return fmt.Errorf("%s: %w", f.Path, ErrChanged)
+	}
+	if err := os.Rename(name, f.Real); err != nil {
+		return pathErr(f.Path, err)
+	}
+	return nil
+}
+
+// pathErr says which file, once.
+func pathErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
