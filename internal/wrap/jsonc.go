@@ -63,7 +63,9 @@ type SyntaxError struct {
 	Msg       string
 }
 
-func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg) }
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg)
+}
 
 const maxDepth = 1000
 
