@@ -396,3 +396,21 @@ func FuzzStore(f *testing.F) {
 		_ = s.Open()
 	})
 }
+
+func TestEstimateTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"hello world", 2},
+		{`{"name":"get_weather"}`, 6},
+		{"12345", 2},
+		{"日本", 2},
+	}
+	for _, tt := range tests {
+		if got := EstimateTokens([]byte(tt.in)); got != tt.want {
+			t.Errorf("EstimateTokens(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
