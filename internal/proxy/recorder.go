@@ -74,14 +74,17 @@ type Log struct {
 	w    io.Writer
 	opts LogOptions
 
-	mu       sync.Mutex
-	notEmpty sync.Cond
-	notFull  sync.Cond
-	q        []session.Record
-	qBytes   int64
-	seq      uint64
-	closed   bool
-	done     chan struct{}
+	mu      sync.Mutex
+	notFull sync.Cond
+	// kick wakes the writer early (queue filling up, or Close); otherwise
+	// it wakes every flushEvery. Waking it per frame would put a futex
+	// wake-up and a context switch on the relay path of every frame.
+	kick   chan struct{}
+	q      []session.Record
+	qBytes int64
+	seq    uint64
+	closed bool
+	done   chan struct{}
 
 	// Written by the writer goroutine; read after done or under mu.
 	stats     LogStats
@@ -93,7 +96,7 @@ type Log struct {
 
 // NewLog starts a Log writing to w. Close must be called to flush it.
 func NewLog(w io.Writer, opts *LogOptions) *Log {
-	l := &Log{w: w, done: make(chan struct{})}
+	l := &Log{w: w, done: make(chan struct{}), kick: make(chan struct{}, 1)}
 	if opts != nil {
 		l.opts = *opts
 	}
@@ -103,7 +106,6 @@ func NewLog(w io.Writer, opts *LogOptions) *Log {
 	if l.opts.QueueBytes <= 0 {
 		l.opts.QueueBytes = DefaultQueueBytes
 	}
-	l.notEmpty.L = &l.mu
 	l.notFull.L = &l.mu
 	go l.run()
 	return l
@@ -123,6 +125,7 @@ func (l *Log) Record(recs ...session.Record) {
 		// Wait for room, but always admit a record into an empty queue so
 		// that a frame larger than the bound still passes.
 		for l.qBytes > 0 && l.qBytes+sz > l.opts.QueueBytes && !l.closed {
+			l.wake()
 			l.notFull.Wait()
 		}
 		if l.closed {
@@ -140,8 +143,24 @@ func (l *Log) Record(recs ...session.Record) {
 		l.q = append(l.q, r)
 		l.qBytes += sz
 	}
+	if l.qBytes >= kickBytes {
+		l.wake()
+	}
 	l.mu.Unlock()
-	l.notEmpty.Signal()
+}
+
+// kickBytes is the queue size at which Record wakes the writer at once.
+const kickBytes = 1 << 20
+
+// flushEvery is how often the writer looks at the queue when not woken:
+// the delay between a frame and its line in the file.
+const flushEvery = 2 * time.Millisecond
+
+func (l *Log) wake() {
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
 }
 
 // Stats returns the counts so far.
@@ -157,7 +176,7 @@ func (l *Log) Close() error {
 	l.mu.Lock()
 	if !l.closed {
 		l.closed = true
-		l.notEmpty.Broadcast()
+		l.wake()
 		l.notFull.Broadcast()
 	}
 	l.mu.Unlock()
@@ -177,14 +196,21 @@ func (l *Log) run() {
 	defer close(l.done)
 	var batch []session.Record
 	buf := make([]byte, 0, 64<<10)
+	tick := time.NewTicker(flushEvery)
+	defer tick.Stop()
 	for {
 		l.mu.Lock()
-		for len(l.q) == 0 && !l.closed {
-			l.notEmpty.Wait()
-		}
-		if len(l.q) == 0 && l.closed {
+		for len(l.q) == 0 {
+			if l.closed {
+				l.mu.Unlock()
+				return
+			}
 			l.mu.Unlock()
-			return
+			select {
+			case <-l.kick:
+			case <-tick.C:
+			}
+			l.mu.Lock()
 		}
 		batch, l.q = l.q, batch[:0]
 		l.mu.Unlock()
@@ -254,5 +280,4 @@ func (l *Log) queueLostLocked() {
 	})
 	l.qBytes += recordOverhead
 	l.pendLost, l.pendLostB = 0, 0
-	l.notEmpty.Signal()
 }

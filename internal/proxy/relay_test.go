@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/mcpward/mcpward/internal/session"
@@ -128,5 +130,21 @@ func BenchmarkRelaySmallFrames(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Relay(io.Discard, bytes.NewReader(data), &RelayOptions{Recorder: rec})
+	}
+}
+
+func BenchmarkRelayLog1MB(b *testing.B) {
+	frame := append([]byte(`{"a":"`+string(bytes.Repeat([]byte("x"), 1<<20))+`"}`), '\n')
+	data := bytes.Repeat(frame, 16)
+	f, err := os.Create(filepath.Join(b.TempDir(), "log.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	rec := NewLog(f, nil)
+	defer rec.Close()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		Relay(io.Discard, &chunkReader{r: rand.New(rand.NewPCG(1, 1)), data: data}, &RelayOptions{Recorder: rec})
 	}
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"slices"
@@ -114,10 +115,8 @@ func SpliceJSON(frame []byte) bool {
 	if len(frame) == 0 || isSpace(frame[0]) || isSpace(frame[len(frame)-1]) {
 		return false
 	}
-	for _, c := range frame {
-		if c == '\n' || c == '\r' {
-			return false
-		}
+	if bytes.IndexByte(frame, '\n') >= 0 || bytes.IndexByte(frame, '\r') >= 0 {
+		return false
 	}
 	return json.Valid(frame)
 }
