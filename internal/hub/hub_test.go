@@ -364,7 +364,7 @@ func TestCorrelatorSeesSeqOrder(t *testing.T) {
 		}
 	}
 	in(1, 2)
-	h.feedReport(sessA, "srv", &feed.Hello{Missed: []feed.Range{{From: 3, To: 4}}}, false)
+	h.feedReport(sessA, "srv", &feed.Hello{Log: "/nonexistent/x.jsonl", Missed: []feed.Range{{From: 3, To: 4}}}, false)
 	in(5, 6, 3, 4, 8, 9)
 	h.WithCorrelator(sessA, func(Correlator) {
 		if d := cmp.Diff([]uint64{1, 2, 3, 4, 5, 6, 8, 9}, corr.seqs); d != "" {

@@ -108,6 +108,9 @@ type sessState struct {
 	stash    map[uint64]*session.Record
 }
 
+// maxWanted bounds the gap ranges kept per session.
+const maxWanted = 64
+
 // maxStash bounds the records held back from the correlator while a gap
 // is being filled; past it, the correlator skips the gap.
 const maxStash = 4096
@@ -543,12 +546,20 @@ func (h *Hub) feedReport(sessionID, label string, hello *feed.Hello, first bool)
 	if first {
 		s.feeds++
 		h.feeds++
-		if hello.Next > 1 {
-			s.wanted.addRange(feed.Range{From: 1, To: hello.Next - 1})
-		}
+	}
+	if s.log == "" {
+		return "" // nothing to read the records back from
+	}
+	if first && hello.Next > 1 {
+		s.wanted.addRange(feed.Range{From: 1, To: hello.Next - 1})
 	}
 	for _, r := range hello.Missed {
 		s.wanted.addRange(r)
+	}
+	// A hub that is slow for long gets many small gaps: one range over
+	// all of them keeps this O(1); the log read is the same either way.
+	if n := len(s.wanted.r); n > maxWanted {
+		s.wanted.r = []feed.Range{{From: s.wanted.r[0].From, To: s.wanted.r[n-1].To}}
 	}
 	if s.seen.covers(&s.wanted) {
 		s.wanted = seqSet{}
