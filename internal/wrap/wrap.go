@@ -357,3 +357,24 @@ func quote(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// CommandLine returns server's command and args as one shell-like line,
+// for showing a change.
+func CommandLine(doc []byte, t Target, server string) (string, error) {
+	e, err := find(doc, t, server)
+	if err != nil {
+		return "", err
+	}
+	parts := []string{shellQuote(e.cmd)}
+	for _, a := range e.argv {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " "), nil
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`&|;<>()*?![]{}#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
