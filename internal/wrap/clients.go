@@ -104,6 +104,11 @@ func Locate(client, scope, explicit string, env Env) (string, Target, error) {
 	}
 	if explicit != "" {
 		path = explicit
+		// VS Code's own mcp.json (user or workspace) keeps "servers" at
+		// the top, whatever the scope said.
+		if client == VSCode && filepath.Base(explicit) == "mcp.json" {
+			t = Target{Containers: [][]string{{"servers"}}}
+		}
 	}
 	return path, t, nil
 }

@@ -184,3 +184,45 @@ func TestOpenMissing(t *testing.T) {
 		t.Errorf("Open(missing) error = %v, want ErrNotExist", err)
 	}
 }
+
+func TestLocate(t *testing.T) {
+	tests := []struct {
+		client, scope, explicit string
+		env                     Env
+		wantPath                string
+		wantContainers          [][]string
+	}{
+		{ClaudeDesktop, "", "", Env{GOOS: "linux", Home: "/h"}, "/h/.config/Claude/claude_desktop_config.json", [][]string{{"mcpServers"}}},
+		{ClaudeDesktop, "", "", Env{GOOS: "darwin", Home: "/Users/u"}, "/Users/u/Library/Application Support/Claude/claude_desktop_config.json", [][]string{{"mcpServers"}}},
+		{ClaudeCode, "user", "", Env{GOOS: "linux", Home: "/h", Cwd: "/p"}, "/h/.claude.json", [][]string{{"mcpServers"}, {"projects", "/p", "mcpServers"}}},
+		{ClaudeCode, "workspace", "", Env{Cwd: "/p"}, "/p/.mcp.json", [][]string{{"mcpServers"}}},
+		{Cursor, "user", "", Env{Home: "/h"}, "/h/.cursor/mcp.json", [][]string{{"mcpServers"}}},
+		{Cursor, "workspace", "", Env{Cwd: "/p"}, "/p/.cursor/mcp.json", [][]string{{"mcpServers"}}},
+		{VSCode, "user", "", Env{GOOS: "linux", Home: "/h"}, "/h/.config/Code/User/settings.json", [][]string{{"mcp", "servers"}, {"mcp.servers"}}},
+		{VSCode, "workspace", "", Env{Cwd: "/p"}, "/p/.vscode/mcp.json", [][]string{{"servers"}}},
+		{VSCode, "user", "/h/.config/Code/User/mcp.json", Env{}, "/h/.config/Code/User/mcp.json", [][]string{{"servers"}}},
+	}
+	for _, tt := range tests {
+		path, target, err := Locate(tt.client, tt.scope, tt.explicit, tt.env)
+		if err != nil || filepath.ToSlash(path) != tt.wantPath || !reflectEqual(target.Containers, tt.wantContainers) {
+			t.Errorf("Locate(%s, %s) = %q, %v, %v; want %q, %v", tt.client, tt.scope, path, target.Containers, err, tt.wantPath, tt.wantContainers)
+		}
+	}
+}
+
+func reflectEqual(a, b [][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) {
+			return false
+		}
+		for j := range a[i] {
+			if a[i][j] != b[i][j] {
+				return false
+			}
+		}
+	}
+	return true
+}
