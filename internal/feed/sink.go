@@ -146,6 +146,11 @@ func (s *Sink) admitLocked(seq uint64) bool {
 	s.stats.Records++
 	s.highest = max(s.highest, seq)
 	if len(s.buf) < s.opts.BufferBytes {
+		if s.buf == nil {
+			// Sized once: growing a 4 MiB buffer by append copied more
+			// bytes than it sent.
+			s.buf = make([]byte, 0, s.opts.BufferBytes+s.opts.BufferBytes/8)
+		}
 		return true
 	}
 	s.stats.Dropped++

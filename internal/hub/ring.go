@@ -1,37 +1,32 @@
 package hub
 
-// A ring is a fixed-capacity FIFO: push drops the oldest element when full.
+// blockSize is the number of elements per ring block.
+const blockSize = 1024
+
+// A ring is a bounded FIFO of fixed-size blocks: push drops the oldest
+// element when full. Blocks are allocated as it grows and freed as it
+// shrinks, so a session that never fills its ring holds little, and
+// growth never copies (a ring of 200,000 summaries grown by append spent
+// more CPU copying than ingest did).
 type ring[T any] struct {
-	buf  []T
-	head int // index of the oldest element
-	n    int
+	blocks [][]T // every block but the last is full
+	head   int   // index of the oldest element in blocks[0]
+	n      int
 }
 
-// push appends v; the backing array grows lazily up to capacity, so that
-// many small sessions do not each hold a full-size array. When full, the
-// oldest element is returned as evicted.
+// push appends v; when the ring holds capacity elements the oldest is
+// removed first and returned as evicted.
 func (r *ring[T]) push(v T, capacity int) (old T, evicted bool) {
-	if r.n < len(r.buf) {
-		r.buf[(r.head+r.n)%len(r.buf)] = v
-		r.n++
-		return old, false
+	if r.n >= capacity && r.n > 0 {
+		old, evicted = r.pop()
 	}
-	if len(r.buf) < capacity {
-		if r.head != 0 {
-			nb := make([]T, 0, min(2*len(r.buf), capacity))
-			for i := 0; i < r.n; i++ {
-				nb = append(nb, r.at(i))
-			}
-			r.buf, r.head = nb, 0
-		}
-		r.buf = append(r.buf, v)
-		r.n++
-		return old, false
+	if k := len(r.blocks); k == 0 || len(r.blocks[k-1]) == blockSize {
+		r.blocks = append(r.blocks, make([]T, 0, blockSize))
 	}
-	old = r.buf[r.head]
-	r.buf[r.head] = v
-	r.head = (r.head + 1) % len(r.buf)
-	return old, true
+	k := len(r.blocks) - 1
+	r.blocks[k] = append(r.blocks[k], v)
+	r.n++
+	return old, evicted
 }
 
 // pop removes and returns the oldest element.
@@ -40,13 +35,18 @@ func (r *ring[T]) pop() (v T, ok bool) {
 		return v, false
 	}
 	var zero T
-	v = r.buf[r.head]
-	r.buf[r.head] = zero
-	r.head = (r.head + 1) % len(r.buf)
+	b := r.blocks[0]
+	v = b[r.head]
+	b[r.head] = zero
+	r.head++
 	r.n--
-	if r.n == 0 {
+	if r.head == len(b) {
+		r.blocks[0] = nil
+		r.blocks = r.blocks[1:]
 		r.head = 0
-		r.buf = r.buf[:0]
+	}
+	if r.n == 0 {
+		r.blocks, r.head = nil, 0
 	}
 	return v, true
 }
@@ -54,4 +54,7 @@ func (r *ring[T]) pop() (v T, ok bool) {
 func (r *ring[T]) len() int { return r.n }
 
 // at returns the i-th oldest element.
-func (r *ring[T]) at(i int) T { return r.buf[(r.head+i)%len(r.buf)] }
+func (r *ring[T]) at(i int) T {
+	j := r.head + i
+	return r.blocks[j/blockSize][j%blockSize]
+}
