@@ -3,15 +3,21 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	boardcmd "github.com/mcpward/mcpward/internal/cli/board"
 	"github.com/mcpward/mcpward/internal/cli/check"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	compatcmd "github.com/mcpward/mcpward/internal/cli/compat"
 	"github.com/mcpward/mcpward/internal/cli/demo"
 	diffcmd "github.com/mcpward/mcpward/internal/cli/diff"
 	fixturecmd "github.com/mcpward/mcpward/internal/cli/fixture"
 	"github.com/mcpward/mcpward/internal/cli/initcmd"
 	"github.com/mcpward/mcpward/internal/cli/inspect"
+	proxycmd "github.com/mcpward/mcpward/internal/cli/proxy"
 	"github.com/mcpward/mcpward/internal/cli/record"
 	"github.com/mcpward/mcpward/internal/cli/report"
+	rulescmd "github.com/mcpward/mcpward/internal/cli/rules"
+	"github.com/mcpward/mcpward/internal/cli/sessions"
+	wrapcmd "github.com/mcpward/mcpward/internal/cli/wrap"
 )
 
 // addCommands registers every verb. Each verb is its own package.
@@ -25,5 +31,12 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		diffcmd.NewCmdDiff(f, nil),
 		fixturecmd.NewCmdFixture(f),
 		report.NewCmdReport(f, nil),
+		compatcmd.NewCmdCompat(f, nil),
+		rulescmd.NewCmdRules(f, nil),
+		boardcmd.NewCmdBoard(f, nil),
+		proxycmd.NewCmdProxy(f, nil),
+		sessions.NewCmdSessions(f),
+		wrapcmd.NewCmdWrap(f, nil),
+		wrapcmd.NewCmdUnwrap(f, nil),
 	)
 }

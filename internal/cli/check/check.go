@@ -59,9 +59,8 @@ type CheckOptions struct {
 	// RecordedAt pins the live snapshot's time (zero: now).
 	RecordedAt time.Time
 
-	// Compat is the compat engine hook. It is nil until the compat engine
-	// lands (TODO(#4)); then check lists its findings and exits 3 on a
-	// violation.
+	// Compat runs the compat engine on the live target; check lists its
+	// findings and exits 3 on a violation. Tests replace it (nil skips it).
 	Compat CompatFunc
 }
 
@@ -73,6 +72,7 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(context.Context, *CheckOptions) e
 		Now:     f.Now,
 		Version: f.Version,
 	}
+	opts.Compat = runCompat(opts.Env, opts.Version)
 	var (
 		jsonOut    bool
 		recordedAt string
@@ -287,8 +287,10 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 			if err != nil {
 				return err
 			}
-			r.Violations = vs
-			for _, v := range vs {
+			var ignored int
+			r.Violations, ignored = gateRuleFindings(vs, gate.Ignore)
+			r.Ignored += ignored
+			for _, v := range r.Violations {
 				if v.Class == "violation" {
 					r.Summary.Violations++
 				} else if v.Class == "risky" {
@@ -343,4 +345,20 @@ func unreachable(opts *CheckOptions, t *result.Target, stored *snapshot.Snapshot
 		r.Gate.Only = append(r.Gate.Only, o.String())
 	}
 	return r
+}
+
+// gateRuleFindings keeps the compat findings check reports: violations and
+// risky findings whose rule id is not ignored (--ignore and the target's
+// ignore list apply to rule ids of both engines). Info-class observations
+// (the era, profiles the server does not serve) belong to 'mcpward compat'.
+func gateRuleFindings(vs []result.RuleFinding, ignore []string) (kept []result.RuleFinding, ignored int) {
+	for _, v := range vs {
+		switch {
+		case slices.Contains(ignore, v.RuleID):
+			ignored++
+		case v.Class != "info":
+			kept = append(kept, v)
+		}
+	}
+	return kept, ignored
 }

@@ -1,0 +1,52 @@
+package check
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/compat"
+	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/target"
+)
+
+// runCompat is the compat section of check: it opens a fresh session to the
+// target and runs the conformance engine under the target's profiles (the
+// primary profile, modern-full, when none is configured: check gates on
+// the transport, x-mcp-header and degradation rules, and `mcpward compat`
+// runs the whole profile matrix).
+func runCompat(env target.Env, version string) CompatFunc {
+	return func(ctx context.Context, t *contract.Target, _ *snapshot.Snapshot) ([]result.RuleFinding, error) {
+		names := t.Profiles
+		if len(names) == 0 {
+			names = []string{"modern-full"}
+		}
+		profiles, err := rules.ResolveProfiles(names, nil)
+		if err != nil {
+			return nil, fmt.Errorf("compat profiles: %w", err)
+		}
+		spec := *t.Spec
+		sess, err := target.Connect(ctx, &spec, env, &client.Options{
+			ClientInfo:     mcp.Implementation{Name: "mcpward", Version: version},
+			Capabilities:   t.Capabilities,
+			RequestTimeout: spec.Timeout,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("compat: %w", err)
+		}
+		defer sess.Close()
+		var probes []compat.Probe
+		for _, p := range t.Probes {
+			probes = append(probes, compat.Probe{ID: p.ID, Tool: p.Tool, Arguments: p.Arguments})
+		}
+		rep, err := compat.Run(ctx, sess, &compat.Options{Profiles: profiles, Probes: probes})
+		if err != nil {
+			return nil, fmt.Errorf("compat: %w", err)
+		}
+		return rep.Findings(), nil
+	}
+}
