@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"golang.org/x/term"
 )
 
 // IOStreams are the streams of one command invocation. Commands never touch
@@ -76,10 +78,9 @@ func (s *IOStreams) TerminalWidth() int { return s.width }
 // SetTerminalWidth sets the wrap width (for tests).
 func (s *IOStreams) SetTerminalWidth(w int) { s.width = w }
 
+// isTerminal asks the terminal driver (an ioctl), not the file mode: a
+// character device such as /dev/null is not a terminal, and treating it as
+// one made mcpsnoop prompt on a closed stdin.
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	return fi.Mode()&os.ModeCharDevice != 0
+	return term.IsTerminal(int(f.Fd()))
 }
