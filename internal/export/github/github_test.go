@@ -2,60 +2,26 @@ package github
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/export/exporttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-var cases = []string{"seed", "clean", "incomplete", "violations", "hostile"}
-
-func load(t *testing.T, name string) *result.Result {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r result.Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("decode %s: %v", name, err)
-	}
-	return &r
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
-	}
-}
-
 func TestGolden(t *testing.T) {
-	for _, name := range cases {
+	for _, name := range exporttest.Cases {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, load(t, name)); err != nil {
+			if err := Write(&buf, exporttest.Load(t, name)); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", name+".txt"), buf.Bytes())
+			exporttest.Golden(t, *update, filepath.Join("testdata", name+".txt"), buf.Bytes())
 		})
 	}
 }
@@ -143,7 +109,7 @@ func TestAnnotations(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, load(t, tt.name)); err != nil {
+			if err := Write(&buf, exporttest.Load(t, tt.name)); err != nil {
 				t.Fatal(err)
 			}
 			got := map[string]int{}
@@ -163,7 +129,7 @@ func TestAnnotations(t *testing.T) {
 // TestHostileRoundTrip checks that a subject full of command syntax comes
 // back from the runner's parser as the same text, in one annotation.
 func TestHostileRoundTrip(t *testing.T) {
-	r := load(t, "hostile")
+	r := exporttest.Load(t, "hostile")
 	var buf bytes.Buffer
 	if err := Write(&buf, r); err != nil {
 		t.Fatal(err)
@@ -190,7 +156,7 @@ func TestHostileRoundTrip(t *testing.T) {
 
 func TestLocation(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Write(&buf, load(t, "seed")); err != nil {
+	if err := Write(&buf, exporttest.Load(t, "seed")); err != nil {
 		t.Fatal(err)
 	}
 	want := "::error file=.mcpward/demo.snapshot.json,line=42,title=breaking%3A tool.input.required.added::tools.get_weather.inputSchema.required.date — input \"date\" is now required — a client recorded against the old contract does not send it\n"

@@ -2,50 +2,18 @@ package junit
 
 import (
 	"bytes"
-	"encoding/json"
 	"encoding/xml"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/export/exporttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-func load(t *testing.T, name string) *result.Result {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r result.Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("decode %s: %v", name, err)
-	}
-	return &r
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
-	}
-}
 
 // The types below mirror the Ant/Jenkins JUnit schema independently of
 // the package's own, so that a renaming on one side is caught.
@@ -114,10 +82,10 @@ func TestParseBack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, load(t, tt.name)); err != nil {
+			if err := Write(&buf, exporttest.Load(t, tt.name)); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", tt.name+".xml"), buf.Bytes())
+			exporttest.Golden(t, *update, filepath.Join("testdata", tt.name+".xml"), buf.Bytes())
 			doc := parse(t, buf.Bytes())
 			var sum counts
 			got := map[string]counts{}
@@ -159,7 +127,7 @@ func TestParseBack(t *testing.T) {
 
 func TestFailureType(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Write(&buf, load(t, "seed")); err != nil {
+	if err := Write(&buf, exporttest.Load(t, "seed")); err != nil {
 		t.Fatal(err)
 	}
 	doc := parse(t, buf.Bytes())
@@ -176,7 +144,7 @@ func TestFailureType(t *testing.T) {
 }
 
 func TestHostileRoundTrip(t *testing.T) {
-	r := load(t, "hostile")
+	r := exporttest.Load(t, "hostile")
 	var buf bytes.Buffer
 	if err := Write(&buf, r); err != nil {
 		t.Fatal(err)

@@ -2,60 +2,24 @@ package md
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/export/exporttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-var cases = []string{"seed", "clean", "incomplete", "violations", "hostile"}
-
-func load(t *testing.T, name string) *result.Result {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r result.Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("decode %s: %v", name, err)
-	}
-	return &r
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
-	}
-}
-
 func TestGolden(t *testing.T) {
-	for _, name := range cases {
+	for _, name := range exporttest.Cases {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, load(t, name)); err != nil {
+			if err := Write(&buf, exporttest.Load(t, name)); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", name+".md"), buf.Bytes())
+			exporttest.Golden(t, *update, filepath.Join("testdata", name+".md"), buf.Bytes())
 		})
 	}
 }
@@ -95,9 +59,9 @@ func TestCode(t *testing.T) {
 // TestTableCells checks that every table row of every report has as many
 // unescaped pipes as its header: no server-supplied text can add a column.
 func TestTableCells(t *testing.T) {
-	for _, name := range cases {
+	for _, name := range exporttest.Cases {
 		var buf bytes.Buffer
-		if err := Write(&buf, load(t, name)); err != nil {
+		if err := Write(&buf, exporttest.Load(t, name)); err != nil {
 			t.Fatal(err)
 		}
 		cols := 0
@@ -118,7 +82,7 @@ func TestTableCells(t *testing.T) {
 
 func TestAcceptHint(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Write(&buf, load(t, "seed")); err != nil {
+	if err := Write(&buf, exporttest.Load(t, "seed")); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "`mcpward check --update`") {

@@ -12,42 +12,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpward/mcpward/internal/export/exporttest"
 	"github.com/mcpward/mcpward/internal/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-var cases = []string{"seed", "clean", "incomplete", "violations", "hostile"}
-
-func load(t *testing.T, name string) *result.Result {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r result.Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("decode %s: %v", name, err)
-	}
-	return &r
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
-	}
-}
 
 func renderLog(t *testing.T, r *result.Result) []byte {
 	t.Helper()
@@ -85,9 +54,9 @@ func schema(t *testing.T) *jsonschema.Schema {
 // and checks that the golden files are what Write produces.
 func TestSchema(t *testing.T) {
 	s := schema(t)
-	for _, name := range cases {
+	for _, name := range exporttest.Cases {
 		t.Run(name, func(t *testing.T) {
-			out := renderLog(t, load(t, name))
+			out := renderLog(t, exporttest.Load(t, name))
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
 			if err != nil {
 				t.Fatal(err)
@@ -95,7 +64,7 @@ func TestSchema(t *testing.T) {
 			if err := s.Validate(inst); err != nil {
 				t.Errorf("%s does not validate against SARIF 2.1.0:\n%v", name, err)
 			}
-			golden(t, filepath.Join("testdata", name+".sarif"), out)
+			exporttest.Golden(t, *update, filepath.Join("testdata", name+".sarif"), out)
 		})
 	}
 }
@@ -119,7 +88,7 @@ func TestSchemaRejects(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	r := load(t, "violations")
+	r := exporttest.Load(t, "violations")
 	a, b := renderLog(t, r), renderLog(t, r)
 	if !bytes.Equal(a, b) {
 		t.Error("two renderings of the same Result differ")
@@ -174,7 +143,7 @@ func decode(t *testing.T, b []byte) log2 {
 }
 
 func TestContent(t *testing.T) {
-	l := decode(t, renderLog(t, load(t, "seed")))
+	l := decode(t, renderLog(t, exporttest.Load(t, "seed")))
 	run := l.Runs[0]
 	var ids, levels []string
 	for _, r := range run.Tool.Driver.Rules {
@@ -213,7 +182,7 @@ func TestContent(t *testing.T) {
 }
 
 func TestIncompleteInvocation(t *testing.T) {
-	inv := decode(t, renderLog(t, load(t, "incomplete"))).Runs[0].Invocations[0]
+	inv := decode(t, renderLog(t, exporttest.Load(t, "incomplete"))).Runs[0].Invocations[0]
 	if inv.ExecutionSuccessful || len(inv.Notifications) != 2 {
 		t.Errorf("incomplete evidence: successful=%v, %d notifications; want false, 2", inv.ExecutionSuccessful, len(inv.Notifications))
 	}
@@ -225,12 +194,12 @@ func TestFingerprintStable(t *testing.T) {
 	fp := func(r *result.Result) string {
 		return decode(t, renderLog(t, r)).Runs[0].Results[0].FP[FingerprintKey]
 	}
-	base := load(t, "seed")
-	reworded := load(t, "seed")
+	base := exporttest.Load(t, "seed")
+	reworded := exporttest.Load(t, "seed")
 	reworded.Findings[0].Message = "a different wording"
 	reworded.Findings[0].Before = "x"
 	reworded.Version = "v9.9.9"
-	moved := load(t, "seed")
+	moved := exporttest.Load(t, "seed")
 	moved.Findings[0].Subject = "tools.other.inputSchema.required.date"
 	if fp(base) != fp(reworded) {
 		t.Error("fingerprint changed with the message text")

@@ -2,7 +2,6 @@ package text
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -11,52 +10,19 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/export/exporttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// cases are the Results under ../testdata every format renders.
-var cases = []string{"seed", "clean", "incomplete", "violations", "hostile"}
-
-func load(t *testing.T, name string) *result.Result {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r result.Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("decode %s: %v", name, err)
-	}
-	return &r
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
-	}
-}
-
 func TestGolden(t *testing.T) {
-	for _, name := range cases {
+	for _, name := range exporttest.Cases {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, load(t, name)); err != nil {
+			if err := Write(&buf, exporttest.Load(t, name)); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", name+".txt"), buf.Bytes())
+			exporttest.Golden(t, *update, filepath.Join("testdata", name+".txt"), buf.Bytes())
 		})
 	}
 }
@@ -73,7 +39,7 @@ cosmetic   tool.icons.changed                 tools.get_weather.icons — icons 
 6 findings (2 breaking, 1 risky, 1 compatible, 2 cosmetic); gate fail-on=risky -> DRIFT (exit 1)
 `
 	var buf bytes.Buffer
-	if err := Write(&buf, load(t, "seed")); err != nil {
+	if err := Write(&buf, exporttest.Load(t, "seed")); err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(want, buf.String()); d != "" {
@@ -93,7 +59,7 @@ func TestVerdictLines(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, load(t, tt.name)); err != nil {
+			if err := Write(&buf, exporttest.Load(t, tt.name)); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(buf.String(), "\n"+tt.want+"\n") {
@@ -107,7 +73,7 @@ func TestVerdictLines(t *testing.T) {
 // reach the terminal as an escape sequence.
 func TestHostileText(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Write(&buf, load(t, "hostile")); err != nil {
+	if err := Write(&buf, exporttest.Load(t, "hostile")); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -120,7 +86,7 @@ func TestHostileText(t *testing.T) {
 }
 
 func TestColor(t *testing.T) {
-	r := load(t, "seed")
+	r := exporttest.Load(t, "seed")
 	var plain, colored bytes.Buffer
 	if err := Write(&plain, r); err != nil {
 		t.Fatal(err)
@@ -142,7 +108,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
 
 func TestWriteError(t *testing.T) {
-	if err := Write(failWriter{}, load(t, "seed")); err == nil {
+	if err := Write(failWriter{}, exporttest.Load(t, "seed")); err == nil {
 		t.Error("Write to a failing writer returned nil")
 	}
 }
