@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/testenv"
 )
 
 func TestPublishableBoundary(t *testing.T) {
@@ -187,27 +188,13 @@ func TestRenderEscapesAndEmpty(t *testing.T) {
 // chromium package), checks that the rows render and no console error is
 // logged, and writes a screenshot to $MCPWARD_ARTIFACTS or a temp dir.
 func browserCheck(t *testing.T, page string) {
-	bin := ""
-	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(p); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		t.Log("skipping the browser check: /usr/bin/chromium not found (apt-get install chromium, or chromium-browser on Ubuntu)")
-		return
-	}
-	dir := os.Getenv("MCPWARD_ARTIFACTS")
-	if dir == "" {
-		dir = t.TempDir()
-	}
+	bin := testenv.Chromium(t)
+	dir := testenv.ArtifactDir(t)
 	file := filepath.Join(t.TempDir(), "board.html")
 	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"}
-	dom, err := exec.Command(bin, append(args, "--dump-dom", "file://"+file)...).CombinedOutput()
+	dom, err := exec.Command(bin, append(testenv.ChromiumArgs(t), "--dump-dom", "file://"+file)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("chromium --dump-dom: %v\n%s", err, dom)
 	}
@@ -218,8 +205,11 @@ func browserCheck(t *testing.T, page string) {
 		t.Errorf("console error while loading the page:\n%s", dom)
 	}
 	shot := filepath.Join(dir, "board.png")
-	if out, err := exec.Command(bin, append(args, "--screenshot="+shot, "--window-size=1280,900", "file://"+file)...).CombinedOutput(); err != nil {
+	if out, err := exec.Command(bin, append(testenv.ChromiumArgs(t), "--screenshot="+shot, "--window-size=1280,900", "file://"+file)...).CombinedOutput(); err != nil {
 		t.Errorf("chromium --screenshot: %v\n%s", err, out)
+	}
+	if fi, err := os.Stat(shot); err != nil || fi.Size() == 0 {
+		t.Errorf("no screenshot written at %s", shot)
 	}
 	t.Logf("screenshot: %s", shot)
 }

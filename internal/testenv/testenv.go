@@ -87,3 +87,42 @@ func EverythingServer(t testing.TB) string {
 	}
 	return buildPath
 }
+
+// Chromium returns the path of Debian's headless-capable Chromium, or
+// skips (fails in CI, which installs the chromium package).
+func Chromium(t testing.TB) string {
+	t.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	missing(t, "chromium", "apt-get install chromium")
+	return ""
+}
+
+// ChromiumArgs are the flags for a headless run on this closed network: no
+// sandbox (root), no GPU, no background connections (they are refused here
+// and slow the start), and a fresh profile in a temporary folder.
+func ChromiumArgs(t testing.TB) []string {
+	t.Helper()
+	return []string{
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0",
+	}
+}
+
+// ArtifactDir is where tests leave files worth keeping (screenshots):
+// $MCPWARD_ARTIFACTS, created if needed, else a temporary folder.
+func ArtifactDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("MCPWARD_ARTIFACTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
