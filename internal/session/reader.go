@@ -150,6 +150,7 @@ type wireRecord struct {
 		ID    string `json:"id"`
 	} `json:"sse"`
 	Error       string          `json:"error"`
+	Redacted    bool            `json:"redacted"`
 	Info        json.RawMessage `json:"info"`
 	Size        int64           `json:"size"`
 	Truncated   bool            `json:"truncated"`
@@ -183,7 +184,7 @@ func decode(line []byte) (*Record, error) {
 		Dir: w.Dir, Transport: w.Transport, Kind: w.Kind,
 		Exchange: w.Exchange, Method: w.Method, Path: w.Path, Status: w.Status,
 		MCPSessionID: w.MCPSessionID, AuthChallenge: w.AuthChallenge, Header: w.Header,
-		Error: w.Error, Info: w.Info, Size: w.Size, Truncated: w.Truncated, NoEOL: w.NoEOL,
+		Error: w.Error, Redacted: w.Redacted, Info: w.Info, Size: w.Size, Truncated: w.Truncated, NoEOL: w.NoEOL,
 	}
 	if w.SSE != nil {
 		r.SSE, r.SSEEvent, r.SSEID = true, w.SSE.Event, w.SSE.ID

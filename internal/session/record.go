@@ -77,8 +77,13 @@ type Record struct {
 	// Truncated marks a frame larger than the recording cap: Frame holds
 	// its first bytes, Size its full length. It was relayed whole.
 	Truncated bool
-	// Size is the full length of the frame in bytes.
+	// Size is the full length of the frame in bytes, as it travelled: a
+	// redacted frame keeps its original Size.
 	Size int64
+	// Redacted marks a record that redaction changed (its frame, its
+	// headers or its info): a "[REDACTED]" in it is mcpward's, not the
+	// peer's, so checks must not read it as what was sent.
+	Redacted bool
 
 	// HTTP exchange: every record of one request/response pair carries the
 	// same Exchange id (pairing does not depend on the TCP connection).
@@ -179,13 +184,18 @@ func AppendRecord(dst []byte, r *Record) []byte {
 	if r.Error != "" {
 		dst = appendStrMember(dst, "error", r.Error)
 	}
+	if r.Redacted {
+		dst = append(dst, `,"redacted":true`...)
+	}
 	if len(r.Info) > 0 && SpliceJSON(r.Info) {
 		dst = append(dst, `,"info":`...)
 		dst = append(dst, r.Info...)
 	}
 	if r.HasFrame || len(r.Frame) > 0 {
 		size := r.Size
-		if size < int64(len(r.Frame)) {
+		if size < int64(len(r.Frame)) && !r.Redacted {
+			// A redacted frame may have grown ("[REDACTED]" replaced a
+			// short secret); Size is what travelled.
 			size = int64(len(r.Frame))
 		}
 		dst = append(dst, `,"size":`...)

@@ -67,6 +67,8 @@ func TestRecordRoundTrip(t *testing.T) {
 		{Session: "01ABC", Label: "srv", Seq: 5, Time: t0, Dir: Stderr, Transport: Stdio, Frame: []byte("partial"), HasFrame: true, NoEOL: true, Size: 7},
 		{Session: "01ABC", Label: "srv", Seq: 6, Time: t0, Dir: ServerToClient, Transport: Stdio, Frame: []byte(`{"a":`), HasFrame: true, Truncated: true, Size: 1 << 30},
 		{Session: "01ABC", Label: "srv", Seq: 7, Time: t0, Dir: Meta, Transport: Stdio, Kind: KindLost, Error: "disk full", Info: json.RawMessage(`{"frames":3}`)},
+		// A redacted frame longer than it travelled keeps its original size.
+		{Session: "01ABC", Label: "srv", Seq: 8, Time: t0, Dir: ClientToServer, Transport: Stdio, Frame: []byte(`{"k":"[REDACTED]"}`), HasFrame: true, Size: 9, Redacted: true},
 	}
 	var buf []byte
 	for _, r := range in {
@@ -95,6 +97,21 @@ func TestRecordRoundTrip(t *testing.T) {
 	}
 	if len(rd.Problems()) != 0 {
 		t.Errorf("Problems() = %v, want none", rd.Problems())
+	}
+	if !bytes.Contains(buf, []byte(`"redacted":true,"size":9,"frame":{"k":"[REDACTED]"}`)) {
+		t.Errorf("redacted record not written as documented:\n%s", buf)
+	}
+}
+
+// An old log has no "redacted" member: it reads as not redacted.
+func TestReaderOldRecordNotRedacted(t *testing.T) {
+	line := `{"v":1,"session":"s","label":"l","seq":1,"ts":"2026-01-02T03:04:05Z","dir":"c2s","transport":"stdio","size":2,"frame":{}}` + "\n"
+	r, err := NewReader(strings.NewReader(line)).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Redacted || r.Size != 2 {
+		t.Errorf("Redacted = %v, Size = %d; want false, 2", r.Redacted, r.Size)
 	}
 }
 

@@ -41,6 +41,9 @@ func httpRun(ctx context.Context, opts *ProxyOptions) error {
 	if path != "" {
 		fmt.Fprintf(opts.IO.ErrOut, "mcpward: recording to %s\n", path)
 	}
+	if opts.ConfigPath != "" {
+		fmt.Fprintf(opts.IO.ErrOut, "mcpward: settings from %s\n", opts.ConfigPath)
+	}
 	h := proxy.NewHTTPProxy(&proxy.HTTPOptions{Target: opts.Target, Recorder: rec, Now: opts.Now})
 	serveErr := proxy.Serve(ctx, ln, h, opts.TLSCert, opts.TLSKey)
 	if lg != nil {

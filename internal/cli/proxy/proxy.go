@@ -23,7 +23,9 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/proxy"
+	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/settings"
 )
 
 // ProxyOptions are the inputs of `mcpward proxy`.
@@ -49,6 +51,14 @@ type ProxyOptions struct {
 	NoTrace   bool
 	// Grace is the time the server gets after a forwarded signal.
 	Grace time.Duration
+
+	// Redact is what the session log hides (--redact-*); the relayed bytes
+	// are never changed.
+	Redact redact.Config
+	// ConfigFile is --config-file; ConfigPath the settings file that was
+	// applied ("" for none).
+	ConfigFile string
+	ConfigPath string
 }
 
 // defaultListen is the HTTP proxy's listen address: loopback only.
@@ -88,6 +98,9 @@ The format is documented in docs/session-log.md.`,
 			if len(args) > 0 {
 				return cmdutil.FlagErrorf("unexpected argument %q (the server command goes after --)", args[0])
 			}
+			if err := opts.applySettings(cmd); err != nil {
+				return err
+			}
 			if err := opts.validate(cmd, target); err != nil {
 				return err
 			}
@@ -107,7 +120,41 @@ The format is documented in docs/session-log.md.`,
 	fl.StringVar(&opts.TraceFile, "trace-file", "", "write the session log to this `file` (appended) instead of the state directory")
 	fl.BoolVar(&opts.NoTrace, "no-trace", false, "relay only, record nothing")
 	fl.DurationVar(&opts.Grace, "grace", proxy.DefaultGrace, "time the server gets to exit after a forwarded signal before it is killed")
+	fl.BoolVar(&opts.Redact.Secrets, "redact-secrets", false, "hide secrets in the log: API keys, tokens, JWTs, credential-named members and arguments")
+	fl.StringArrayVar(&opts.Redact.Keys, "redact-key", nil, "hide the values of object members with this `name` (repeatable, case-insensitive)")
+	fl.StringArrayVar(&opts.Redact.Values, "redact-value", nil, "hide every match of this `regexp` in the log (repeatable)")
+	fl.StringArrayVar(&opts.Redact.Paths, "redact-path", nil, "hide the value at this `path` of each message, e.g. params.arguments.pin or $..token (repeatable)")
+	fl.StringVar(&opts.ConfigFile, "config-file", "", "read defaults from this settings `file` instead of ./.mcpward.toml or ~/.config/mcpward/config.toml")
 	return cmd
+}
+
+// applySettings loads the settings file and sets the flags the user did
+// not set from it: flags win. A repeatable flag given on the command line
+// replaces the file's values for it.
+func (o *ProxyOptions) applySettings(cmd *cobra.Command) error {
+	cwd := ""
+	if o.Getwd != nil {
+		cwd, _ = o.Getwd()
+	}
+	file, err := settings.Load(o.ConfigFile, cwd, o.LookupEnv)
+	if err != nil {
+		return err
+	}
+	o.ConfigPath = file.Path
+	fl := cmd.Flags()
+	// --trace-file on the command line overrides the file's no-trace and
+	// --no-trace its trace-file: they are one setting.
+	outputSet := fl.Changed("trace-file") || fl.Changed("no-trace")
+	for _, fv := range file.Flags() {
+		f := fl.Lookup(fv.Flag)
+		if f == nil || f.Changed || (outputSet && (fv.Flag == "trace-file" || fv.Flag == "no-trace")) {
+			continue
+		}
+		if err := f.Value.Set(fv.Value); err != nil {
+			return fault.Input(fmt.Errorf("config %s: %s: %w", file.Path, fv.Flag, err))
+		}
+	}
+	return nil
 }
 
 func (o *ProxyOptions) validate(cmd *cobra.Command, target string) error {
@@ -127,6 +174,9 @@ func (o *ProxyOptions) validate(cmd *cobra.Command, target string) error {
 		if err := session.CheckLabel(o.Label); err != nil {
 			return cmdutil.FlagErrorf("--label: %v", err)
 		}
+	}
+	if _, err := redact.New(o.Redact); err != nil {
+		return cmdutil.FlagErrorf("--redact-*: %v", err)
 	}
 	if target == "" {
 		for _, name := range []string{"listen", "allow-remote", "tls-cert", "tls-key"} {
@@ -179,6 +229,10 @@ func stdioRun(ctx context.Context, opts *ProxyOptions) error {
 	lg, path, err := openLog(opts, label)
 	if err != nil {
 		return err
+	}
+	if opts.ConfigPath != "" {
+		// A file in the working directory changes what is recorded: say so.
+		fmt.Fprintf(opts.IO.ErrOut, "mcpward: settings from %s\n", opts.ConfigPath)
 	}
 	// A client that closes our stdout must not kill us by SIGPIPE before
 	// the server is told and reaped: the write then fails and is handled.
@@ -254,5 +308,14 @@ func openLog(opts *ProxyOptions, label string) (*logFile, string, error) {
 	if err != nil {
 		return nil, "", fault.Input(fmt.Errorf("open session log: %w", err))
 	}
-	return &logFile{Log: proxy.NewLog(f, &proxy.LogOptions{Session: id, Label: label, Now: opts.Now}), f: f}, path, nil
+	lo := &proxy.LogOptions{Session: id, Label: label, Now: opts.Now}
+	red, err := redact.New(opts.Redact)
+	if err != nil {
+		f.Close()
+		return nil, "", fault.Input(err)
+	}
+	if red.Enabled() {
+		lo.Filter = proxy.RedactFilter(red)
+	}
+	return &logFile{Log: proxy.NewLog(f, lo), f: f}, path, nil
 }

@@ -14,7 +14,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -50,6 +52,11 @@ func TestNewCmdProxyFlags(t *testing.T) {
 		{name: "bad label", args: []string{"--label", "a:b", "--", "srv"}, wantErr: "--label"},
 		{name: "no-trace and trace-file", args: []string{"--no-trace", "--trace-file", "x", "--", "srv"}, wantErr: "contradict"},
 		{name: "stray argument", args: []string{"srv"}, wantErr: "unexpected argument"},
+		{name: "redaction", args: []string{"--redact-secrets", "--redact-key", "ssn", "--redact-key", "pin,account", "--redact-value", `acct-\d{4},x`, "--redact-path", "params.arguments.pin", "--", "srv"},
+			want: ProxyOptions{Command: []string{"srv"}, Listen: defaultListen, Grace: 5 * time.Second,
+				Redact: redact.Config{Secrets: true, Keys: []string{"ssn", "pin,account"}, Values: []string{`acct-\d{4},x`}, Paths: []string{"params.arguments.pin"}}}},
+		{name: "bad redact value", args: []string{"--redact-value", "(", "--", "srv"}, wantErr: "--redact-*"},
+		{name: "bad redact path", args: []string{"--redact-path", "params..[", "--", "srv"}, wantErr: "--redact-*"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,5 +134,143 @@ func TestStdioRunExitCodeAndLog(t *testing.T) {
 	}
 	if fi, _ := os.Stat(files[0]); fi.Mode().Perm() != 0o600 {
 		t.Errorf("log mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// parseWith runs the command's flag handling with the settings file of
+// dir (as the working directory) and returns the options it would run.
+func parseWith(t *testing.T, dir string, args ...string) (*ProxyOptions, error) {
+	t.Helper()
+	ios, _, _, _ := iostreams.Test()
+	f := &cmdutil.Factory{IOStreams: ios, Getwd: func() (string, error) { return dir, nil },
+		LookupEnv: func(string) (string, bool) { return "", false }}
+	var got *ProxyOptions
+	cmd := NewCmdProxy(f, func(_ context.Context, o *ProxyOptions) error { got = o; return nil })
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	_, err := cmd.ExecuteC()
+	return got, err
+}
+
+func writeSettings(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".mcpward.toml"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestSettingsFileAppliedFlagsWin(t *testing.T) {
+	dir := writeSettings(t, `label = "fromfile"
+trace-file = "t.jsonl"
+[redact]
+secrets = true
+keys = ["ssn", "pin"]
+values = ['acct-\d{4}']
+`)
+	tests := []struct {
+		name string
+		args []string
+		want ProxyOptions
+	}{
+		{name: "file applied", args: []string{"--", "srv"}, want: ProxyOptions{
+			Label: "fromfile", TraceFile: filepath.Join(dir, "t.jsonl"),
+			Redact: redact.Config{Secrets: true, Keys: []string{"ssn", "pin"}, Values: []string{`acct-\d{4}`}}}},
+		{name: "flags win", args: []string{"--label", "mine", "--redact-key", "card", "--redact-secrets=false", "--", "srv"}, want: ProxyOptions{
+			Label: "mine", TraceFile: filepath.Join(dir, "t.jsonl"),
+			Redact: redact.Config{Secrets: false, Keys: []string{"card"}, Values: []string{`acct-\d{4}`}}}},
+		{name: "no-trace beats the file's trace-file", args: []string{"--no-trace", "--", "srv"}, want: ProxyOptions{
+			Label: "fromfile", NoTrace: true,
+			Redact: redact.Config{Secrets: true, Keys: []string{"ssn", "pin"}, Values: []string{`acct-\d{4}`}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseWith(t, dir, tt.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tt.want
+			want.Command, want.Listen, want.Grace, want.ConfigPath = []string{"srv"}, defaultListen, 5*time.Second, filepath.Join(dir, ".mcpward.toml")
+			got.IO = nil
+			if d := cmp.Diff(want, *got, cmp.FilterPath(func(p cmp.Path) bool {
+				switch p.Last().String() {
+				case ".Now", ".LookupEnv", ".Environ", ".Getwd":
+					return true
+				}
+				return false
+			}, cmp.Ignore())); d != "" {
+				t.Errorf("opts mismatch (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestSettingsFileErrorsAreInputErrors(t *testing.T) {
+	tests := []struct {
+		name, file, want string
+		args             []string
+	}{
+		{name: "unknown key", file: "lable = \"x\"\n", want: `unknown key "lable"`},
+		{name: "unknown redact key", file: "[redact]\nkey = [\"x\"]\n", want: `unknown key "redact.key" (did you mean "redact.keys"?)`},
+		{name: "bad regexp", file: "[redact]\nvalues = [\"(\"]\n", want: "redact value"},
+		{name: "missing --config-file", args: []string{"--config-file", "/nonexistent/x.toml"}, want: "config file /nonexistent/x.toml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tt.file != "" {
+				dir = writeSettings(t, tt.file)
+			}
+			_, err := parseWith(t, dir, append(tt.args, "--", "srv")...)
+			if err == nil || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want an input error (exit 4) containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestExplicitConfigFileWinsOverWorkingDirectory(t *testing.T) {
+	cwd := writeSettings(t, `label = "cwd"`)
+	other := filepath.Join(t.TempDir(), "other.toml")
+	if err := os.WriteFile(other, []byte(`label = "explicit"`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseWith(t, cwd, "--config-file", other, "--", "srv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Label != "explicit" || got.ConfigPath != other {
+		t.Errorf("Label %q from %q, want \"explicit\" from %q", got.Label, got.ConfigPath, other)
+	}
+}
+
+func TestStdioRunRedactsLogOnly(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.jsonl")
+	exe, _ := os.Executable()
+	ios, stdin, stdout, _ := iostreams.Test()
+	frame := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"ssn":"123-45-6789"}}}` + "\n"
+	stdin.WriteString(frame)
+	opts := &ProxyOptions{
+		IO: ios, Now: time.Now, Version: "test",
+		LookupEnv: func(string) (string, bool) { return "", false },
+		Environ:   func() []string { return append(os.Environ(), helperEnv+"=cat") },
+		Getwd:     os.Getwd,
+		Command:   []string{exe, "-test.run=^$"}, Label: "echo", Grace: time.Second, TraceFile: trace,
+		Redact: redact.Config{Keys: []string{"ssn"}},
+	}
+	if err := proxyRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if stdout.String() != frame {
+		t.Errorf("client received %q, want the frame unchanged", stdout.String())
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "123-45-6789") || !strings.Contains(string(b), `"redacted":true`) {
+		t.Errorf("log not redacted:\n%s", b)
 	}
 }

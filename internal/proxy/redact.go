@@ -1,0 +1,47 @@
+package proxy
+
+import (
+	"github.com/mcpward/mcpward/internal/redact"
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+// RedactFilter returns a [LogOptions.Filter] that hides what red hides in
+// each record before it is encoded, fed or exported. It runs on the Log's
+// writer goroutine, never on the relay path: the relayed bytes are never
+// changed, only the copy that is kept.
+//
+// Frames, HTTP headers together with their body (so an Mcp-Param-* header
+// does not keep a secret the body lost), the argv of the start record and
+// the request path are redacted. A record that changed is marked
+// Redacted; its Size stays the length that travelled.
+func RedactFilter(red *redact.Redactor) func(*session.Record) {
+	return func(rec *session.Record) {
+		var changed bool
+		switch {
+		case rec.Dir == session.Meta:
+			if len(rec.Info) > 0 {
+				rec.Info, changed = red.Frame(rec.Info) // argv, target URL
+			}
+			rec.Redacted = changed
+			return
+		case rec.Header != nil:
+			if rec.Size == 0 {
+				rec.Size = int64(len(rec.Frame))
+			}
+			rec.Header, rec.Frame, changed = red.Message(rec.Header, rec.Frame)
+		case len(rec.Frame) > 0:
+			if rec.Size == 0 {
+				rec.Size = int64(len(rec.Frame))
+			}
+			rec.Frame, changed = red.Frame(rec.Frame)
+		}
+		if rec.Path != "" {
+			// A query string may carry a token (?api_key=…): it gets the
+			// value detectors like any header that is not a credential.
+			if p, hit := red.Header("Path", rec.Path); hit {
+				rec.Path, changed = p, true
+			}
+		}
+		rec.Redacted = changed
+	}
+}
