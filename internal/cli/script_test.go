@@ -47,6 +47,7 @@ func TestScript(t *testing.T) {
 			"fixture":     cmdFixture,
 			"exitcode":    cmdExitcode,
 			"samesurface": cmdSameSurface,
+			"expandenv":   cmdExpandEnv,
 		},
 	})
 }
@@ -104,6 +105,18 @@ func cmdSameSurface(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s vs %s: same surface = %v (digests %s, %s)", args[0], name, same, first.SurfaceDigest, d.SurfaceDigest)
 		}
 	}
+}
+
+// cmdExpandEnv writes a copy of a file with $VAR and ${VAR} replaced by
+// the script's environment, for files that must hold a port or $WORK.
+//
+//	expandenv IN OUT
+func cmdExpandEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: expandenv IN OUT")
+	}
+	out := os.Expand(ts.ReadFile(args[0]), ts.Getenv)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644))
 }
 
 // cmdExitcode runs a command and checks its exact exit code; plain '!'
