@@ -11,6 +11,7 @@ import (
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/rules"
 )
 
 // Schema and Version identify the SARIF dialect written.
@@ -269,6 +270,18 @@ func descriptors(r *result.Result) []descriptor {
 		d := descriptor{ID: v.RuleID, ShortDescription: &message{short},
 			DefaultConfiguration: configuration{ClassLevel(v.Class)},
 			Properties:           map[string]any{"class": v.Class}}
+		// The conformance and traffic rules describe themselves in the one
+		// rule catalogue: its summary, and the clause it rests on.
+		if ru, ok := rules.Lookup(v.RuleID); ok {
+			d.ShortDescription = &message{ru.Summary}
+			full := ru.Level + ": " + ru.Cite()
+			if ru.Note != "" {
+				full += ". " + ru.Note
+			}
+			d.FullDescription = &message{full}
+			d.Properties["level"] = ru.Level
+			d.Properties["group"] = ru.Group
+		}
 		seen[v.RuleID] = d
 	}
 	ids := make([]string, 0, len(seen))
