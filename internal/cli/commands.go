@@ -15,6 +15,7 @@ import (
 	proxycmd "github.com/mcpward/mcpward/internal/cli/proxy"
 	"github.com/mcpward/mcpward/internal/cli/record"
 	"github.com/mcpward/mcpward/internal/cli/report"
+	remotecmd "github.com/mcpward/mcpward/internal/cli/remote"
 	rulescmd "github.com/mcpward/mcpward/internal/cli/rules"
 	"github.com/mcpward/mcpward/internal/cli/sessions"
 	wrapcmd "github.com/mcpward/mcpward/internal/cli/wrap"
@@ -38,5 +39,7 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		sessions.NewCmdSessions(f),
 		wrapcmd.NewCmdWrap(f, nil),
 		wrapcmd.NewCmdUnwrap(f, nil),
+		remotecmd.NewCmdRemote(f, nil),
+		remotecmd.NewCmdHubPath(f),
 	)
 }

@@ -236,8 +236,11 @@ func writeText(w io.Writer, rep *engine.Report, res *result.Result) {
 			if len(f.Evidence.Request) > 0 {
 				fmt.Fprintf(w, "            request:  %s\n", clip(string(f.Evidence.Request)))
 			}
-			if f.Evidence.Status != 0 || len(f.Evidence.Response) > 0 {
+			switch {
+			case f.Evidence.Status != 0:
 				fmt.Fprintf(w, "            response: HTTP %d %s\n", f.Evidence.Status, clip(string(f.Evidence.Response)))
+			case len(f.Evidence.Response) > 0:
+				fmt.Fprintf(w, "            response: %s\n", clip(string(f.Evidence.Response)))
 			}
 		}
 	}
