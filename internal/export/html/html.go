@@ -1,0 +1,198 @@
+package html
+
+import (
+	"bufio"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"errors"
+	"html"
+	"io"
+	"unicode/utf8"
+)
+
+//go:embed filter.js
+var filterJS string
+
+//go:embed app.js
+var appJS string
+
+//go:embed style.css
+var styleCSS string
+
+// script is the page's one executable script; its hash is the only one
+// the Content-Security-Policy allows.
+var script = filterJS + "\n" + appJS
+
+// DataID is the id of the element holding the JSON export.
+const DataID = "mcpward-data"
+
+// FilterJS returns the JavaScript copy of package filter (for tests that
+// run it outside a browser).
+func FilterJS() string { return filterJS }
+
+func cspHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// CSP is the Content-Security-Policy of the report: nothing may be
+// fetched, and only the report's own script and style run.
+var CSP = "default-src 'none'; script-src " + cspHash(script) + "; style-src " + cspHash(styleCSS) +
+	"; img-src data:; base-uri 'none'; form-action 'none'"
+
+// Options configure a report.
+type Options struct {
+	// Title is shown in the browser tab (escaped).
+	Title string
+}
+
+// A Writer writes one report.
+type Writer struct {
+	w      *bufio.Writer
+	data   *escaper
+	err    error
+	closed bool
+}
+
+// NewWriter writes the head of the report and returns a Writer whose Data
+// receives the JSON export.
+func NewWriter(w io.Writer, opts *Options) *Writer {
+	title := "mcpward session report"
+	if opts != nil && opts.Title != "" {
+		title += ": " + opts.Title
+	}
+	hw := &Writer{w: bufio.NewWriterSize(w, 64<<10)}
+	hw.data = &escaper{w: hw.w}
+	hw.put(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(CSP) + `">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>` + html.EscapeString(title) + `</title>
+<style>` + styleCSS + `</style>
+</head>
+<body>
+<h1 id="title">mcpward session report</h1>
+<div id="meta"></div>
+<h2>Tools</h2>
+<div id="summary"></div>
+<h2>Findings</h2>
+<div id="findings"></div>
+<h2>Frames</h2>
+<input id="filter" type="search" placeholder="filter: tool:NAME method:M id:7 dir:c2s kind:request status:error|404 or text" autocomplete="off" spellcheck="false" aria-label="filter">
+<div class="help dim">Terms are ANDed. tool:/t: method:/m: (substrings), id: (with or without quotes), task:, dir:/d: c2s|s2c|stderr, kind:/k: request|response|notification|stderr|invalid|transport|meta, status:/s: ok|error|pending|cancelled|late|warn|bad|mismatch|streaming|superseded or an HTTP code. Press / to focus. Click a row to open it.</div>
+<div id="count" class="dim"></div>
+<table id="stream"><thead><tr><th>time</th><th></th><th>kind</th><th>method</th><th>id</th><th>status</th><th>duration</th></tr></thead><tbody id="rows"></tbody></table>
+<button id="more" hidden>show more</button>
+<script type="application/json" id="` + DataID + `">`)
+	return hw
+}
+
+func (w *Writer) put(s string) {
+	if w.err == nil {
+		_, w.err = w.w.WriteString(s)
+	}
+}
+
+// Data returns the writer the JSON export goes to. Everything written is
+// escaped for a script element; it must be one JSON document.
+func (w *Writer) Data() io.Writer { return w.data }
+
+// Close ends the data element, writes the script and flushes.
+func (w *Writer) Close() error {
+	if w.closed {
+		return errors.New("html report closed twice")
+	}
+	w.closed = true
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.data.flush(); err != nil {
+		return err
+	}
+	w.put("</script>\n<script>" + script + "</script>\n</body></html>\n")
+	if w.err != nil {
+		return w.err
+	}
+	return w.w.Flush()
+}
+
+// An escaper rewrites <, >, &, U+2028 and U+2029 as \u escapes. In a
+// valid JSON document these can only occur inside strings, where the
+// escape means the same character, so the data is unchanged for
+// JSON.parse and inert for the HTML parser. A line separator split across
+// writes is held back until its last byte arrives.
+type escaper struct {
+	w     *bufio.Writer
+	carry []byte
+}
+
+func (e *escaper) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(e.carry) > 0 {
+		p = append(e.carry, p...)
+		e.carry = nil
+	}
+	start := 0
+	for i := 0; i < len(p); i++ {
+		var rep string
+		switch c := p[i]; c {
+		case '<':
+			rep = `\u003c`
+		case '>':
+			rep = `\u003e`
+		case '&':
+			rep = `\u0026`
+		case 0xE2:
+			if len(p)-i < 3 {
+				if !utf8.FullRune(p[i:]) {
+					if _, err := e.w.Write(p[start:i]); err != nil {
+						return 0, err
+					}
+					e.carry = append([]byte(nil), p[i:]...)
+					return n, nil
+				}
+				continue
+			}
+			if p[i+1] == 0x80 && (p[i+2] == 0xA8 || p[i+2] == 0xA9) {
+				rep = `\u2028`
+				if p[i+2] == 0xA9 {
+					rep = `\u2029`
+				}
+				if _, err := e.w.Write(p[start:i]); err != nil {
+					return 0, err
+				}
+				if _, err := e.w.WriteString(rep); err != nil {
+					return 0, err
+				}
+				i += 2
+				start = i + 1
+			}
+			continue
+		default:
+			continue
+		}
+		if _, err := e.w.Write(p[start:i]); err != nil {
+			return 0, err
+		}
+		if _, err := e.w.WriteString(rep); err != nil {
+			return 0, err
+		}
+		start = i + 1
+	}
+	_, err := e.w.Write(p[start:])
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (e *escaper) flush() error {
+	if len(e.carry) > 0 {
+		_, err := e.w.Write(e.carry)
+		e.carry = nil
+		return err
+	}
+	return nil
+}
