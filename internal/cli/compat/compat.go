@@ -221,8 +221,22 @@ func writeText(w io.Writer, rep *engine.Report, res *result.Result) {
 		fmt.Fprintf(w, "; versions: %s", strings.Join(rep.SupportedVersions, ", "))
 	}
 	fmt.Fprintf(w, "\nprofiles: %s\n\ntransport assertions:\n", strings.Join(rep.Profiles, ", "))
+	// Assertions that do not apply to this transport share one reason; list
+	// their ids on one line instead of repeating it.
+	na := map[string][]string{}
+	var reasons []string
 	for _, a := range rep.Assertions {
+		if a.Verdict == engine.NA {
+			if _, ok := na[a.Detail]; !ok {
+				reasons = append(reasons, a.Detail)
+			}
+			na[a.Detail] = append(na[a.Detail], a.ID)
+			continue
+		}
 		fmt.Fprintf(w, "  %-8s %-44s %s\n", a.Verdict, a.ID, a.Detail)
+	}
+	for _, why := range reasons {
+		fmt.Fprintf(w, "  %-8s %d assertions — %s: %s\n", engine.NA, len(na[why]), strings.TrimPrefix(why, "n/a "), strings.Join(na[why], ", "))
 	}
 	fmt.Fprintf(w, "\nfindings:\n")
 	n := 0
