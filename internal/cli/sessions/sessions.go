@@ -9,6 +9,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	baselinecmd "github.com/mcpward/mcpward/internal/cli/sessions/baseline"
 	"github.com/mcpward/mcpward/internal/cli/sessions/check"
+	exportcmd "github.com/mcpward/mcpward/internal/cli/sessions/export"
 	"github.com/mcpward/mcpward/internal/cli/sessions/list"
 	"github.com/mcpward/mcpward/internal/cli/sessions/prune"
 )
@@ -26,6 +27,7 @@ $MCPWARD_HOME, else $XDG_STATE_HOME/mcpward, else ~/.local/state/mcpward).`,
 		check.NewCmdCheck(f, nil),
 		baselinecmd.NewCmdBaseline(f, nil),
 		prune.NewCmdPrune(f, nil),
+		exportcmd.NewCmdExport(f, nil),
 	)
 	return cmd
 }

@@ -146,7 +146,7 @@
       keys.forEach(function (k) { d.appendChild(jsonNode(arr ? null : k, v[k], depth + 1)); });
     }
     d.addEventListener("toggle", function () { if (d.open) build(); });
-    if (depth < 2) { d.open = true; build(); }
+    if (depth < 2 || openAll) { d.open = true; build(); }
     return d;
   }
   function detail(r) {
@@ -195,6 +195,7 @@
       var tr = el("tr", "row " + (fr.status === "error" || fr.httpStatus >= 400 || f.kind === "invalid" ? "err" : ""));
       var time = (f.ts || "").replace(/^.*T/, "").replace(/Z$/, "").replace(/(\.\d{3})\d*/, "$1");
       var what = fr.method + (fr.tool ? " " + fr.tool : "");
+      if (f.kind === "stderr" || f.kind === "invalid") what = fr.text.length > 200 ? fr.text.slice(0, 200) + "\u2026" : fr.text;
       var dur = f.kind === "response" && r.call ? fmtMs(r.call.durationMs) : "";
       [time, ARROWS[f.dir] || f.dir, f.kind, what, f.id || "", statusCell(r), dur].forEach(function (v, i) {
         tr.appendChild(el("td", i === 3 ? "what" : "", v));
@@ -213,11 +214,20 @@
       tr.addEventListener("click", toggle);
       tr.addEventListener("keydown", function (ev) { if (ev.key === "Enter") toggle(); });
       body.appendChild(tr);
+      if (openAll) toggle();
     });
     $("count").textContent = n + " of " + total + " matching frames (" + rows.length + " in all)";
     $("more").hidden = total <= n;
   }
-  $("filter").addEventListener("input", function () { shown = LIMIT; render(); });
+  // The fragment may carry a filter (#filter=tool:x) and open=1 to expand
+  // every shown row, so a report link can point at what matters.
+  var openAll = false;
+  try {
+    var hp = new URLSearchParams(location.hash.replace(/^#/, ""));
+    if (hp.get("filter") !== null) $("filter").value = hp.get("filter");
+    openAll = hp.get("open") === "1";
+  } catch (e) { /* no fragment support: plain view */ }
+  $("filter").addEventListener("input", function () { shown = LIMIT; openAll = false; render(); });
   $("more").addEventListener("click", function () { shown += LIMIT; render(); });
   document.addEventListener("keydown", function (ev) {
     if (ev.key === "/" && document.activeElement !== $("filter")) { ev.preventDefault(); $("filter").focus(); }

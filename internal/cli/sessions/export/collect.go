@@ -1,0 +1,276 @@
+package export
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/redact"
+	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/traffic"
+)
+
+// maxCallFrames bounds the frames buffered for one open call (a long
+// subscriptions/listen stream, a chatty progress run). Beyond it, the
+// call's further frames are written as loose frames.
+const maxCallFrames = 1000
+
+// A frameInfo is one frame (a batch element counts as one) as the sinks
+// see it. Rec is the record (redacted when redaction is on).
+type frameInfo struct {
+	Rec      *session.Record
+	Line     int
+	Kind     calls.Kind
+	Method   string // the frame's method, or its call's for a response
+	ID       string // raw JSON id
+	Batch    bool
+	Index    int
+	Call     *calls.Call
+	Redacted bool
+	// Findings are the rule ids the checker reported on this frame.
+	Findings []string
+}
+
+// An item is what the structured formats write: a call with every frame
+// that belongs to it, or one loose frame (Call nil: a notification, a
+// stderr line, a meta record, an unmatched response).
+type item struct {
+	Session *calls.Session
+	Call    *calls.Call
+	Frames  []*frameInfo
+}
+
+// A sink receives the export in a single pass over the log.
+type sink interface {
+	// frame is called for every frame in log order.
+	frame(f *frameInfo) error
+	// item is called when a call settles (and for every loose frame).
+	item(it *item) error
+	// finish is called once at the end.
+	finish(e *ending) error
+}
+
+// An ending is what only the end of the log knows.
+type ending struct {
+	Sessions []*calls.Session
+	Findings []traffic.Finding
+	// FindingsDropped counts findings past the cap.
+	FindingsDropped int
+	Problems        []string
+}
+
+// maxFindings bounds the findings an export keeps (they are written at
+// the end, so they are held in memory).
+const maxFindings = 5000
+
+// A collector feeds records to the call store and hands sinks their
+// items as calls settle: frames of open calls are buffered, so memory is
+// bounded by what is in flight, not by the size of the log.
+type collector struct {
+	sink    sink
+	session string // only this session id (prefix) when set
+	red     *redact.Redactor
+	store   *calls.Store
+	chk     *traffic.Checker
+
+	open     map[*calls.Call][]*frameInfo
+	spilled  map[*calls.Call]bool
+	settled  []*calls.Call
+	findings []traffic.Finding
+	dropped  int
+	pending  map[uint64][]string // rule ids per seq, waiting for their frame
+	curRed   bool
+	err      error
+}
+
+func newCollector(s sink, sessionID string, red *redact.Redactor, check bool) *collector {
+	c := &collector{sink: s, session: sessionID, red: red,
+		open: map[*calls.Call][]*frameInfo{}, spilled: map[*calls.Call]bool{}, pending: map[uint64][]string{}}
+	if check {
+		c.chk = traffic.New(&traffic.Options{OnFinding: c.finding, OnFrame: c.frame, OnSettle: c.settle})
+		c.store = c.chk.Store()
+	} else {
+		c.store = calls.New(&calls.Options{OnFrame: c.frame, OnSettle: c.settle})
+	}
+	return c
+}
+
+// add takes one record of the log, in file order.
+func (c *collector) add(rec *session.Record, line int) {
+	if c.err != nil {
+		return
+	}
+	if c.session != "" && !matchSession(rec.Session, c.session) {
+		return
+	}
+	c.curRed = c.redact(rec)
+	if c.chk != nil {
+		c.chk.Add(rec, line)
+	} else {
+		c.store.Add(rec, line)
+	}
+	c.flush()
+}
+
+func matchSession(id, want string) bool {
+	return len(id) >= len(want) && id[:len(want)] == want
+}
+
+// redact hides secrets in the record before anything reads it, so the
+// summary, the findings and every format see the same redacted bytes.
+func (c *collector) redact(rec *session.Record) bool {
+	if !c.red.Enabled() {
+		return rec.Redacted
+	}
+	changed := false
+	if rec.HasFrame {
+		h, fr, ok := c.red.Message(rec.Header, rec.Frame)
+		if ok {
+			rec.Header, rec.Frame, changed = h, fr, true
+			rec.RawFrame = nil
+			if session.SpliceJSON(fr) {
+				rec.RawFrame = fr
+			}
+		}
+	} else if len(rec.Header) > 0 {
+		h, _, ok := c.red.Message(rec.Header, nil)
+		if ok {
+			rec.Header, changed = h, true
+		}
+	}
+	if rec.Dir == session.Meta && len(rec.Info) > 0 {
+		if out, ok := c.red.Frame(rec.Info); ok {
+			rec.Info, changed = out, true
+		}
+	}
+	if changed {
+		rec.Redacted = true
+	}
+	return rec.Redacted
+}
+
+func (c *collector) finding(f traffic.Finding) {
+	if len(c.findings) >= maxFindings {
+		c.dropped++
+	} else {
+		c.findings = append(c.findings, f)
+	}
+	if f.Seq != 0 {
+		c.pending[f.Seq] = append(c.pending[f.Seq], f.RuleID)
+	}
+}
+
+func (c *collector) settle(call *calls.Call) { c.settled = append(c.settled, call) }
+
+func (c *collector) frame(f *calls.Frame) {
+	if c.err != nil {
+		return
+	}
+	fi := &frameInfo{Rec: f.Record, Line: f.Line, Kind: f.Kind, Method: f.Msg.Method,
+		Batch: f.Batch, Index: f.BatchIndex, Call: f.Call, Redacted: c.curRed}
+	if !f.Msg.ID.IsZero() {
+		fi.ID = string(f.Msg.ID.Raw())
+	}
+	if fi.Method == "" && f.Call != nil && f.Kind == calls.KindResponse {
+		fi.Method = f.Call.Method
+	}
+	if ids, ok := c.pending[f.Record.Seq]; ok {
+		fi.Findings = ids
+		if !f.Batch || f.BatchIndex == 0 {
+			delete(c.pending, f.Record.Seq)
+		}
+	}
+	if err := c.sink.frame(fi); err != nil {
+		c.err = err
+		return
+	}
+	call := f.Call
+	if call != nil && call.Session == f.Record.Session && !c.spilled[call] {
+		if len(c.open[call]) < maxCallFrames {
+			c.open[call] = append(c.open[call], fi)
+			return
+		}
+		c.spilled[call] = true
+	}
+	c.emit(&item{Session: f.Session, Frames: []*frameInfo{fi}})
+}
+
+// flush hands settled calls to the sink once their settling frame is in
+// their buffer. A cancelled call is held until the end, since a late
+// result may still follow.
+func (c *collector) flush() {
+	q := c.settled
+	c.settled = nil
+	for _, call := range q {
+		if call.State == calls.Cancelled {
+			continue
+		}
+		c.emitCall(call)
+	}
+}
+
+func (c *collector) emitCall(call *calls.Call) {
+	frames, ok := c.open[call]
+	if !ok && !c.spilled[call] {
+		return // already written (a second settle)
+	}
+	delete(c.open, call)
+	delete(c.spilled, call)
+	ss, _ := c.store.Session(call.Session)
+	c.emit(&item{Session: ss, Call: call, Frames: frames})
+}
+
+func (c *collector) emit(it *item) {
+	if c.err != nil {
+		return
+	}
+	if err := c.sink.item(it); err != nil {
+		c.err = err
+	}
+}
+
+// finish writes the calls still open (and the cancelled ones), then the
+// end of the document.
+func (c *collector) finish(problems []string) error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.chk != nil {
+		c.chk.Finish()
+	}
+	c.flush()
+	left := make([]*calls.Call, 0, len(c.open))
+	for call := range c.open {
+		left = append(left, call)
+	}
+	sortCalls(left)
+	for _, call := range left {
+		c.emitCall(call)
+	}
+	if c.err != nil {
+		return c.err
+	}
+	return c.sink.finish(&ending{Sessions: c.store.Sessions(), Findings: c.findings,
+		FindingsDropped: c.dropped, Problems: problems})
+}
+
+func sortCalls(cs []*calls.Call) {
+	// Insertion order by request time then seq: open calls are few.
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && less(cs[j], cs[j-1]); j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+func less(a, b *calls.Call) bool {
+	if !a.Start.Equal(b.Start) {
+		return a.Start.Before(b.Start)
+	}
+	return a.ReqSeq < b.ReqSeq
+}
+
+// ms is a duration in milliseconds with microsecond precision.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func lineProblem(name string, p session.LineError) string { return fmt.Sprintf("%s: %v", name, &p) }

@@ -1,0 +1,290 @@
+// Package export implements `mcpward sessions export`: one session log
+// (or one session of it) as JSON, a self-contained HTML report, a text
+// transcript, HAR 1.2 or OTLP JSON, written atomically.
+package export
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/redact"
+)
+
+// Formats lists the export formats.
+var Formats = []string{"json", "html", "text", "har", "otlp"}
+
+// ExportOptions are the inputs of `sessions export`.
+type ExportOptions struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+	Version string
+
+	Log       string
+	SessionID string
+	Format    string
+	Output    string
+	Check     bool
+	Redact    redact.Config
+}
+
+// NewCmdExport builds `mcpward sessions export`.
+func NewCmdExport(f *cmdutil.Factory, runF func(*ExportOptions) error) *cobra.Command {
+	opts := &ExportOptions{IO: f.IOStreams, Factory: f, Version: f.Version}
+	cmd := &cobra.Command{
+		Use:   "export [LOG|ID] [-T json|html|text|har|otlp] [-o FILE]",
+		Short: "Export a recorded session as JSON, HTML, text, HAR or OTLP",
+		Long: `Export a session log: every call with its frames (as recorded, never
+re-encoded), a per-tool summary (calls, errors, latency, definition and
+result bytes, estimated tokens) and, with --check, the traffic findings.
+
+LOG is a log file or a session id (or id prefix, or label) in the state
+directory; without it the newest log there is used. Every session in the
+file is exported unless --session names one.
+
+Formats: json (the document the others are built from), html (one
+self-contained file: no external fetch, search and the filter language
+tool: method: id: dir: kind: status:), text (a transcript), har (HAR 1.2,
+one entry per call; stdio calls as POST mcp+stdio://<label>/), otlp (OTLP
+JSON, one span per call, W3C trace context from _meta).
+
+--redact-* hide secrets while reading; the log itself is never changed.
+-o writes through a temporary file and a rename, and refuses to overwrite
+the log being read.`,
+		Example: `  mcpward sessions export -T html -o report.html
+  mcpward sessions export run.jsonl -T har -o run.har --redact-secrets
+  mcpward sessions export --session 01JD -T json --check | jq '.sessions[].summary'`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Log = args[0]
+			}
+			opts.Format = strings.ToLower(opts.Format)
+			if !slices.Contains(Formats, opts.Format) {
+				return cmdutil.FlagErrorf("--format %q: want one of %s", opts.Format, strings.Join(Formats, ", "))
+			}
+			if _, err := redact.New(opts.Redact); err != nil {
+				return cmdutil.FlagErrorWrap(err)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return exportRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&opts.Format, "format", "T", "json", "output `format`: "+strings.Join(Formats, ", "))
+	fl.StringVarP(&opts.Output, "output", "o", "-", "write to `file` (atomically; - is stdout)")
+	fl.StringVar(&opts.SessionID, "session", "", "export only the session with this `id` (or id prefix)")
+	fl.BoolVar(&opts.Check, "check", false, "run the traffic rules and include their findings")
+	AddRedactFlags(cmd, &opts.Redact)
+	return cmd
+}
+
+// AddRedactFlags registers --redact-secrets, --redact-key, --redact-value
+// and --redact-path.
+func AddRedactFlags(cmd *cobra.Command, cfg *redact.Config) {
+	fl := cmd.Flags()
+	fl.BoolVar(&cfg.Secrets, "redact-secrets", false, "hide credentials (built-in detectors and key names)")
+	fl.StringArrayVar(&cfg.Keys, "redact-key", nil, "hide the values of object members with this `name` (repeatable, comma-separated)")
+	fl.StringArrayVar(&cfg.Values, "redact-value", nil, "hide every match of this `regexp` in strings (repeatable)")
+	fl.StringArrayVar(&cfg.Paths, "redact-path", nil, "hide the values at this `path` (params.arguments.password, $..token; repeatable)")
+}
+
+func exportRun(opts *ExportOptions) error {
+	path, err := ResolveLog(opts.Factory, opts.Log, opts.SessionID)
+	if err != nil {
+		return err
+	}
+	red, err := redact.New(opts.Redact)
+	if err != nil {
+		return fault.Input(err)
+	}
+	return writeOutput(opts.IO.Out, opts.Output, path, func(w io.Writer) error {
+		s, err := newSink(opts, w, path, red.Enabled())
+		if err != nil {
+			return err
+		}
+		col := newCollector(s, opts.SessionID, red, opts.Check)
+		problems, skipped, err := sessionlog.Read(path, col.add)
+		if err != nil {
+			return err
+		}
+		var ps []string
+		for _, p := range problems {
+			ps = append(ps, lineProblem(path, p))
+		}
+		if skipped > len(problems) {
+			ps = append(ps, fmt.Sprintf("%s: %d more lines skipped", path, skipped-len(problems)))
+		}
+		for _, p := range ps {
+			fmt.Fprintf(opts.IO.ErrOut, "mcpward: warning: %s\n", p)
+		}
+		if opts.SessionID != "" && len(col.store.Sessions()) == 0 {
+			return fault.Input(fmt.Errorf("no session %q in %s", opts.SessionID, path))
+		}
+		return col.finish(ps)
+	})
+}
+
+func newSink(opts *ExportOptions, w io.Writer, path string, redacted bool) (sink, error) {
+	h := docHeader{Format: FormatName, Version: FormatVersion, Tool: "mcpward", MCPWard: opts.Version,
+		Source: filepath.Base(path), Session: opts.SessionID, Redacted: redacted}
+	switch opts.Format {
+	case "json":
+		return newJSONSink(w, h), nil
+	case "text":
+		return newTextSink(w, path), nil
+	case "html":
+		return newHTMLSink(w, h)
+	case "har":
+		return newHARSink(w, opts.Version), nil
+	case "otlp":
+		return newOTLPSink(w, opts.Version)
+	}
+	return nil, fmt.Errorf("format %q", opts.Format)
+}
+
+// ResolveLog picks the one log a single-log command reads: LOG if it is a
+// file, else the log whose id, id prefix or label it names; with only a
+// session id, the log named after it; with neither, the newest non-empty
+// log of the state directory.
+func ResolveLog(f *cmdutil.Factory, log, sessionID string) (string, error) {
+	if log == "" && sessionID == "" {
+		state, err := sessionlog.StateDir(f)
+		if err != nil {
+			return "", err
+		}
+		dir := sessionlog.SessionsDir(state)
+		files, err := sessionlog.List(dir)
+		if err != nil {
+			return "", err
+		}
+		var best *sessionlog.File
+		for i := range files {
+			if files[i].Size > 0 && (best == nil || !files[i].ModTime.Before(best.ModTime)) {
+				best = &files[i]
+			}
+		}
+		if best == nil {
+			return "", fault.Input(cmdutil.WithHint(fmt.Errorf("no session logs in %s", dir),
+				"record one with 'mcpward proxy -- <server command>'"))
+		}
+		return best.Path, nil
+	}
+	var args []string
+	if log != "" {
+		args = []string{log}
+	}
+	paths, err := sessionlog.Resolve(f, args, sessionID, "")
+	if err != nil {
+		return "", err
+	}
+	if len(paths) > 1 {
+		return "", fault.Input(cmdutil.WithHint(fmt.Errorf("%d session logs match %q", len(paths), log+sessionID),
+			"name one log file or a longer session id"))
+	}
+	return paths[0], nil
+}
+
+// writeOutput runs write into stdout ("-" or "") or into path: through a
+// temporary file in the same directory and a rename, so a reader never
+// sees half a report and a failed export leaves the old file alone. It
+// refuses to write over input (compared by file identity, so a symlink or
+// a second hard link to the log is caught). Devices and pipes are written
+// directly.
+func writeOutput(stdout io.Writer, path, input string, write func(io.Writer) error) (err error) {
+	if path == "" || path == "-" {
+		if err := sameAsInput(stdout, input); err != nil {
+			return err
+		}
+		return write(stdout)
+	}
+	target := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		target = real
+	}
+	perm := fs.FileMode(0o600)
+	if info, err := os.Stat(target); err == nil {
+		if in, err := os.Stat(input); err == nil && os.SameFile(info, in) {
+			return fault.Input(fmt.Errorf("export: output %s is the session log being read", path))
+		}
+		if !info.Mode().IsRegular() {
+			fh, err := os.OpenFile(target, os.O_WRONLY, 0)
+			if err != nil {
+				return fault.Input(fmt.Errorf("export: %w", err))
+			}
+			defer fh.Close()
+			return write(fh)
+		}
+		perm = info.Mode().Perm()
+	}
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
+	}
+	if err := tmp.Sync(); err != nil {
+		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
+	}
+	if err := tmp.Close(); err != nil {
+		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
+	}
+	return nil
+}
+
+// sameAsInput refuses a stdout redirected onto the log being read
+// (`export log.jsonl > log.jsonl` would truncate it before it is read;
+// `>>` would grow it while it is read).
+func sameAsInput(stdout io.Writer, input string) error {
+	fh, ok := stdout.(interface{ Stat() (os.FileInfo, error) })
+	if !ok {
+		return nil
+	}
+	out, err := fh.Stat()
+	if err != nil || !out.Mode().IsRegular() {
+		return nil
+	}
+	in, err := os.Stat(input)
+	if err != nil {
+		return nil
+	}
+	if os.SameFile(out, in) {
+		return fault.Input(errors.New("export: stdout is the session log being read"))
+	}
+	return nil
+}
