@@ -50,6 +50,9 @@ type LogOptions struct {
 	// written (after Filter): the hook for a live view. It must not block
 	// for long and must not keep rec.Frame beyond the call without copying.
 	Feed func(rec *session.Record)
+	// Export, if set, is called like Feed, after it: the hook of the live
+	// OTLP exporter. The same contract holds (no blocking, copy to keep).
+	Export func(rec *session.Record)
 }
 
 // LogStats are a Log's counts.
@@ -95,6 +98,8 @@ type Log struct {
 }
 
 // NewLog starts a Log writing to w. Close must be called to flush it.
+// A nil w writes nothing (--no-trace) but still runs Filter, Feed and
+// Export on every record, so a live view or export needs no file.
 func NewLog(w io.Writer, opts *LogOptions) *Log {
 	l := &Log{w: w, done: make(chan struct{}), kick: make(chan struct{}, 1)}
 	if opts != nil {
@@ -223,9 +228,14 @@ func (l *Log) run() {
 			if l.opts.Filter != nil {
 				l.opts.Filter(r)
 			}
-			buf = session.AppendRecord(buf, r)
+			if l.w != nil {
+				buf = session.AppendRecord(buf, r)
+			}
 			if l.opts.Feed != nil {
 				l.opts.Feed(r)
+			}
+			if l.opts.Export != nil {
+				l.opts.Export(r)
 			}
 			if len(buf) >= flushAt || i == len(batch)-1 {
 				l.write(buf, int64(i+1-start))
@@ -246,7 +256,10 @@ func (l *Log) run() {
 
 // write writes one encoded chunk of n records and does the loss accounting.
 func (l *Log) write(b []byte, n int64) {
-	_, err := l.w.Write(b)
+	var err error
+	if l.w != nil {
+		_, err = l.w.Write(b)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err != nil {

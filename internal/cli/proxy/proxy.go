@@ -22,6 +22,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/otlp"
 	"github.com/mcpward/mcpward/internal/proxy"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
@@ -59,6 +60,13 @@ type ProxyOptions struct {
 	// applied ("" for none).
 	ConfigFile string
 	ConfigPath string
+
+	// OTLPEndpoint is the collector spans of completed calls go to;
+	// OTLPHeaders the raw --otlp-header K=V flags, OTLPHeader them parsed
+	// with ${ENV} expanded.
+	OTLPEndpoint string
+	OTLPHeaders  []string
+	OTLPHeader   map[string]string
 }
 
 // defaultListen is the HTTP proxy's listen address: loopback only.
@@ -124,6 +132,8 @@ The format is documented in docs/session-log.md.`,
 	fl.StringArrayVar(&opts.Redact.Keys, "redact-key", nil, "hide the values of object members with this `name` (repeatable, case-insensitive)")
 	fl.StringArrayVar(&opts.Redact.Values, "redact-value", nil, "hide every match of this `regexp` in the log (repeatable)")
 	fl.StringArrayVar(&opts.Redact.Paths, "redact-path", nil, "hide the value at this `path` of each message, e.g. params.arguments.pin or $..token (repeatable)")
+	fl.StringVar(&opts.OTLPEndpoint, "otlp-endpoint", "", "send a span per completed call to this OTLP/HTTP collector `URL` (e.g. http://127.0.0.1:4318)")
+	fl.StringArrayVar(&opts.OTLPHeaders, "otlp-header", nil, "`K=V` header for the OTLP collector, ${ENV} expanded (repeatable)")
 	fl.StringVar(&opts.ConfigFile, "config-file", "", "read defaults from this settings `file` instead of ./.mcpward.toml or ~/.config/mcpward/config.toml")
 	return cmd
 }
@@ -177,6 +187,9 @@ func (o *ProxyOptions) validate(cmd *cobra.Command, target string) error {
 	}
 	if _, err := redact.New(o.Redact); err != nil {
 		return cmdutil.FlagErrorf("--redact-*: %v", err)
+	}
+	if err := o.validateOTLP(); err != nil {
+		return err
 	}
 	if target == "" {
 		for _, name := range []string{"listen", "allow-remote", "tls-cert", "tls-key"} {
@@ -266,14 +279,29 @@ func stdioRun(ctx context.Context, opts *ProxyOptions) error {
 	return &cmdutil.VerdictError{Code: st.Code}
 }
 
-// logFile is a Log and the file under it.
+// logFile is a Log, the file under it (nil with --no-trace) and the live
+// OTLP exporter fed by it (nil without --otlp-endpoint).
 type logFile struct {
 	*proxy.Log
-	f io.Closer
+	f    io.Closer
+	exp  *otlp.Exporter
+	warn io.Writer
 }
 
+// Close flushes the log, then the exporter (whose failures are reported
+// on warn: they do not make the log incomplete), then closes the file.
 func (l *logFile) Close() error {
 	err := l.Log.Close()
+	if l.exp != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), otlpCloseGrace)
+		if xerr := l.exp.Close(ctx); xerr != nil {
+			fmt.Fprintf(l.warn, "mcpward: %v\n", xerr)
+		}
+		cancel()
+	}
+	if l.f == nil {
+		return err
+	}
 	if cerr := l.f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("close session log: %w", cerr)
 	}
@@ -281,15 +309,48 @@ func (l *logFile) Close() error {
 }
 
 // openLog opens the session log: --trace-file, or a new file in the state
-// directory. It returns nil with --no-trace.
+// directory. With --no-trace it returns a Log that writes nothing if the
+// OTLP exporter needs one, else nil.
 func openLog(opts *ProxyOptions, label string) (*logFile, string, error) {
-	if opts.NoTrace {
+	if opts.NoTrace && opts.OTLPEndpoint == "" {
 		return nil, "", nil
 	}
 	id, err := session.NewID(opts.Now(), rand.Reader)
 	if err != nil {
 		return nil, "", err
 	}
+	lo := &proxy.LogOptions{Session: id, Label: label, Now: opts.Now}
+	red, err := redact.New(opts.Redact)
+	if err != nil {
+		return nil, "", fault.Input(err)
+	}
+	if red.Enabled() {
+		lo.Filter = proxy.RedactFilter(red)
+	}
+	lf := &logFile{warn: opts.IO.ErrOut}
+	if opts.OTLPEndpoint != "" {
+		if lf.exp, err = newExporter(opts); err != nil {
+			return nil, "", err
+		}
+		lo.Export = lf.exp.Observe
+	}
+	path := ""
+	var w io.Writer
+	if !opts.NoTrace {
+		f, p, err := createLogFile(opts, label, id)
+		if err != nil {
+			if lf.exp != nil {
+				_ = lf.exp.Close(context.Background())
+			}
+			return nil, "", err
+		}
+		lf.f, w, path = f, f, p
+	}
+	lf.Log = proxy.NewLog(w, lo)
+	return lf, path, nil
+}
+
+func createLogFile(opts *ProxyOptions, label, id string) (*os.File, string, error) {
 	path := opts.TraceFile
 	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
 	if path == "" {
@@ -308,14 +369,5 @@ func openLog(opts *ProxyOptions, label string) (*logFile, string, error) {
 	if err != nil {
 		return nil, "", fault.Input(fmt.Errorf("open session log: %w", err))
 	}
-	lo := &proxy.LogOptions{Session: id, Label: label, Now: opts.Now}
-	red, err := redact.New(opts.Redact)
-	if err != nil {
-		f.Close()
-		return nil, "", fault.Input(err)
-	}
-	if red.Enabled() {
-		lo.Filter = proxy.RedactFilter(red)
-	}
-	return &logFile{Log: proxy.NewLog(f, lo), f: f}, path, nil
+	return f, path, nil
 }

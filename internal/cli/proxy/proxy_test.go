@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,6 +58,13 @@ func TestNewCmdProxyFlags(t *testing.T) {
 		{name: "redaction", args: []string{"--redact-secrets", "--redact-key", "ssn", "--redact-key", "pin,account", "--redact-value", `acct-\d{4},x`, "--redact-path", "params.arguments.pin", "--", "srv"},
 			want: ProxyOptions{Command: []string{"srv"}, Listen: defaultListen, Grace: 5 * time.Second,
 				Redact: redact.Config{Secrets: true, Keys: []string{"ssn", "pin,account"}, Values: []string{`acct-\d{4},x`}, Paths: []string{"params.arguments.pin"}}}},
+		{name: "otlp", args: []string{"--otlp-endpoint", "http://127.0.0.1:4318", "--otlp-header", "X-Team=infra", "--otlp-header", "X-Empty=", "--", "srv"},
+			want: ProxyOptions{Command: []string{"srv"}, Listen: defaultListen, Grace: 5 * time.Second, OTLPEndpoint: "http://127.0.0.1:4318",
+				OTLPHeaders: []string{"X-Team=infra", "X-Empty="}, OTLPHeader: map[string]string{"X-Team": "infra", "X-Empty": ""}}},
+		{name: "otlp bad endpoint", args: []string{"--otlp-endpoint", "127.0.0.1:4318", "--", "srv"}, wantErr: "--otlp-endpoint must be"},
+		{name: "otlp header without endpoint", args: []string{"--otlp-header", "a=b", "--", "srv"}, wantErr: "needs --otlp-endpoint"},
+		{name: "otlp header malformed", args: []string{"--otlp-endpoint", "http://127.0.0.1:1", "--otlp-header", "novalue", "--", "srv"}, wantErr: "NAME=VALUE"},
+		{name: "otlp header unset env", args: []string{"--otlp-endpoint", "http://127.0.0.1:1", "--otlp-header", "K=${NOPE_UNSET}", "--", "srv"}, wantErr: "NOPE_UNSET"},
 		{name: "bad redact value", args: []string{"--redact-value", "(", "--", "srv"}, wantErr: "--redact-*"},
 		{name: "bad redact path", args: []string{"--redact-path", "params..[", "--", "srv"}, wantErr: "--redact-*"},
 	}
@@ -272,5 +282,70 @@ func TestStdioRunRedactsLogOnly(t *testing.T) {
 	}
 	if strings.Contains(string(b), "123-45-6789") || !strings.Contains(string(b), `"redacted":true`) {
 		t.Errorf("log not redacted:\n%s", b)
+	}
+}
+
+func TestOTLPHeaderFromSettingsExpandsEnv(t *testing.T) {
+	dir := writeSettings(t, `[otlp]
+endpoint = "http://127.0.0.1:4318"
+headers = { "Authorization" = "Bearer ${OTLP_TOKEN}" }
+`)
+	ios, _, _, _ := iostreams.Test()
+	f := &cmdutil.Factory{IOStreams: ios, Getwd: func() (string, error) { return dir, nil },
+		LookupEnv: func(k string) (string, bool) { return map[string]string{"OTLP_TOKEN": "s3"}[k], k == "OTLP_TOKEN" }}
+	var got *ProxyOptions
+	cmd := NewCmdProxy(f, func(_ context.Context, o *ProxyOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--", "srv"})
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	if _, err := cmd.ExecuteC(); err != nil {
+		t.Fatal(err)
+	}
+	if got.OTLPEndpoint != "http://127.0.0.1:4318" || got.OTLPHeader["Authorization"] != "Bearer s3" {
+		t.Errorf("endpoint %q header %v", got.OTLPEndpoint, got.OTLPHeader)
+	}
+}
+
+// --no-trace with --otlp-endpoint records nothing on disk but still
+// exports a span per call, redacted.
+func TestStdioRunExportsOTLPWithoutTrace(t *testing.T) {
+	var mu sync.Mutex
+	var bodies []string
+	col := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, r.URL.Path+" "+r.Header.Get("X-Team")+" "+string(b))
+		mu.Unlock()
+	}))
+	defer col.Close()
+	home := t.TempDir()
+	exe, _ := os.Executable()
+	ios, stdin, _, _ := iostreams.Test()
+	// The cat server echoes: the echoed response settles the call.
+	stdin.WriteString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"ssn":"123-45-6789"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}` + "\n")
+	opts := &ProxyOptions{
+		IO: ios, Now: time.Now, Version: "test",
+		LookupEnv: func(k string) (string, bool) { return home, k == "MCPWARD_HOME" },
+		Environ:   func() []string { return append(os.Environ(), helperEnv+"=cat") },
+		Getwd:     os.Getwd,
+		Command:   []string{exe, "-test.run=^$"}, Label: "echo", Grace: time.Second, NoTrace: true,
+		Redact:       redact.Config{Keys: []string{"ssn"}},
+		OTLPEndpoint: col.URL, OTLPHeader: map[string]string{"X-Team": "infra"},
+	}
+	if err := proxyRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(home, "*", "*")); len(files) != 0 {
+		t.Errorf("--no-trace wrote %v", files)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	all := strings.Join(bodies, "\n")
+	if len(bodies) == 0 || !strings.HasPrefix(bodies[0], "/v1/traces infra ") || !strings.Contains(all, `"tools/call x"`) {
+		t.Fatalf("collector got %q", all)
+	}
+	if strings.Contains(all, "123-45-6789") {
+		t.Errorf("the collector received a redacted value")
 	}
 }

@@ -1,0 +1,38 @@
+// Package otlp turns correlated MCP calls into OpenTelemetry spans and
+// encodes them as an OTLP/HTTP JSON ExportTraceServiceRequest (the body of
+// POST /v1/traces), by hand: no OpenTelemetry SDK, no protobuf runtime.
+//
+// The package is pure (no os, no net, no clock): `sessions export -T otlp`
+// uses it over a whole log, the live exporter (internal/otlp) over the
+// records of a running proxy. Both feed a [calls.Store] through a
+// [Builder], which remembers each request's W3C trace context from its
+// params._meta and emits one [Span] per settled call:
+//
+//	var spans []otlp.Span
+//	b := otlp.NewBuilder(&otlp.BuilderOptions{Emit: func(c *calls.Call, s otlp.Span) { spans = append(spans, s) }})
+//	st := calls.New(&calls.Options{OnFrame: b.Frame, OnSettle: b.Settle})
+//	for line, rec := range records {
+//		st.Add(rec, line)
+//	}
+//	var res []otlp.ResourceSpans
+//	for _, s := range st.Sessions() {
+//		res = append(res, otlp.ResourceSpans{Resource: otlp.SessionResource(s), Spans: spansOf(s.ID)})
+//	}
+//	body := otlp.AppendRequest(nil, otlp.Scope{Name: "mcpward", Version: v}, res...)
+//
+// # Encoding
+//
+// The JSON follows the OTLP/JSON rules of the OTLP specification: trace
+// and span ids are lowercase hex strings (not base64), times are unix
+// nanoseconds as decimal strings, span kind and status code are the enum
+// integers, 64-bit integer attribute values are strings, field names are
+// lowerCamelCase. Tests decode the output with the official protos.
+//
+// # Difference from mcpsnoop
+//
+// mcpsnoop built each live span in a throwaway store from two frames, so
+// its resource carried a bogus missing-frames count (the seq gap between
+// request and response). Here one store sees every record of the session;
+// the resource reports frames lost only as the recorder's own lost records
+// declare them, and only when there were any.
+package otlp

@@ -1,0 +1,453 @@
+// Package otlp is the live OTLP exporter of the proxy: it turns the
+// records a running proxy writes into one span per completed call and
+// sends them to an OpenTelemetry collector over OTLP/HTTP JSON
+// (POST {endpoint}/v1/traces).
+//
+// It never slows the MCP traffic down. [Exporter.Observe] (the session
+// log's Export hook, on the log writer goroutine, after redaction) only
+// queues a copy of the record, and drops it when the queue is full;
+// correlation (package calls) and the spans (package export/otlp) are made
+// on the exporter's own goroutine, and a second goroutine batches and
+// posts them, retrying with backoff. Spans waiting to be sent are bounded:
+// beyond the cap the oldest are dropped. Every drop is counted in
+// [Stats].
+//
+//	exp, err := otlp.New(&otlp.Options{Endpoint: "http://127.0.0.1:4318"})
+//	log := proxy.NewLog(f, &proxy.LogOptions{Filter: redact, Export: exp.Observe})
+//	…
+//	log.Close()
+//	exp.Close(ctx)
+package otlp
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/calls"
+	xotlp "github.com/mcpward/mcpward/internal/export/otlp"
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+// Defaults of Options.
+const (
+	DefaultBatchSize   = 512
+	DefaultBatchDelay  = time.Second
+	DefaultMaxSpans    = 4096
+	DefaultQueueBytes  = 16 << 20
+	DefaultMaxAttempts = 5
+	DefaultBackoff     = 200 * time.Millisecond
+	DefaultMaxBackoff  = 5 * time.Second
+	DefaultTimeout     = 10 * time.Second
+)
+
+// Options configure an Exporter.
+type Options struct {
+	// Endpoint is the collector's base URL (http://127.0.0.1:4318);
+	// "/v1/traces" is appended unless the path already ends with it.
+	Endpoint string
+	// Header is sent with every request (after ${ENV} expansion by the
+	// caller): an API key, a tenant.
+	Header map[string]string
+	// Client posts the requests; nil means a client with DefaultTimeout.
+	Client *http.Client
+	// Resource is added to every resource (service.version, …).
+	Resource []xotlp.Attr
+	// ScopeVersion is the instrumentation scope's version (mcpward's).
+	ScopeVersion string
+	// BatchSize and BatchDelay: a batch is sent when it has BatchSize
+	// spans or its first span has waited BatchDelay.
+	BatchSize  int
+	BatchDelay time.Duration
+	// MaxSpans bounds the spans waiting to be sent; the oldest are
+	// dropped beyond it.
+	MaxSpans int
+	// QueueBytes bounds the records waiting for correlation; records
+	// beyond it are dropped (their calls then get no span).
+	QueueBytes int64
+	// MaxAttempts, Backoff and MaxBackoff: a batch is tried MaxAttempts
+	// times on 429, 5xx and network errors, waiting Backoff, doubled each
+	// time up to MaxBackoff (or the server's Retry-After, if longer and
+	// within MaxBackoff).
+	MaxAttempts         int
+	Backoff, MaxBackoff time.Duration
+	// OnError is told of a batch given up on (once per batch); nil
+	// ignores it.
+	OnError func(error)
+}
+
+// Stats are an Exporter's counts.
+type Stats struct {
+	Records        int64 // records correlated
+	DroppedRecords int64 // records dropped because the queue was full
+	Spans          int64 // spans made
+	Sent           int64 // spans the collector accepted
+	DroppedSpans   int64 // spans dropped because the span queue was full
+	FailedSpans    int64 // spans of batches given up on
+	Requests       int64 // POSTs made, retries included
+}
+
+// An Exporter sends spans of completed calls to a collector.
+type Exporter struct {
+	opts Options
+	url  string
+
+	mu      sync.Mutex
+	recs    []session.Record
+	recByte int64
+	recWake chan struct{}
+	spans   []item // oldest first
+	spWake  chan struct{}
+	closing bool
+	stats   Stats
+
+	correlated chan struct{} // closed when the correlator has drained
+	sent       chan struct{} // closed when the sender has finished
+	stop       context.CancelFunc
+	ctx        context.Context
+}
+
+// item is a span with the resource of its session.
+type item struct {
+	session  string
+	resource []xotlp.Attr
+	span     xotlp.Span
+}
+
+// New starts an Exporter. The endpoint must be an http or https URL.
+func New(opts *Options) (*Exporter, error) {
+	e := &Exporter{opts: *opts, recWake: make(chan struct{}, 1), spWake: make(chan struct{}, 1),
+		correlated: make(chan struct{}), sent: make(chan struct{})}
+	u, err := url.Parse(opts.Endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("otlp endpoint must be an http:// or https:// URL, got %q", opts.Endpoint)
+	}
+	if !strings.HasSuffix(u.Path, "/v1/traces") {
+		u.Path = strings.TrimSuffix(u.Path, "/") + "/v1/traces"
+	}
+	e.url = u.String()
+	o := &e.opts
+	if o.Client == nil {
+		o.Client = &http.Client{Timeout: DefaultTimeout}
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = DefaultBatchSize
+	}
+	if o.BatchDelay <= 0 {
+		o.BatchDelay = DefaultBatchDelay
+	}
+	if o.MaxSpans <= 0 {
+		o.MaxSpans = DefaultMaxSpans
+	}
+	if o.QueueBytes <= 0 {
+		o.QueueBytes = DefaultQueueBytes
+	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = DefaultMaxAttempts
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = DefaultBackoff
+	}
+	if o.MaxBackoff < o.Backoff {
+		o.MaxBackoff = max(DefaultMaxBackoff, o.Backoff)
+	}
+	e.ctx, e.stop = context.WithCancel(context.Background())
+	go e.correlate()
+	go e.send()
+	return e, nil
+}
+
+// Observe queues a copy of rec for correlation. It never blocks: when
+// the queue is full the record is dropped and counted. It is meant as the
+// session log's Export hook (after redaction). Observe must not be called
+// after Close.
+func (e *Exporter) Observe(rec *session.Record) {
+	size := int64(len(rec.Frame)+len(rec.Info)) + 256
+	e.mu.Lock()
+	if e.closing || (e.recByte > 0 && e.recByte+size > e.opts.QueueBytes) {
+		e.stats.DroppedRecords++
+		e.mu.Unlock()
+		return
+	}
+	r := *rec
+	// The log may reuse nothing, but the hook's contract lets it: copy.
+	r.Frame = bytes.Clone(rec.Frame)
+	r.Info = bytes.Clone(rec.Info)
+	r.RawFrame = nil
+	e.recs = append(e.recs, r)
+	e.recByte += size
+	e.mu.Unlock()
+	wake(e.recWake)
+}
+
+func wake(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// Stats returns the counts so far.
+func (e *Exporter) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+// Close stops taking records, correlates what is queued, and sends the
+// remaining spans until ctx ends; then it gives up on what is left. It
+// returns an error saying how many spans were not delivered, if any.
+func (e *Exporter) Close(ctx context.Context) error {
+	e.mu.Lock()
+	e.closing = true
+	e.mu.Unlock()
+	wake(e.recWake)
+	<-e.correlated
+	wake(e.spWake)
+	select {
+	case <-e.sent:
+	case <-ctx.Done():
+		e.stop()
+		<-e.sent
+	}
+	e.stop()
+	st := e.Stats()
+	if lost := st.DroppedSpans + st.FailedSpans; lost > 0 || st.DroppedRecords > 0 {
+		return fmt.Errorf("otlp export: %d of %d spans not delivered, %d records not correlated", lost, st.Spans, st.DroppedRecords)
+	}
+	return nil
+}
+
+// correlate runs the call store over the queued records.
+func (e *Exporter) correlate() {
+	defer close(e.correlated)
+	var cur *calls.Store
+	b := xotlp.NewBuilder(&xotlp.BuilderOptions{
+		TraceID: func(*calls.Call) xotlp.TraceID { return newTraceID() },
+		Emit: func(c *calls.Call, s xotlp.Span) {
+			var res []xotlp.Attr
+			if ss, ok := cur.Session(c.Session); ok {
+				res = append(xotlp.SessionResource(ss), e.opts.Resource...)
+			}
+			e.push(item{session: c.Session, resource: res, span: s})
+		},
+	})
+	cur = calls.New(&calls.Options{OnFrame: b.Frame, OnSettle: b.Settle})
+	var batch []session.Record
+	line := 0
+	for {
+		e.mu.Lock()
+		for len(e.recs) == 0 {
+			if e.closing {
+				e.mu.Unlock()
+				return
+			}
+			e.mu.Unlock()
+			<-e.recWake
+			e.mu.Lock()
+		}
+		batch, e.recs = e.recs, batch[:0]
+		e.recByte = 0
+		e.stats.Records += int64(len(batch))
+		e.mu.Unlock()
+		for i := range batch {
+			line++
+			cur.Add(&batch[i], line)
+		}
+		clear(batch)
+	}
+}
+
+// push queues a span, dropping the oldest beyond MaxSpans.
+func (e *Exporter) push(it item) {
+	e.mu.Lock()
+	e.stats.Spans++
+	if len(e.spans) >= e.opts.MaxSpans {
+		n := len(e.spans) - e.opts.MaxSpans + 1
+		e.stats.DroppedSpans += int64(n)
+		clear(e.spans[:n])
+		e.spans = append(e.spans[:0], e.spans[n:]...)
+	}
+	e.spans = append(e.spans, it)
+	// Wake the sender for the first span (it starts the batch delay) and
+	// for a full batch.
+	kick := len(e.spans) == 1 || len(e.spans) >= e.opts.BatchSize
+	e.mu.Unlock()
+	if kick {
+		wake(e.spWake)
+	}
+}
+
+// send batches and posts spans.
+func (e *Exporter) send() {
+	defer close(e.sent)
+	timer := time.NewTimer(e.opts.BatchDelay)
+	defer timer.Stop()
+	for {
+		e.mu.Lock()
+		n := len(e.spans)
+		done := e.closing && n == 0 && isClosed(e.correlated)
+		draining := e.closing && isClosed(e.correlated)
+		e.mu.Unlock()
+		if done {
+			return
+		}
+		if n < e.opts.BatchSize && !draining {
+			if n == 0 {
+				select {
+				case <-e.spWake:
+				case <-e.ctx.Done():
+					e.failRest()
+					return
+				}
+				continue
+			}
+			// The first span of a batch waits at most BatchDelay.
+			timer.Reset(e.opts.BatchDelay)
+			select {
+			case <-timer.C:
+			case <-e.spWake:
+				timer.Stop() // Go 1.23 timers: no stale tick after Stop
+				continue
+			case <-e.ctx.Done():
+				e.failRest()
+				return
+			}
+		}
+		e.mu.Lock()
+		k := min(len(e.spans), e.opts.BatchSize)
+		items := append([]item(nil), e.spans[:k]...)
+		clear(e.spans[:k])
+		e.spans = append(e.spans[:0], e.spans[k:]...)
+		e.mu.Unlock()
+		if len(items) == 0 {
+			continue
+		}
+		err := e.post(e.ctx, e.encode(items))
+		e.mu.Lock()
+		if err != nil {
+			e.stats.FailedSpans += int64(len(items))
+		} else {
+			e.stats.Sent += int64(len(items))
+		}
+		e.mu.Unlock()
+		if err != nil && e.opts.OnError != nil {
+			e.opts.OnError(err)
+		}
+		if e.ctx.Err() != nil {
+			e.failRest()
+			return
+		}
+	}
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// failRest counts what is still queued as failed (Close's deadline).
+func (e *Exporter) failRest() {
+	e.mu.Lock()
+	e.stats.FailedSpans += int64(len(e.spans))
+	e.spans = nil
+	e.mu.Unlock()
+}
+
+// encode groups items by session (resource) in order of first span.
+func (e *Exporter) encode(items []item) []byte {
+	var rs []xotlp.ResourceSpans
+	idx := map[string]int{}
+	for _, it := range items {
+		i, ok := idx[it.session]
+		if !ok {
+			i = len(rs)
+			idx[it.session] = i
+			rs = append(rs, xotlp.ResourceSpans{Resource: it.resource})
+		}
+		rs[i].Resource = it.resource // the latest view of the session
+		rs[i].Spans = append(rs[i].Spans, it.span)
+	}
+	return xotlp.AppendRequest(nil, xotlp.Scope{Name: xotlp.ServiceName, Version: e.opts.ScopeVersion}, rs...)
+}
+
+// errPermanent marks a response not worth retrying (4xx but 429).
+var errPermanent = errors.New("rejected")
+
+// post sends one request, retrying on 429, 5xx and network errors.
+func (e *Exporter) post(ctx context.Context, body []byte) error {
+	wait := e.opts.Backoff
+	var err error
+	for attempt := 1; ; attempt++ {
+		var retryAfter time.Duration
+		retryAfter, err = e.postOnce(ctx, body)
+		if err == nil || errors.Is(err, errPermanent) || attempt >= e.opts.MaxAttempts || ctx.Err() != nil {
+			break
+		}
+		d := max(wait, min(retryAfter, e.opts.MaxBackoff))
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("otlp export to %s: %w", e.url, ctx.Err())
+		}
+		wait = min(2*wait, e.opts.MaxBackoff)
+	}
+	if err != nil {
+		return fmt.Errorf("otlp export to %s: %w", e.url, err)
+	}
+	return nil
+}
+
+func (e *Exporter) postOnce(ctx context.Context, body []byte) (retryAfter time.Duration, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", errPermanent, err)
+	}
+	for k, v := range e.opts.Header {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	e.mu.Lock()
+	e.stats.Requests++
+	e.mu.Unlock()
+	resp, err := e.opts.Client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		return 0, nil
+	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
+		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
+			retryAfter = time.Duration(s) * time.Second
+		}
+		return retryAfter, fmt.Errorf("collector answered %s", resp.Status)
+	}
+	return 0, fmt.Errorf("%w: collector answered %s", errPermanent, resp.Status)
+}
+
+// newTraceID returns a random trace id for a call without a traceparent.
+func newTraceID() xotlp.TraceID {
+	var t xotlp.TraceID
+	for !t.IsValid() {
+		_, _ = rand.Read(t[:])
+	}
+	return t
+}
