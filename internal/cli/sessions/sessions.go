@@ -9,6 +9,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	baselinecmd "github.com/mcpward/mcpward/internal/cli/sessions/baseline"
 	"github.com/mcpward/mcpward/internal/cli/sessions/check"
+	sessdiff "github.com/mcpward/mcpward/internal/cli/sessions/diff"
 	exportcmd "github.com/mcpward/mcpward/internal/cli/sessions/export"
 	"github.com/mcpward/mcpward/internal/cli/sessions/list"
 	"github.com/mcpward/mcpward/internal/cli/sessions/prune"
@@ -28,6 +29,7 @@ $MCPWARD_HOME, else $XDG_STATE_HOME/mcpward, else ~/.local/state/mcpward).`,
 		baselinecmd.NewCmdBaseline(f, nil),
 		prune.NewCmdPrune(f, nil),
 		exportcmd.NewCmdExport(f, nil),
+		sessdiff.NewCmdDiff(f, nil),
 	)
 	return cmd
 }

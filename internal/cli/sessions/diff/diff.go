@@ -1,0 +1,250 @@
+// Package sessdiff implements `mcpward sessions diff A B`: compare two
+// recorded sessions (tools, call outcomes, durations).
+package sessdiff
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/gowebpki/jcs"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/baseline"
+	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	exportcmd "github.com/mcpward/mcpward/internal/cli/sessions/export"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/sessiondiff"
+)
+
+// DiffOptions are the inputs of `sessions diff`.
+type DiffOptions struct {
+	IO      *iostreams.IOStreams
+	Factory *cmdutil.Factory
+
+	A, B               string
+	SessionA, SessionB string
+	Threshold          time.Duration
+	Ratio              float64
+	ExitCode           bool
+	JSON               bool
+}
+
+// NewCmdDiff builds `mcpward sessions diff`.
+func NewCmdDiff(f *cmdutil.Factory, runF func(*DiffOptions) error) *cobra.Command {
+	opts := &DiffOptions{IO: f.IOStreams, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "diff A B",
+		Short: "Compare two recorded sessions (tools, call outcomes, durations)",
+		Long: `Compare session A (before) with session B (after). A and B are log files or
+session ids (or id prefixes, or labels) in the state directory. A log holding
+several sessions needs --session-a / --session-b.
+
+Reported: tools added, removed and changed (from each session's latest
+tools/list, with the tool baseline rule ids), tools/call outcomes that changed
+(calls are matched by tool name and RFC 8785 canonical arguments; the i-th
+such call in A pairs with the i-th in B), and duration changes of at least
+--duration-threshold and --duration-ratio (or from zero).
+
+A regression is a removed or changed tool (added tools and icon changes are
+not), an outcome that got worse (ok < pending, cancelled < error) or a notable
+slowdown. With --exit-code, any difference exits 1; otherwise the exit is 0
+whenever the comparison ran.`,
+		Example: `  mcpward sessions diff before.jsonl after.jsonl
+  mcpward sessions diff 01JD 01JE --duration-threshold 50ms --duration-ratio 1.5 --exit-code
+  mcpward sessions diff a.jsonl b.jsonl --json | jq .regression`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.A, opts.B = args[0], args[1]
+			if opts.A == "-" || opts.B == "-" {
+				return cmdutil.FlagErrorf("diff reads two logs; stdin (-) is not supported")
+			}
+			if opts.Threshold < 0 {
+				return cmdutil.FlagErrorf("--duration-threshold must not be negative")
+			}
+			if math.IsNaN(opts.Ratio) || math.IsInf(opts.Ratio, 0) || opts.Ratio < 1 {
+				return cmdutil.FlagErrorf("--duration-ratio must be a finite number ≥ 1, got %v", opts.Ratio)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return diffRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.DurationVar(&opts.Threshold, "duration-threshold", 100*time.Millisecond, "smallest absolute duration change `D` reported")
+	fl.Float64Var(&opts.Ratio, "duration-ratio", 2.0, "smallest slower/faster `ratio` reported (≥ 1)")
+	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 1 when differences are found")
+	fl.BoolVar(&opts.JSON, "json", false, "write the report as JSON")
+	fl.StringVar(&opts.SessionA, "session-a", "", "the session `id` (prefix) to take from A")
+	fl.StringVar(&opts.SessionB, "session-b", "", "the session `id` (prefix) to take from B")
+	return cmd
+}
+
+func diffRun(opts *DiffOptions) error {
+	a, err := loadSide(opts, opts.A, opts.SessionA)
+	if err != nil {
+		return err
+	}
+	b, err := loadSide(opts, opts.B, opts.SessionB)
+	if err != nil {
+		return err
+	}
+	r := sessiondiff.Compare(a, b, &sessiondiff.Options{Threshold: opts.Threshold, Ratio: opts.Ratio, CompareTools: compareTools})
+	if opts.JSON {
+		type jsonReport struct {
+			*sessiondiff.Report
+			Differences int `json:"differences"`
+		}
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(jsonReport{r, r.Differences()}); err != nil {
+			return fmt.Errorf("write report: %w", err)
+		}
+	} else if err := sessiondiff.WriteText(opts.IO.Out, r); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	if opts.ExitCode && r.Differences() > 0 {
+		return cmdutil.Verdict(cmdutil.ExitDrift)
+	}
+	return nil
+}
+
+// compareTools compares tool lists with the tool baseline rules.
+func compareTools(a, b []sessiondiff.ToolDef) []diff.Finding {
+	conv := func(ts []sessiondiff.ToolDef) *baseline.Baseline {
+		raws := make([]json.RawMessage, 0, len(ts))
+		for _, t := range ts {
+			raws = append(raws, t.Raw)
+		}
+		bl, err := baseline.FromTools(baseline.Identity{}, raws)
+		if err != nil {
+			return &baseline.Baseline{}
+		}
+		return bl
+	}
+	return baseline.Compare(conv(a), conv(b))
+}
+
+type pendingCall struct {
+	seq  uint64
+	call sessiondiff.Call
+}
+
+// loadSide reads one session of a log into what the comparison needs:
+// its latest tool list and every tools/call with canonical arguments.
+func loadSide(opts *DiffOptions, arg, sessionID string) (*sessiondiff.Side, error) {
+	path, err := exportcmd.ResolveLog(opts.Factory, arg, "")
+	if err != nil {
+		return nil, err
+	}
+	byCall := map[*calls.Call]*pendingCall{}
+	var done []*pendingCall
+	finish := func(c *calls.Call) {
+		pc, ok := byCall[c]
+		if !ok {
+			return
+		}
+		pc.call.Status = c.State.String()
+		pc.call.Duration = c.Duration()
+		pc.call.Finished = !c.End.IsZero()
+		if c.State == calls.Cancelled {
+			return // a late result may still follow
+		}
+		delete(byCall, c)
+		done = append(done, pc)
+	}
+	store := calls.New(&calls.Options{
+		OnFrame: func(f *calls.Frame) {
+			if f.Kind != calls.KindRequest || f.Call == nil || f.Call.Method != mcp.MethodToolsCall || f.Has(calls.NoteRetry) {
+				return
+			}
+			if _, ok := byCall[f.Call]; ok {
+				return
+			}
+			var args json.RawMessage
+			if f.Params != nil {
+				args = f.Params.Arguments
+			}
+			key, disp := canonArgs(args)
+			byCall[f.Call] = &pendingCall{seq: f.Record.Seq, call: sessiondiff.Call{Tool: f.Call.Name, Key: key, Args: disp, Line: f.Line, Status: "pending"}}
+		},
+		OnSettle: finish,
+	})
+	var sessions []string
+	_, _, err = sessionlog.Read(path, func(rec *session.Record, line int) {
+		if sessionID != "" && !hasPrefix(rec.Session, sessionID) {
+			return
+		}
+		if !slices.Contains(sessions, rec.Session) {
+			sessions = append(sessions, rec.Session)
+		}
+		if len(sessions) > 1 {
+			return
+		}
+		store.Add(rec, line)
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(sessions) == 0 && sessionID != "":
+		return nil, fault.Input(fmt.Errorf("no session %q in %s", sessionID, path))
+	case len(sessions) == 0:
+		return nil, fault.Input(fmt.Errorf("no session in %s", path))
+	case len(sessions) > 1:
+		return nil, fault.Input(cmdutil.WithHint(fmt.Errorf("%s holds %d sessions", path, len(sessions)),
+			"pick one with --session-a / --session-b (ids: 'mcpward sessions export -T text "+path+"')"))
+	}
+	for c, pc := range byCall {
+		pc.call.Status = c.State.String()
+		pc.call.Duration, pc.call.Finished = c.Duration(), !c.End.IsZero()
+		done = append(done, pc)
+	}
+	slices.SortFunc(done, func(x, y *pendingCall) int { return int(x.seq) - int(y.seq) })
+	side := &sessiondiff.Side{Name: arg}
+	if sessionID != "" {
+		side.Name += " (" + sessions[0] + ")"
+	}
+	for _, pc := range done {
+		side.Calls = append(side.Calls, pc.call)
+	}
+	ss, _ := store.Session(sessions[0])
+	defs, complete := ss.Tools()
+	side.Listed = complete || len(defs) > 0
+	for _, d := range defs {
+		side.Tools = append(side.Tools, sessiondiff.ToolDef{Name: d.Name, Raw: d.Raw})
+	}
+	return side, nil
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// canonArgs returns a key for the RFC 8785 form of args (a hash, so the
+// comparison holds no argument bytes) and a short display of it.
+func canonArgs(args json.RawMessage) (key, display string) {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	c, err := jcs.Transform(args)
+	if err != nil {
+		c = args
+	}
+	sum := sha256.Sum256(c)
+	display = string(c)
+	if len(display) > 120 {
+		display = display[:117] + "…"
+	}
+	return hex.EncodeToString(sum[:]), display
+}
