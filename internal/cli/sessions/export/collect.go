@@ -50,6 +50,13 @@ type sink interface {
 	finish(e *ending) error
 }
 
+// A storeHook is a sink that also reads the call store's own callbacks
+// (the OTLP span builder needs each request's params._meta).
+type storeHook interface {
+	onFrame(f *calls.Frame)
+	onSettle(c *calls.Call)
+}
+
 // An ending is what only the end of the log knows.
 type ending struct {
 	Sessions []*calls.Session
@@ -91,6 +98,9 @@ func newCollector(s sink, sessionID string, red *redact.Redactor, check bool) *c
 		c.store = c.chk.Store()
 	} else {
 		c.store = calls.New(&calls.Options{OnFrame: c.frame, OnSettle: c.settle})
+	}
+	if o, ok := s.(*otlpSink); ok {
+		o.store = func() *calls.Store { return c.store }
 	}
 	return c
 }
@@ -160,7 +170,12 @@ func (c *collector) finding(f traffic.Finding) {
 	}
 }
 
-func (c *collector) settle(call *calls.Call) { c.settled = append(c.settled, call) }
+func (c *collector) settle(call *calls.Call) {
+	c.settled = append(c.settled, call)
+	if h, ok := c.sink.(storeHook); ok {
+		h.onSettle(call)
+	}
+}
 
 func (c *collector) frame(f *calls.Frame) {
 	if c.err != nil {
@@ -179,6 +194,9 @@ func (c *collector) frame(f *calls.Frame) {
 		if !f.Batch || f.BatchIndex == 0 {
 			delete(c.pending, f.Record.Seq)
 		}
+	}
+	if h, ok := c.sink.(storeHook); ok {
+		h.onFrame(f)
 	}
 	if err := c.sink.frame(fi); err != nil {
 		c.err = err

@@ -396,3 +396,5 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Logf("screenshot: %s", shot)
 	}
 }
+
+func writeFile(path string, b []byte) error { return os.WriteFile(path, b, 0o600) }
