@@ -406,7 +406,11 @@ func (e *engine) malformed(ctx context.Context) {
 		e.assert("stdio.malformed_input", Fail, "the server stopped reading after a malformed line", ex)
 		return
 	}
-	resp, err := fs.Client.Request(ctx, mcp.MethodToolsList, map[string]any{}, nil)
+	// A server that stopped reading is recognised by silence: wait a short
+	// while, not a whole request timeout.
+	sctx, cancel := short(ctx)
+	defer cancel()
+	resp, err := fs.Client.Request(sctx, mcp.MethodToolsList, map[string]any{}, nil)
 	if err != nil {
 		ex.Note = "the next request failed: " + oneLine(err.Error())
 		e.assert("stdio.malformed_input", Fail, "the server did not answer after a malformed line (exited or hung)", ex)
