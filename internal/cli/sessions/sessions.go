@@ -13,6 +13,7 @@ import (
 	exportcmd "github.com/mcpward/mcpward/internal/cli/sessions/export"
 	"github.com/mcpward/mcpward/internal/cli/sessions/list"
 	"github.com/mcpward/mcpward/internal/cli/sessions/prune"
+	replaycmd "github.com/mcpward/mcpward/internal/cli/sessions/replay"
 )
 
 // NewCmdSessions builds the `sessions` group.
@@ -30,6 +31,7 @@ $MCPWARD_HOME, else $XDG_STATE_HOME/mcpward, else ~/.local/state/mcpward).`,
 		prune.NewCmdPrune(f, nil),
 		exportcmd.NewCmdExport(f, nil),
 		sessdiff.NewCmdDiff(f, nil),
+		replaycmd.NewCmdReplay(f, nil),
 	)
 	return cmd
 }
