@@ -200,6 +200,7 @@ const flushAt = 1 << 20
 func (l *Log) run() {
 	defer close(l.done)
 	var batch []session.Record
+	var segs [][]byte
 	buf := make([]byte, 0, 64<<10)
 	tick := time.NewTicker(flushEvery)
 	defer tick.Stop()
@@ -221,7 +222,12 @@ func (l *Log) run() {
 		l.mu.Unlock()
 
 		var batchBytes int64
-		start := 0 // first record of batch not yet in a write
+		// A chunk of records is written as segments: runs of encoded
+		// lines in buf, and big frames straight from their own memory
+		// (copying a 1 MB frame into buf cost as much as validating it).
+		var n int64  // records in the chunk
+		var size int // bytes in the chunk
+		mark := 0    // start of buf not yet in segs
 		for i := range batch {
 			r := &batch[i]
 			batchBytes += recSize(r)
@@ -229,7 +235,20 @@ func (l *Log) run() {
 				l.opts.Filter(r)
 			}
 			if l.w != nil {
-				buf = session.AppendRecord(buf, r)
+				var frame []byte
+				before := len(buf)
+				buf, frame = session.AppendRecordHead(buf, r)
+				size += len(buf) - before
+				if frame != nil {
+					if len(frame) >= directFrame {
+						segs = append(segs, buf[mark:], frame)
+						mark = len(buf)
+					} else {
+						buf = append(buf, frame...)
+					}
+					buf = append(buf, "}\n"...)
+					size += len(frame) + 2
+				}
 			}
 			if l.opts.Feed != nil {
 				l.opts.Feed(r)
@@ -237,10 +256,12 @@ func (l *Log) run() {
 			if l.opts.Export != nil {
 				l.opts.Export(r)
 			}
-			if len(buf) >= flushAt || i == len(batch)-1 {
-				l.write(buf, int64(i+1-start))
-				buf = buf[:0]
-				start = i + 1
+			n++
+			if size >= flushAt || i == len(batch)-1 {
+				segs = append(segs, buf[mark:])
+				l.write(segs, size, n)
+				clear(segs)
+				segs, buf, mark, size, n = segs[:0], buf[:0], 0, 0, 0
 			}
 		}
 		clear(batch) // drop frame references so the GC can take them
@@ -254,18 +275,30 @@ func (l *Log) run() {
 	}
 }
 
-// write writes one encoded chunk of n records and does the loss accounting.
-func (l *Log) write(b []byte, n int64) {
+// directFrame is the frame size from which the writer writes a frame
+// from its own buffer instead of copying it into the line buffer.
+const directFrame = 32 << 10
+
+// write writes one encoded chunk of n records (size bytes, in segments)
+// and does the loss accounting. A failed segment fails the chunk.
+func (l *Log) write(segs [][]byte, size int, n int64) {
 	var err error
 	if l.w != nil {
-		_, err = l.w.Write(b)
+		for _, b := range segs {
+			if len(b) == 0 {
+				continue
+			}
+			if _, err = l.w.Write(b); err != nil {
+				break
+			}
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err != nil {
 		l.stats.Lost += n
 		l.pendLost += n
-		l.pendLostB += int64(len(b))
+		l.pendLostB += int64(size)
 		l.lastErr = err
 		if l.firstErr == nil {
 			l.firstErr = err
@@ -273,7 +306,7 @@ func (l *Log) write(b []byte, n int64) {
 		return
 	}
 	l.stats.Frames += n
-	l.stats.Bytes += int64(len(b))
+	l.stats.Bytes += int64(size)
 	if l.pendLost > 0 {
 		l.queueLostLocked()
 	}

@@ -110,9 +110,13 @@ type splitter struct {
 	opts  *RelayOptions
 	res   *RelayResult
 	batch []session.Record
-	// The line being assembled across reads: its first MaxFrame bytes and
-	// its full size.
-	pending  []byte
+	// The line being assembled across reads: copies of its pieces (up to
+	// MaxFrame bytes in all, pendLen) and its full size. A list, joined
+	// once into an exactly sized frame, instead of a slice grown by
+	// appends: growing a 1 MB line 64 KiB at a time copied and cleared it
+	// several times over.
+	pending  [][]byte
+	pendLen  int
 	pendSize int64
 }
 
@@ -124,28 +128,49 @@ func (s *splitter) record(frame []byte, size int64, noEOL bool, now time.Time) {
 	})
 }
 
-// addPending appends part of a line to the assembled copy, up to the cap.
+// addPending adds a copy of part of a line to the pieces, up to the cap.
 func (s *splitter) addPending(b []byte) {
 	s.pendSize += int64(len(b))
-	if room := s.opts.MaxFrame - len(s.pending); room > 0 {
-		s.pending = append(s.pending, b[:min(room, len(b))]...)
+	if room := s.opts.MaxFrame - s.pendLen; room > 0 && len(b) > 0 {
+		piece := bytes.Clone(b[:min(room, len(b))])
+		s.pending = append(s.pending, piece)
+		s.pendLen += len(piece)
 	}
 }
 
+// takePending returns the assembled line and resets.
+func (s *splitter) takePending() ([]byte, int64) {
+	var frame []byte
+	switch len(s.pending) {
+	case 0:
+		frame = []byte{}
+	case 1:
+		frame = s.pending[0]
+	default:
+		frame = bytes.Join(s.pending, nil) // one exactly sized, unzeroed allocation
+	}
+	size := s.pendSize
+	clear(s.pending)
+	s.pending, s.pendLen, s.pendSize = s.pending[:0], 0, 0
+	return frame, size
+}
+
 func (s *splitter) feed(chunk []byte) {
-	last := bytes.LastIndexByte(chunk, '\n')
-	if last < 0 {
+	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
+	// most reads of a big frame hold no line end at all.
+	first := bytes.IndexByte(chunk, '\n')
+	if first < 0 {
 		s.addPending(chunk)
 		return
 	}
+	last := bytes.LastIndexByte(chunk, '\n')
 	now := s.opts.Now()
 	start := 0
 	if s.pendSize > 0 {
 		// The first line completes what was pending.
-		first := bytes.IndexByte(chunk, '\n')
 		s.addPending(chunk[:first])
-		s.record(s.pending, s.pendSize, false, now)
-		s.pending, s.pendSize = nil, 0
+		frame, size := s.takePending()
+		s.record(frame, size, false, now)
 		start = first + 1
 	}
 	// The whole lines of this read share one copy.
@@ -174,8 +199,8 @@ func (s *splitter) feed(chunk []byte) {
 
 func (s *splitter) finish() {
 	if s.pendSize > 0 {
-		s.record(s.pending, s.pendSize, true, s.opts.Now())
-		s.pending, s.pendSize = nil, 0
+		frame, size := s.takePending()
+		s.record(frame, size, true, s.opts.Now())
 	}
 	s.flush()
 }

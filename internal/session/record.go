@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"slices"
@@ -115,15 +114,13 @@ type Record struct {
 // SpliceJSON reports whether frame is stored as a raw JSON value ("frame"):
 // it must be valid JSON, start and end with a non-space byte (so the
 // reader gets the exact bytes back) and hold no line break (so the record
-// stays on one line). json.Valid is the one JSON pass the writer makes.
+// stays on one line). One pass of a validator equivalent to json.Valid
+// checks all of it: it is the one JSON pass the writer makes.
 func SpliceJSON(frame []byte) bool {
 	if len(frame) == 0 || isSpace(frame[0]) || isSpace(frame[len(frame)-1]) {
 		return false
 	}
-	if bytes.IndexByte(frame, '\n') >= 0 || bytes.IndexByte(frame, '\r') >= 0 {
-		return false
-	}
-	return json.Valid(frame)
+	return validJSON(frame, true)
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -134,6 +131,20 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // ("frameBase64"). Member order is fixed, so the same record gives the
 // same bytes.
 func AppendRecord(dst []byte, r *Record) []byte {
+	dst, frame := AppendRecordHead(dst, r)
+	if frame == nil {
+		return dst
+	}
+	dst = append(dst, frame...)
+	return append(dst, "}\n"...)
+}
+
+// AppendRecordHead is AppendRecord without the copy of a frame that is
+// spliced verbatim: it appends the line up to the frame and returns the
+// frame, so the line is dst + frame + "}\n" and a writer can write a big
+// frame from its own buffer. frame is nil when the record is complete in
+// dst (no frame, or one encoded as frameText or frameBase64).
+func AppendRecordHead(dst []byte, r *Record) (out, frame []byte) {
 	v := r.V
 	if v == 0 {
 		v = Version
@@ -208,8 +219,7 @@ func AppendRecord(dst []byte, r *Record) []byte {
 		}
 		switch {
 		case SpliceJSON(r.Frame):
-			dst = append(dst, `,"frame":`...)
-			dst = append(dst, r.Frame...)
+			return append(dst, `,"frame":`...), r.Frame
 		case utf8.Valid(r.Frame):
 			dst = appendString(append(dst, `,"frameText":`...), string(r.Frame))
 		default:
@@ -218,7 +228,7 @@ func AppendRecord(dst []byte, r *Record) []byte {
 			dst = append(dst, '"')
 		}
 	}
-	return append(dst, "}\n"...)
+	return append(dst, "}\n"...), nil
 }
 
 func appendStrMember(dst []byte, name, v string) []byte {

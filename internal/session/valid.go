@@ -1,0 +1,259 @@
+package session
+
+import "encoding/binary"
+
+// maxDepth is encoding/json's nesting limit: deeper values are invalid
+// there, so they are invalid here too.
+const maxDepth = 10000
+
+// validJSON reports whether b is one JSON value with optional surrounding
+// whitespace, exactly as json.Valid does (FuzzValidEquivalent checks it),
+// but faster: string contents, most of a frame's bytes, are skipped eight
+// at a time. With noLineBreak, a "\n" or "\r" anywhere makes it false (the
+// value must fit on one log line), so SpliceJSON needs one pass, not three.
+//
+// Like json.Valid it does not check UTF-8 inside strings.
+func validJSON(b []byte, noLineBreak bool) bool {
+	var stack []byte // '{' or '[' per open container
+	var small [64]byte
+	stack = small[:0]
+	i := skipWS(b, 0, noLineBreak)
+	if i < 0 {
+		return false
+	}
+	for {
+		// A value starts at i.
+		if i >= len(b) {
+			return false
+		}
+		switch c := b[i]; {
+		case c == '{' || c == '[':
+			if len(stack) >= maxDepth {
+				return false
+			}
+			stack = append(stack, c)
+			i = skipWS(b, i+1, noLineBreak)
+			if i < 0 || i >= len(b) {
+				return false
+			}
+			if c == '{' {
+				if b[i] == '}' {
+					stack = stack[:len(stack)-1]
+					i++
+					goto after
+				}
+				if i = objectKey(b, i, noLineBreak); i < 0 {
+					return false
+				}
+				continue
+			}
+			if b[i] == ']' {
+				stack = stack[:len(stack)-1]
+				i++
+				goto after
+			}
+			continue
+		case c == '"':
+			if i = skipString(b, i); i < 0 {
+				return false
+			}
+		case c == '-' || (c >= '0' && c <= '9'):
+			if i = skipNumber(b, i); i < 0 {
+				return false
+			}
+		case c == 't':
+			if !hasLit(b, i, "true") {
+				return false
+			}
+			i += 4
+		case c == 'f':
+			if !hasLit(b, i, "false") {
+				return false
+			}
+			i += 5
+		case c == 'n':
+			if !hasLit(b, i, "null") {
+				return false
+			}
+			i += 4
+		default:
+			return false
+		}
+	after:
+		// A value ended at i: close containers or go on to the next value.
+		for {
+			i = skipWS(b, i, noLineBreak)
+			if i < 0 {
+				return false
+			}
+			if len(stack) == 0 {
+				return i == len(b)
+			}
+			if i >= len(b) {
+				return false
+			}
+			top := stack[len(stack)-1]
+			switch b[i] {
+			case ',':
+				i = skipWS(b, i+1, noLineBreak)
+				if i < 0 {
+					return false
+				}
+				if top == '{' {
+					if i = objectKey(b, i, noLineBreak); i < 0 {
+						return false
+					}
+				}
+			case '}':
+				if top != '{' {
+					return false
+				}
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			case ']':
+				if top != '[' {
+					return false
+				}
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			default:
+				return false
+			}
+			break
+		}
+	}
+}
+
+// objectKey reads `"key" :` and whitespace at i; it returns where the
+// member's value starts, or -1.
+func objectKey(b []byte, i int, noLineBreak bool) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	if i = skipString(b, i); i < 0 {
+		return -1
+	}
+	if i = skipWS(b, i, noLineBreak); i < 0 || i >= len(b) || b[i] != ':' {
+		return -1
+	}
+	return skipWS(b, i+1, noLineBreak)
+}
+
+// skipWS returns the index after the whitespace at i, or -1 for a line
+// break when noLineBreak.
+func skipWS(b []byte, i int, noLineBreak bool) int {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ' ', '\t':
+		case '\n', '\r':
+			if noLineBreak {
+				return -1
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+func hasLit(b []byte, i int, lit string) bool {
+	return len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// special reports whether any byte of the little-endian word w is '"',
+// '\\' or a control character (< 0x20): the bytes a string scan must stop
+// at. Standard SWAR tests; a false positive only sends the word to the
+// byte loop.
+func special(w uint64) bool {
+	q := w ^ (lsb * '"')
+	bs := w ^ (lsb * '\\')
+	return ((q-lsb)&^q|(bs-lsb)&^bs|(w-lsb*0x20)&^w)&msb != 0
+}
+
+// skipString returns the index after the string that starts (with its
+// quote) at i, or -1 if it is not a valid JSON string.
+func skipString(b []byte, i int) int {
+	i++
+	for {
+		for len(b)-i >= 8 && !special(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+		}
+		if i >= len(b) {
+			return -1
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1
+		case c == '\\':
+			if i+1 >= len(b) {
+				return -1
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if len(b)-i < 6 || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
+					return -1
+				}
+				i += 6
+			default:
+				return -1
+			}
+		case c < 0x20:
+			return -1
+		default:
+			i++
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// skipNumber returns the index after the number at i, or -1.
+func skipNumber(b []byte, i int) int {
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(b):
+		return -1
+	case b[i] == '0':
+		i++
+	case b[i] >= '1' && b[i] <= '9':
+		for i++; i < len(b) && isDigit(b[i]); i++ {
+		}
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || !isDigit(b[i]) {
+			return -1
+		}
+		for i++; i < len(b) && isDigit(b[i]); i++ {
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return -1
+		}
+		for i++; i < len(b) && isDigit(b[i]); i++ {
+		}
+	}
+	return i
+}
