@@ -65,7 +65,7 @@ type LogStats struct {
 // A Log is the Recorder that writes a session log. Seq numbers are
 // assigned under the same lock that enqueues the record, so the file holds
 // records in strictly increasing seq order on every transport, concurrent
-// HTTP included. Encoding (the one json.Valid per frame) and writing run
+// HTTP included. Encoding (one validation pass per frame) and writing run
 // on the Log's own goroutine, off the relay path, with memory bounded by
 // QueueBytes.
 //
