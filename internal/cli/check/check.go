@@ -76,6 +76,7 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(context.Context, *CheckOptions) e
 	var (
 		jsonOut    bool
 		recordedAt string
+		noCompat   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "check [target | SNAPSHOT.json]",
@@ -114,6 +115,9 @@ complete: the drift is accepted and the command exits 0 (or 3 on a violation).`,
 				}
 			}
 			opts.TimeoutSet = cmd.Flags().Changed("timeout")
+			if noCompat {
+				opts.Compat = nil
+			}
 			if !cmd.Flags().Changed("fail-on") {
 				opts.FailOn = ""
 			}
@@ -148,6 +152,7 @@ complete: the drift is accepted and the command exits 0 (or 3 on a violation).`,
 	fl.StringSliceVar(&opts.Ignore, "ignore", nil, "drop these rule `ids` before gating (merged with the target's ignore)")
 	fl.StringVar(&opts.Reporter, "reporter", "text", "report `format`: "+strings.Join(contract.Formats, ", "))
 	fl.BoolVar(&jsonOut, "json", false, "write the Result JSON (same as --reporter json)")
+	fl.BoolVar(&noCompat, "no-compat", false, "skip the conformance rules (transport, x-mcp-header, degradation): drift only")
 	fl.BoolVar(&opts.Update, "update", false, "accept the live surface: write it as the new snapshot (only from complete evidence)")
 	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older stored snapshot format before comparing")
 	fl.StringVar(&recordedAt, "recorded-at", "", "pin the live snapshot's time (RFC 3339)")
