@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/feed"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/otlp"
 	"github.com/mcpward/mcpward/internal/proxy"
@@ -67,6 +68,11 @@ type ProxyOptions struct {
 	OTLPEndpoint string
 	OTLPHeaders  []string
 	OTLPHeader   map[string]string
+
+	// HubSocket is the live view's socket (default: hub.sock in the state
+	// directory); NoFeed turns the live feed off.
+	HubSocket string
+	NoFeed    bool
 }
 
 // defaultListen is the HTTP proxy's listen address: loopback only.
@@ -134,6 +140,8 @@ The format is documented in docs/session-log.md.`,
 	fl.StringArrayVar(&opts.Redact.Paths, "redact-path", nil, "hide the value at this `path` of each message, e.g. params.arguments.pin or $..token (repeatable)")
 	fl.StringVar(&opts.OTLPEndpoint, "otlp-endpoint", "", "send a span per completed call to this OTLP/HTTP collector `URL` (e.g. http://127.0.0.1:4318)")
 	fl.StringArrayVar(&opts.OTLPHeaders, "otlp-header", nil, "`K=V` header for the OTLP collector, ${ENV} expanded (repeatable)")
+	fl.StringVar(&opts.HubSocket, "hub-socket", "", "stream records live to the 'mcpward ui' hub at this socket `path` (default: hub.sock in the state directory)")
+	fl.BoolVar(&opts.NoFeed, "no-feed", false, "do not stream records to a running 'mcpward ui' (the log is written all the same)")
 	fl.StringVar(&opts.ConfigFile, "config-file", "", "read defaults from this settings `file` instead of ./.mcpward.toml or ~/.config/mcpward/config.toml")
 	return cmd
 }
@@ -285,6 +293,7 @@ type logFile struct {
 	*proxy.Log
 	f    io.Closer
 	exp  *otlp.Exporter
+	sink *feed.Sink
 	warn io.Writer
 }
 
@@ -292,6 +301,10 @@ type logFile struct {
 // on warn: they do not make the log incomplete), then closes the file.
 func (l *logFile) Close() error {
 	err := l.Log.Close()
+	if l.sink != nil {
+		// The log holds every record; the hub re-reads what the feed missed.
+		_ = l.sink.Close()
+	}
 	if l.exp != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), otlpCloseGrace)
 		if xerr := l.exp.Close(ctx); xerr != nil {
@@ -345,9 +358,39 @@ func openLog(opts *ProxyOptions, label string) (*logFile, string, error) {
 			return nil, "", err
 		}
 		lf.f, w, path = f, f, p
+		lf.sink = openFeed(opts, id, label, p)
+		if lf.sink != nil {
+			lo.Feed = lf.sink.Record
+		}
 	}
 	lf.Log = proxy.NewLog(w, lo)
 	return lf, path, nil
+}
+
+// openFeed starts the live feed to a running 'mcpward ui' hub. The feed
+// never blocks the relay: without a hub it keeps a bounded buffer and the
+// hub, once started, re-reads what it missed from the log at logPath. A
+// socket path the OS cannot use is a note on stderr, not an error.
+func openFeed(opts *ProxyOptions, id, label, logPath string) *feed.Sink {
+	if opts.NoFeed {
+		return nil
+	}
+	sock := opts.HubSocket
+	if sock == "" {
+		dir, err := session.StateDir(opts.LookupEnv)
+		if err != nil {
+			return nil
+		}
+		sock = feed.SocketPath(dir)
+	}
+	if err := feed.CheckSocketPath(sock); err != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "mcpward: live feed off: %v\n", err)
+		return nil
+	}
+	if abs, err := filepath.Abs(logPath); err == nil {
+		logPath = abs
+	}
+	return feed.New(&feed.Options{Socket: sock, Session: id, Label: label, Log: logPath, PID: os.Getpid()})
 }
 
 func createLogFile(opts *ProxyOptions, label, id string) (*os.File, string, error) {

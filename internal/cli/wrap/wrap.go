@@ -160,17 +160,6 @@ func checkProxyFlags(flags []string) error {
 	ios, _, _, _ := iostreams.Test()
 	pf := &cmdutil.Factory{IOStreams: ios, Getwd: func() (string, error) { return "", nil }}
 	p := proxycmd.NewCmdProxy(pf, func(context.Context, *proxycmd.ProxyOptions) error { return nil })
-	// The proxy flags that .mcpward.toml documents are accepted even while
-	// the proxy command does not define them yet.
-	for _, name := range pendingProxyFlags {
-		if p.Flags().Lookup(name) == nil {
-			if name == "redact-secrets" {
-				p.Flags().Bool(name, false, "")
-			} else {
-				p.Flags().StringArray(name, nil, "")
-			}
-		}
-	}
 	p.SetArgs(append(append([]string(nil), flags...), "--", "server"))
 	p.SetOut(io.Discard)
 	p.SetErr(io.Discard)
@@ -180,9 +169,6 @@ func checkProxyFlags(flags []string) error {
 	}
 	return nil
 }
-
-// pendingProxyFlags are the proxy flags named by internal/settings.
-var pendingProxyFlags = []string{"redact-secrets", "redact-key", "redact-value", "redact-path", "otlp-endpoint", "otlp-header", "hub-socket"}
 
 // open locates and reads the config file.
 func open(client, scope, config string, env wrap.Env) (*wrap.File, wrap.Target, error) {
