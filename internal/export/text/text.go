@@ -115,7 +115,9 @@ func (p *printer) result(r *result.Result) {
 			p.line("target " + render.OneLine(t.Name))
 		}
 	}
-	if len(r.Findings) == 0 && r.Command != "compat" {
+	// A diff of surfaces says "no changes"; a traffic check has no surface
+	// diff, only rule findings, so it says nothing here.
+	if len(r.Findings) == 0 && r.Command != "compat" && r.Command != "sessions-check" {
 		if r.Evidence.Complete {
 			p.line("no changes")
 		} else {
