@@ -1,0 +1,117 @@
+package common
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/tui/keymap"
+	"github.com/mcpward/mcpward/internal/tui/styles"
+)
+
+// Common is passed by value to every component's constructor.
+type Common struct {
+	Width, Height int
+	Styles        *styles.Styles
+	KeyMap        *keymap.KeyMap
+	// Now is the clock (ages, pending durations); time.Now by default.
+	Now func() time.Time
+}
+
+// SetSize records the size.
+func (c *Common) SetSize(w, h int) { c.Width, c.Height = w, h }
+
+// A Component is a page or a widget: a tea model that renders a string and
+// can be resized. Only the root returns a tea.View.
+type Component interface {
+	help.KeyMap
+	Init() tea.Cmd
+	Update(tea.Msg) (Component, tea.Cmd)
+	View() string
+	SetSize(w, h int)
+}
+
+// ErrorMsg carries an error to the root, which shows it in the footer.
+type ErrorMsg struct{ Err error }
+
+// ErrorCmd returns a command that reports err.
+func ErrorCmd(err error) tea.Cmd { return func() tea.Msg { return ErrorMsg{err} } }
+
+// FlashMsg shows a transient message in the footer.
+type FlashMsg struct{ Text string }
+
+// FlashCmd returns a command that flashes text.
+func FlashCmd(text string) tea.Cmd { return func() tea.Msg { return FlashMsg{text} } }
+
+// SelectSessionMsg asks the root to open a session's stream.
+type SelectSessionMsg struct{ ID string }
+
+// GoBackMsg asks the root to go back one level.
+type GoBackMsg struct{}
+
+// OpenFrameMsg asks the root to open the inspector on a frame.
+type OpenFrameMsg struct {
+	Session string
+	Seq     uint64
+	Batch   int // batch element index
+}
+
+// SessionInfo is what a Source knows about a session beyond its records.
+type SessionInfo struct {
+	ID, Label     string
+	Transport     session.Transport
+	Client        string // "name version"
+	Log           string
+	Live, Exited  bool
+	Requests      int64
+	Responses     int64
+	Errors        int64
+	Records       int64
+	Missing       int64
+	First, Last   time.Time
+	Activity      []int // records per second, oldest first
+	InMemory      int
+	Summarised    int
+	Drift         bool // tool definitions drifted from the baseline
+	BaselineError bool
+}
+
+// A Batch is the records a Source delivered in one Next call.
+type Batch struct {
+	Records []*session.Record
+	// Skipped counts records the source could not deliver in time (the
+	// consumer fell behind); they are still in the source.
+	Skipped uint64
+}
+
+// A Source delivers the records of every session. The UI pulls: Next is
+// only called from inside a tea.Cmd, one call at a time, so a slow screen
+// never slows the proxies.
+type Source interface {
+	// Next waits for records ingested since the previous call and returns
+	// all of them (coalesced). It returns ctx.Err() when ctx is done.
+	Next(ctx context.Context) (Batch, error)
+	// Sessions lists the sessions the source knows, with their counters.
+	Sessions() []SessionInfo
+	// Records returns the records of a session with from <= seq <= to (0:
+	// no bound), reading older ones back from the log if needed.
+	Records(sessionID string, from, to uint64) ([]*session.Record, error)
+	// Delete forgets a session and removes its log.
+	Delete(sessionID string) error
+}
+
+// A Replayer re-sends one recorded request to a fresh copy of the server.
+// Nil in Common means replay is unavailable.
+type Replayer interface {
+	Replay(ctx context.Context, rec *session.Record, start *session.Record) (ReplayResult, error)
+}
+
+// ReplayResult is what the replay overlay shows.
+type ReplayResult struct {
+	Request, Response []byte
+	Duration          time.Duration
+	Err               error
+}

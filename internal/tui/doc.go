@@ -1,0 +1,12 @@
+// Package tui is the live terminal UI of `mcpward ui`: a bubbletea v2 root
+// model laid out after soft-serve (common.Common, pages, components,
+// keymap and styles packages).
+//
+// Ingest is decoupled from rendering: waitCmd blocks on Source.Next inside
+// a tea.Cmd and returns one FramesMsg per coalesced batch, then is issued
+// again; the store is updated in Update, but the screen is rebuilt only on
+// a tick (at most Options.FPS times a second) and View returns the cached
+// frame otherwise, so a burst of records never costs a render each
+// (mcpsnoop rendered after every record). Memory is bounded by the store's
+// row window (package store).
+package tui

@@ -1,0 +1,365 @@
+package overlays
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/tui/common"
+	"github.com/mcpward/mcpward/internal/tui/keymap"
+	"github.com/mcpward/mcpward/internal/tui/pages/stream"
+	"github.com/mcpward/mcpward/internal/tui/store"
+)
+
+// Inspector shows one frame: a title line (FRAME i/N, direction, method,
+// id, duration, status, the request ⇄ response pair), HTTP headers, and
+// the body as pretty JSON with line numbers.
+func Inspector(c common.Common, ss *store.Session, r *store.Row, index, total int) (string, []string, []string) {
+	st := c.Styles
+	pair := "–"
+	if r.Call != nil {
+		switch {
+		case r.Call.State == calls.Streaming:
+			pair = fmt.Sprintf("req %d ⇄ streaming", r.Call.ReqSeq)
+		case r.Call.State.Open():
+			pair = fmt.Sprintf("req %d ⇄ pending", r.Call.ReqSeq)
+		case r.Call.State == calls.Cancelled:
+			pair = fmt.Sprintf("req %d ⇄ cancel", r.Call.ReqSeq)
+		default:
+			pair = fmt.Sprintf("req %d ⇄ resp %d", r.Call.ReqSeq, r.Call.RespSeq)
+		}
+	}
+	method := r.Method
+	if r.Tool != "" {
+		method += " " + r.Tool
+	}
+	title := fmt.Sprintf("FRAME %d/%d  %s %s  id %s  %s  %s  %s  %s", index, total, stream.Glyph(r), method,
+		orDash(r.ID), orDash(stream.Duration(r, c.Now())), orDash(store.Status(r)), pair,
+		r.Time.Format("2006-01-02 15:04:05.000"))
+	var lines, plain []string
+	add := func(s string) { lines, plain = append(lines, st.Faint.Render(s)), append(plain, s) }
+	if rec := r.Rec; rec != nil {
+		var hs []string
+		for _, name := range sortedKeys(rec.Header) {
+			hs = append(hs, name+": "+strings.Join(rec.Header[name], ", "))
+		}
+		if rec.Status != 0 {
+			hs = append(hs, fmt.Sprintf("status %d", rec.Status))
+		}
+		if rec.AuthChallenge != "" {
+			hs = append(hs, "WWW-Authenticate: "+rec.AuthChallenge)
+		}
+		if rec.MCPSessionID != "" {
+			hs = append(hs, "Mcp-Session-Id: "+rec.MCPSessionID)
+		}
+		if len(hs) > 0 {
+			add(strings.Join(hs, " · "))
+		}
+		if w := store.Warning(r); w != "" {
+			add("⚠ " + w)
+		}
+		if r.Batch > 0 {
+			add(fmt.Sprintf("batch element %d", r.Batch))
+		}
+		body := rec.Frame
+		if rec.Dir == "meta" {
+			body = rec.Info
+		}
+		s, p := PrettyJSON(st, body)
+		lines, plain = append(lines, s...), append(plain, p...)
+	} else {
+		add("(frame no longer held; it is in the session log)")
+	}
+	return title, lines, plain
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+func sortedKeys(m map[string][]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+type capSet map[string]json.RawMessage
+
+func parseCaps(raw json.RawMessage) capSet {
+	var m capSet
+	_ = json.Unmarshal(raw, &m) // absent or malformed: nothing declared
+	return m
+}
+
+var deprecatedCaps = map[string]string{
+	"roots":    "deprecated in 2026-07-28: pass paths as tool arguments",
+	"sampling": "deprecated in 2026-07-28",
+	"logging":  "deprecated in 2026-07-28: use stderr or a log resource",
+}
+
+// Caps shows both sides' capabilities, extensions, deprecations and the
+// server's instructions.
+//
+// client is the client's "name version" from the source, used when the
+// correlation saw no clientInfo.
+func Caps(c common.Common, cs *calls.Session, client, instructions string) (string, []string, []string) {
+	if cs == nil {
+		return "CAPABILITIES", []string{"no session"}, nil
+	}
+	title := "CAPABILITIES  protocol " + orDash(string(cs.Revision))
+	var out []string
+	side := func(who, name, version string, raw json.RawMessage, known []string) {
+		out = append(out, fmt.Sprintf("%s  %s %s", who, orDash(name), version))
+		caps := parseCaps(raw)
+		for _, k := range known {
+			mark := "○"
+			if _, ok := caps[k]; ok {
+				mark = "●"
+			}
+			line := fmt.Sprintf("  %s %s", mark, k)
+			if d := deprecatedCaps[k]; d != "" && mark == "●" {
+				line += "  (" + d + ")"
+			}
+			out = append(out, line)
+		}
+		for _, k := range sortedCaps(caps) {
+			if !slices.Contains(known, k) && k != "extensions" && k != "experimental" {
+				out = append(out, "  ● "+k)
+			}
+		}
+		out = append(out, "")
+	}
+	cname, cver := cs.ClientName, cs.ClientVersion
+	if cname == "" {
+		cname, cver = client, ""
+	}
+	side("client", cname, cver, cs.InitCaps, []string{"roots", "sampling", "elicitation"})
+	side("server", cs.ServerName, cs.ServerVersion, cs.ServerCaps, []string{"tools", "resources", "prompts", "logging", "completions"})
+	ce := extensions(cs.InitCaps)
+	se := extensions(cs.ServerCaps)
+	var ids []string
+	for k := range ce {
+		ids = append(ids, k)
+	}
+	for k := range se {
+		if _, ok := ce[k]; !ok {
+			ids = append(ids, k)
+		}
+	}
+	slices.Sort(ids)
+	if len(ids) > 0 {
+		out = append(out, "extensions")
+		for _, id := range ids {
+			_, inC := ce[id]
+			_, inS := se[id]
+			switch {
+			case inC && inS:
+				out = append(out, "  ● "+id)
+			case inC:
+				out = append(out, "  ○ "+id+" (client only)")
+			default:
+				out = append(out, "  ○ "+id+" (server only)")
+			}
+		}
+		out = append(out, "")
+	}
+	if instructions != "" {
+		out = append(out, "instructions")
+		for _, l := range strings.Split(instructions, "\n") {
+			out = append(out, "  "+l)
+		}
+	}
+	return title, out, nil
+}
+
+func sortedCaps(m capSet) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func extensions(raw json.RawMessage) capSet { return parseCaps(parseCaps(raw)["extensions"]) }
+
+// Instructions finds the server's instructions in the held rows (the
+// initialize or server/discover result).
+func Instructions(ss *store.Session) string {
+	if ss == nil {
+		return ""
+	}
+	for i := ss.Len() - 1; i >= 0; i-- {
+		r := ss.At(i)
+		if r.Kind != calls.KindResponse || r.Rec == nil || (r.Method != "initialize" && r.Method != "server/discover") {
+			continue
+		}
+		var m struct {
+			Result struct {
+				Instructions string `json:"instructions"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(r.Rec.Frame, &m) == nil && m.Result.Instructions != "" {
+			return m.Result.Instructions
+		}
+	}
+	return ""
+}
+
+// Bytes formats a size in binary units.
+func Bytes(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// Summary shows the per-tool cost and latency table: calls, errors, p50,
+// definition and result cost in bytes and estimated tokens, then the
+// heaviest result and undeclared tools. drift lists drift findings.
+func Summary(c common.Common, sum calls.Summary, drift []string) (string, []string, []string) {
+	st := c.Styles
+	var lines, plain []string
+	add := func(s string, style func(...string) string) {
+		plain = append(plain, s)
+		if style != nil {
+			s = style(s)
+		}
+		lines = append(lines, s)
+	}
+	for _, d := range drift {
+		add("drift: "+d, st.Warn.Render)
+	}
+	so := ""
+	if !sum.ListComplete {
+		so = " so far"
+	}
+	add(fmt.Sprintf("definitions  %d tools · %s · ~%d tokens%s (paid on every conversation)",
+		sum.ToolCount, Bytes(sum.DefinitionBytes), sum.DefinitionTokens, so), nil)
+	add("", nil)
+	add(fmt.Sprintf("%-24s %6s %4s %8s %18s %18s", "TOOL", "CALLS", "ERR", "P50", "DEF", "RESULT"), st.TableHeader.Render)
+	for _, t := range sum.Tools {
+		e := "·"
+		if t.Errors > 0 {
+			e = fmt.Sprint(t.Errors)
+		}
+		p50 := stream.FmtDur(t.Latency.P50)
+		if t.Calls == 0 {
+			p50 = "–"
+		}
+		line := fmt.Sprintf("%-24s %6d %4s %8s %18s %18s", trunc(t.Name, 24), t.Calls, e, p50,
+			fmt.Sprintf("%s ~%dt", Bytes(t.DefinitionBytes), t.DefinitionTokens),
+			fmt.Sprintf("%s ~%dt", Bytes(t.ResultBytes), t.ResultTokens))
+		var style func(...string) string
+		switch {
+		case !t.Declared:
+			style = st.Err.Render
+		case t.Errors > 0:
+			style = st.Warn.Render
+		case t.Calls == 0:
+			style = st.Faint.Render
+		}
+		add(line, style)
+	}
+	add("", nil)
+	if sum.Heaviest != "" {
+		var max int64
+		for _, t := range sum.Tools {
+			if t.Name == sum.Heaviest {
+				max = t.MaxResultBytes
+			}
+		}
+		add(fmt.Sprintf("heaviest     %s (%s in one result)", sum.Heaviest, Bytes(max)), nil)
+	}
+	if len(sum.Undeclared) > 0 {
+		add("undeclared   "+strings.Join(sum.Undeclared, ", "), st.Err.Render)
+	}
+	if len(sum.Slowest) > 0 {
+		var s []string
+		for _, cr := range sum.Slowest {
+			s = append(s, fmt.Sprintf("%s %s id %s %s", cr.Method, cr.Name, cr.ID, stream.FmtDur(cr.Duration)))
+		}
+		add("slowest      "+strings.Join(s, "; "), nil)
+	}
+	add(fmt.Sprintf("latency      p50 %s · p95 %s · p99 %s   tokens: %s estimate",
+		stream.FmtDur(sum.Latency.P50), stream.FmtDur(sum.Latency.P95), stream.FmtDur(sum.Latency.P99), sum.Estimator), st.Faint.Render)
+	return "TOOL SUMMARY", lines, plain
+}
+
+func trunc(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// Help lists the key bindings by group and the filter grammar.
+func Help(km *keymap.KeyMap, version string) (string, []string, []string) {
+	names := []string{"navigation", "actions", "inspector and overlays", "sort sessions", "sort stream"}
+	var out []string
+	for i, g := range km.Groups() {
+		out = append(out, names[i])
+		for _, b := range g {
+			h := b.Help()
+			out = append(out, fmt.Sprintf("  %-14s %s", h.Key, h.Desc))
+		}
+		out = append(out, "")
+	}
+	out = append(out, "filter (tokens are ANDed; other text matches anywhere)",
+		"  tool:NAME  t:      method:M  m:      id:7  id:abc  id:\"abc\"   task:ID",
+		"  dir:c2s|s2c|stderr   kind:req|resp|notify|stderr|invalid|transport",
+		"  status:ok|err|warn|bad|pending|cancel|late|cancelled|mismatch|<http code>",
+		"",
+		"commands (:)",
+		"  :q  :help  :sessions  :stream  :summary  :caps  :export [jsonl] [path]  :LABEL",
+		"",
+		"mcpward "+version)
+	return "HELP", out, nil
+}
+
+// ReplayState is what the replay overlay shows.
+type ReplayState struct {
+	Unavailable string // why replay cannot run, if it cannot
+	Confirm     string // the argv to confirm before the first replay
+	Running     bool
+	Result      *common.ReplayResult
+	Started     time.Time
+}
+
+// Replay renders the replay overlay.
+func Replay(c common.Common, s ReplayState) (string, []string, []string) {
+	var out []string
+	switch {
+	case s.Unavailable != "":
+		out = append(out, "replay unavailable: "+s.Unavailable)
+	case s.Confirm != "":
+		out = append(out, "replay runs: "+s.Confirm, "", "y to run, any other key cancels")
+	case s.Running:
+		out = append(out, "replaying… "+stream.FmtDur(c.Now().Sub(s.Started)))
+	case s.Result != nil:
+		r := s.Result
+		head := "ok"
+		if r.Err != nil {
+			head = "ERROR " + r.Err.Error()
+		}
+		out = append(out, fmt.Sprintf("%s  %s", head, stream.FmtDur(r.Duration)), "", "request")
+		_, p := PrettyJSON(c.Styles, r.Request)
+		out = append(out, p...)
+		out = append(out, "", "response")
+		_, p = PrettyJSON(c.Styles, r.Response)
+		out = append(out, p...)
+	}
+	return "REPLAY", out, nil
+}

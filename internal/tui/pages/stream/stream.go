@@ -1,0 +1,376 @@
+// Package stream is the stream page: the frames of one session as a table
+// (time, direction, method or tool, id, duration with a live spinner,
+// status, detail), filtered by the filter language, sorted, and followed.
+package stream
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/tui/common"
+	"github.com/mcpward/mcpward/internal/tui/components/table"
+	"github.com/mcpward/mcpward/internal/tui/store"
+)
+
+// Sort orders of the stream.
+const (
+	SortTime = iota
+	SortMethod
+	SortID
+	SortDur
+	SortStatus
+)
+
+// Page is the stream page.
+type Page struct {
+	c       common.Common
+	st      *store.Store
+	session string
+	tbl     table.Table
+	filter  string
+	pred    Predicate
+	sortBy  int
+	desc    bool
+	follow  bool
+	rows    []*store.Row
+}
+
+// New returns the stream page over a store.
+func New(c common.Common, st *store.Store) *Page {
+	return &Page{c: c, st: st, pred: Compile(""), follow: true}
+}
+
+// SetSize implements common.Component.
+func (p *Page) SetSize(w, h int) { p.c.SetSize(w, h) }
+
+// Init implements common.Component.
+func (p *Page) Init() tea.Cmd { return nil }
+
+// SetSession shows a session's frames, following its tail.
+func (p *Page) SetSession(id string) {
+	if id != p.session {
+		p.session, p.follow, p.tbl = id, true, table.Table{}
+	}
+	p.Refresh()
+}
+
+// Session returns the shown session's id.
+func (p *Page) Session() string { return p.session }
+
+// SetFilter sets the filter text.
+func (p *Page) SetFilter(f string) {
+	p.filter, p.pred = f, Compile(f)
+	p.Refresh()
+}
+
+// Filter returns the filter text.
+func (p *Page) Filter() string { return p.filter }
+
+// Follow reports whether the table follows new frames.
+func (p *Page) Follow() bool { return p.follow }
+
+// SetFollow turns following on or off.
+func (p *Page) SetFollow(on bool) {
+	p.follow = on
+	if on {
+		p.sortBy, p.desc = SortTime, false
+		p.Refresh()
+	}
+}
+
+// Refresh recomputes the visible rows from the store.
+func (p *Page) Refresh() {
+	p.rows = p.rows[:0]
+	ss := p.st.Session(p.session)
+	if ss == nil {
+		return
+	}
+	for i := 0; i < ss.Len(); i++ {
+		if r := ss.At(i); p.pred(r) {
+			p.rows = append(p.rows, r)
+		}
+	}
+	if p.sortBy != SortTime || p.desc {
+		f := sorter(p.sortBy, p.c.Now())
+		if p.desc {
+			g := f
+			f = func(a, b *store.Row) int { return -g(a, b) }
+		}
+		slices.SortStableFunc(p.rows, f)
+	}
+	if p.follow {
+		p.tbl.Cursor = len(p.rows) - 1
+	}
+}
+
+func sorter(by int, now time.Time) func(a, b *store.Row) int {
+	switch by {
+	case SortMethod:
+		return func(a, b *store.Row) int { return cmp.Compare(a.Method+" "+a.Tool, b.Method+" "+b.Tool) }
+	case SortID:
+		return func(a, b *store.Row) int { return cmp.Compare(a.ID, b.ID) }
+	case SortDur:
+		return func(a, b *store.Row) int { return cmp.Compare(dur(a, now), dur(b, now)) }
+	case SortStatus:
+		return func(a, b *store.Row) int { return cmp.Compare(store.Status(a), store.Status(b)) }
+	}
+	return func(a, b *store.Row) int { return a.Time.Compare(b.Time) }
+}
+
+func dur(r *store.Row, now time.Time) time.Duration {
+	if r.Call == nil || (r.Kind != calls.KindRequest && r.Kind != calls.KindResponse) {
+		return 0
+	}
+	if r.Call.State.Open() {
+		return now.Sub(r.Call.Start)
+	}
+	return r.Call.Duration()
+}
+
+// Rows returns the visible rows in table order.
+func (p *Page) Rows() []*store.Row { return p.rows }
+
+// Selected returns the row under the cursor.
+func (p *Page) Selected() *store.Row {
+	if p.tbl.Cursor >= 0 && p.tbl.Cursor < len(p.rows) {
+		return p.rows[p.tbl.Cursor]
+	}
+	return nil
+}
+
+// Update implements common.Component.
+func (p *Page) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return p, nil
+	}
+	km := p.c.KeyMap
+	n := len(p.rows)
+	page := max(1, p.c.Height-1)
+	sortKey := func(by int) {
+		if p.sortBy == by {
+			p.desc = !p.desc
+		} else {
+			p.sortBy, p.desc = by, false
+		}
+		if by != SortTime {
+			p.follow = false
+		}
+		p.Refresh()
+	}
+	switch {
+	case key.Matches(k, km.Down):
+		if n > 0 {
+			p.tbl.Cursor = (p.tbl.Cursor + 1) % n
+			p.follow = p.tbl.Cursor == n-1 && p.sortBy == SortTime && !p.desc
+		}
+	case key.Matches(k, km.Up):
+		if n > 0 {
+			p.tbl.Cursor = (p.tbl.Cursor - 1 + n) % n
+			p.follow = false
+		}
+	case key.Matches(k, km.Top):
+		p.tbl.Cursor, p.follow = 0, false
+	case key.Matches(k, km.Bottom):
+		p.tbl.Cursor = n - 1
+		p.follow = p.sortBy == SortTime && !p.desc
+	case key.Matches(k, km.PageDown):
+		p.tbl.Cursor = min(n-1, p.tbl.Cursor+page)
+	case key.Matches(k, km.PageUp):
+		p.tbl.Cursor, p.follow = max(0, p.tbl.Cursor-page), false
+	case key.Matches(k, km.Follow):
+		p.SetFollow(!p.follow)
+	case key.Matches(k, km.Enter):
+		if r := p.Selected(); r != nil {
+			m := common.OpenFrameMsg{Session: p.session, Seq: r.Seq, Batch: r.Batch}
+			return p, func() tea.Msg { return m }
+		}
+	case key.Matches(k, km.SortTime):
+		sortKey(SortTime)
+	case key.Matches(k, km.SortMethod):
+		sortKey(SortMethod)
+	case key.Matches(k, km.SortID):
+		sortKey(SortID)
+	case key.Matches(k, km.SortDur):
+		sortKey(SortDur)
+	case key.Matches(k, km.SortStatus):
+		sortKey(SortStatus)
+	}
+	return p, nil
+}
+
+// Glyph is a row's direction mark.
+func Glyph(r *store.Row) string {
+	switch r.Kind {
+	case calls.KindStderr:
+		return "┆"
+	case calls.KindInvalid:
+		return "!"
+	case calls.KindMeta, calls.KindTransport:
+		return "?"
+	case calls.KindNotification:
+		return "·"
+	}
+	if r.Dir == session.ServerToClient {
+		return "←"
+	}
+	return "→"
+}
+
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// Duration is the DUR column: the call's duration on its request and
+// response rows, a spinner and the elapsed time while it is pending.
+func Duration(r *store.Row, now time.Time) string {
+	if r.Call == nil || (r.Kind != calls.KindRequest && r.Kind != calls.KindResponse) {
+		return ""
+	}
+	if r.Call.State.Open() {
+		if r.Kind != calls.KindRequest || r.Call.State == calls.Streaming {
+			return ""
+		}
+		el := now.Sub(r.Call.Start)
+		return spinner[int(now.UnixMilli()/100)%len(spinner)] + " " + FmtDur(el)
+	}
+	return FmtDur(r.Call.Duration())
+}
+
+// FmtDur formats a duration compactly (850µs, 12ms, 1.4s, 2m3s).
+func FmtDur(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "0"
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Truncate(time.Second).String()
+}
+
+// Detail is the DETAIL column: warnings, progress bar, HTTP status and
+// the compact params, result or error.
+func Detail(r *store.Row) string {
+	var parts []string
+	if w := store.Warning(r); w != "" {
+		parts = append(parts, "⚠ "+w)
+	}
+	if r.Notes&calls.NoteRetry != 0 && r.Call != nil {
+		parts = append(parts, "continues id "+r.Call.ID)
+	}
+	if r.Call != nil && r.Call.TaskID != "" && r.Kind != calls.KindRequest {
+		parts = append(parts, "task "+r.Call.TaskID+" → "+r.Call.Method+" id "+r.Call.ID)
+	}
+	if r.HasProgress {
+		parts = append(parts, Bar(r.Progress, r.Total))
+	}
+	if r.HTTPStatus != 0 && (r.Kind == calls.KindTransport || r.HTTPStatus >= 400) {
+		parts = append(parts, fmt.Sprintf("http %d", r.HTTPStatus))
+	}
+	if r.Detail != "" {
+		parts = append(parts, r.Detail)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Bar renders progress as ━━──  n/total.
+func Bar(v, total float64) string {
+	if total <= 0 {
+		return fmt.Sprintf("%g", v)
+	}
+	const w = 10
+	f := int(min(1, max(0, v/total)) * w)
+	return strings.Repeat("━", f) + strings.Repeat("─", w-f) + fmt.Sprintf(" %g/%g", v, total)
+}
+
+// View implements common.Component.
+func (p *Page) View() string {
+	st := p.c.Styles
+	w := p.c.Width
+	now := p.c.Now()
+	timeFmt, timeW := "15:04:05.000", 12
+	if w < 90 {
+		timeFmt, timeW = "05.0000", 7
+	}
+	cols := []table.Column{{Title: "TIME", Width: timeW}, {Title: " ", Width: 1}, {Title: "METHOD/TOOL", Width: 28},
+		{Title: "ID", Width: 6}, {Title: "DUR", Width: 9, Right: true}, {Title: "STATUS", Width: 10}, {Title: "DETAIL"}}
+	if w < 100 {
+		cols[2].Width = 0
+		cols = cols[:6]
+	}
+	if len(p.rows) == 0 {
+		if p.filter != "" {
+			return st.Faint.Render("no frames match " + p.filter)
+		}
+		return st.Faint.Render("no frames yet")
+	}
+	row := func(i int) []table.Cell {
+		r := p.rows[i]
+		status := store.Status(r)
+		var stSt *lipgloss.Style
+		switch status {
+		case "err", "bad", "state!":
+			stSt = &st.Err
+		case "warn", "late", "cancel", "superseded", "input_required":
+			stSt = &st.Warn
+		case "pending", "streaming":
+			stSt = &st.Pending
+		case "ok":
+			stSt = &st.OK
+		}
+		method := r.Method
+		if r.Tool != "" {
+			method += " " + st.Bright.Render(r.Tool)
+		}
+		if r.Kind == calls.KindStderr {
+			method = "stderr"
+		}
+		return []table.Cell{
+			{Text: r.Time.Format(timeFmt), Style: &st.Faint},
+			{Text: Glyph(r)},
+			{Text: method},
+			{Text: r.ID},
+			{Text: Duration(r, now)},
+			{Text: status, Style: stSt},
+			{Text: Detail(r)},
+		}
+	}
+	return p.tbl.Render(cols, len(p.rows), row, w, p.c.Height, st.TableHeader, st.Selected)
+}
+
+// Footer is the page's counter text: shown/total frames, missing, and
+// error, bad, warning and pending counts over the whole session.
+func (p *Page) Footer() string {
+	ss := p.st.Session(p.session)
+	if ss == nil {
+		return ""
+	}
+	s := fmt.Sprintf("frames %d/%d", len(p.rows), ss.Frames)
+	if ss.Dropped > 0 {
+		s += fmt.Sprintf(" (%d older not held)", ss.Dropped)
+	}
+	if ss.Info.Missing > 0 {
+		s += fmt.Sprintf(" · %d missing", ss.Info.Missing)
+	}
+	return s + fmt.Sprintf(" · %d err · %d bad · %d warn · %d pending", ss.Errors, ss.Bad, ss.Warn, ss.Pending())
+}
+
+// ShortHelp implements help.KeyMap.
+func (p *Page) ShortHelp() []key.Binding {
+	km := p.c.KeyMap
+	return []key.Binding{km.Enter, km.Filter, km.Follow, km.Back, km.Help}
+}
+
+// FullHelp implements help.KeyMap.
+func (p *Page) FullHelp() [][]key.Binding { return p.c.KeyMap.Groups() }
