@@ -20,7 +20,7 @@ import (
 func NewCmdSessions(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions <command>",
-		Short: "Work with recorded session logs (list, check, baseline, prune)",
+		Short: "Work with recorded session logs (list, check, baseline, export, diff, replay, prune)",
 		Long: `Recorded session logs live in <state>/sessions (the state directory is
 $MCPWARD_HOME, else $XDG_STATE_HOME/mcpward, else ~/.local/state/mcpward).`,
 	}
