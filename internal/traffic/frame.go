@@ -23,6 +23,8 @@ func (c *Checker) frame(f *calls.Frame) {
 		defer c.opts.OnFrame(f)
 	}
 	rec := f.Record
+	c.redactedFrame = rec.Redacted
+	defer func() { c.redactedFrame = false }()
 	st := c.state(rec.Session)
 	if rec.Truncated && rec.Dir == session.ClientToServer {
 		st.truncatedReqs = true
