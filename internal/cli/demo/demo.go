@@ -33,6 +33,8 @@ type DemoOptions struct {
 	Next string
 	// Strict exits with the gate's code instead of 0.
 	Strict bool
+	// UI plays a scripted session into the live view instead (demo --ui).
+	UI bool
 }
 
 // RecordedAt is the time both demo snapshots are stamped with, so that the
@@ -75,6 +77,7 @@ as 'mcpward diff' would.`,
 	cmd.Flags().StringVar(&opts.Base, "base", opts.Base, "fixture recorded as the baseline")
 	cmd.Flags().StringVar(&opts.Next, "next", opts.Next, "fixture recorded as the next release")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "exit with the gate's code (1 on drift) instead of 0")
+	cmd.Flags().BoolVar(&opts.UI, "ui", false, "play a scripted session into the live view (mcpward ui) instead")
 	return cmd
 }
 
@@ -88,6 +91,9 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 			err = fmt.Errorf("remove demo directory: %w", rerr)
 		}
 	}()
+	if opts.UI {
+		return demoUI(ctx, opts, dir)
+	}
 	base, err := fixtureTarget("demo", opts.Base)
 	if err != nil {
 		return err

@@ -1,0 +1,44 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/cli/ui"
+	"github.com/mcpward/mcpward/internal/tui/memsource"
+)
+
+// demoUI plays a scripted clean@v1 session (synthetic records: initialize,
+// tools/list, calls with progress, an error, stderr, one left pending)
+// into the live view, one record every 400 ms, then a steady trickle of
+// calls; exports go to the throw-away directory dir.
+func demoUI(ctx context.Context, opts *DemoOptions, dir string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	src := memsource.New(true)
+	go func() {
+		recs := memsource.Script("demo-clean-0001", "clean", time.Now())
+		tk := time.NewTicker(400 * time.Millisecond)
+		defer tk.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-tk.C:
+				if i < len(recs) {
+					r := recs[i]
+					r.Time = now
+					src.Push(r)
+					continue
+				}
+				seq := uint64(len(recs) + 2*(i-len(recs)) + 1)
+				req, resp := memsource.Call("demo-clean-0001", "clean", seq, now, 100+i)
+				resp.Time = now.Add(time.Duration(i%7) * 3 * time.Millisecond)
+				src.Push(req, resp)
+			}
+		}
+	}()
+	fmt.Fprintf(opts.IO.ErrOut, "demo: a scripted clean@v1 session in the live view (ctrl+c quits)\n")
+	return ui.Run(ctx, &ui.UIOptions{IO: opts.IO, Version: opts.Version, StateDir: dir, Theme: "auto"}, src, nil)
+}

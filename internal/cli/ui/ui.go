@@ -1,0 +1,124 @@
+// Package ui implements `mcpward ui`: the live terminal view of every
+// recorded session, fed by the hub (live proxies over the state
+// directory's socket, and the session logs).
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/hub"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/tui"
+	"github.com/mcpward/mcpward/internal/tui/common"
+	"github.com/mcpward/mcpward/internal/tui/hubsource"
+)
+
+// UIOptions are the inputs of `mcpward ui`.
+type UIOptions struct {
+	IO        *iostreams.IOStreams
+	Version   string
+	LookupEnv func(string) (string, bool)
+	History   int
+	StateDir  string
+	Theme     string
+	// NoColor is set by NO_COLOR or when stdout has colour off.
+	NoColor bool
+}
+
+// NewCmdUI builds `mcpward ui`.
+func NewCmdUI(f *cmdutil.Factory, runF func(context.Context, *UIOptions) error) *cobra.Command {
+	opts := &UIOptions{IO: f.IOStreams, Version: f.Version, LookupEnv: f.LookupEnv}
+	cmd := &cobra.Command{
+		Use:   "ui",
+		Short: "Live view of recorded sessions",
+		Long: `Show every session recorded by mcpward proxy: live over the state directory's
+socket, and from the newest --history session logs (0 reads all). Logs created or
+grown later are picked up too.
+
+Keys: enter opens, / filters (tool:, method:, id:, dir:, kind:, status:), : runs
+a command, ? lists every key. ctrl+c quits.`,
+		Example: `  mcpward ui
+  mcpward ui --history 0 --theme light`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.History < 0 {
+				return cmdutil.FlagErrorf("--history must be 0 (all) or more")
+			}
+			switch opts.Theme {
+			case "dark", "light", "auto":
+			default:
+				return cmdutil.FlagErrorf("--theme must be dark, light or auto")
+			}
+			if v, ok := lookup(opts.LookupEnv, "NO_COLOR"); ok && v != "" {
+				opts.NoColor = true
+			}
+			if opts.StateDir == "" {
+				dir, err := session.StateDir(opts.LookupEnv)
+				if err != nil {
+					return err
+				}
+				opts.StateDir = dir
+			}
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			if runF != nil {
+				return runF(ctx, opts)
+			}
+			return uiRun(ctx, opts)
+		},
+	}
+	cmd.Flags().IntVar(&opts.History, "history", 20, "how many of the newest session logs to read at start (0: all)")
+	cmd.Flags().StringVar(&opts.StateDir, "state-dir", "", "state directory (default $MCPWARD_HOME or ~/.local/state/mcpward)")
+	cmd.Flags().StringVar(&opts.Theme, "theme", "auto", "colour theme: dark, light or auto")
+	return cmd
+}
+
+func lookup(f func(string) (string, bool), k string) (string, bool) {
+	if f == nil {
+		return "", false
+	}
+	return f(k)
+}
+
+func uiRun(ctx context.Context, opts *UIOptions) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h, err := hub.New(ctx, hub.Options{StateDir: opts.StateDir, History: opts.History})
+	if errors.Is(err, hub.ErrHubRunning) {
+		return cmdutil.WithHint(fmt.Errorf("start the live view: %w", err), "quit the other `mcpward ui`, or run this one with --state-dir DIR")
+	}
+	if err != nil {
+		return fmt.Errorf("start the live view: %w", err)
+	}
+	defer h.Close()
+	return Run(ctx, opts, hubsource.New(h), nil)
+}
+
+// Run shows the live view over src until the user quits. demo --ui uses
+// it with an in-memory source.
+func Run(ctx context.Context, opts *UIOptions, src common.Source, replayer common.Replayer) error {
+	m := tui.New(tui.Options{
+		Source:    src,
+		Replayer:  replayer,
+		StateDir:  opts.StateDir,
+		Dark:      opts.Theme != "light",
+		AutoTheme: opts.Theme == "auto",
+		NoColor:   opts.NoColor,
+		Version:   opts.Version,
+		Context:   ctx,
+	})
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out))
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return fmt.Errorf("run the live view: %w", err)
+	}
+	return nil
+}
