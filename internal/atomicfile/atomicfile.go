@@ -1,7 +1,9 @@
 package atomicfile
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,7 +13,18 @@ import (
 // (set explicitly, so the umask does not apply). The
 // temporary file lives in path's directory, so the final rename never
 // crosses a file system.
-func Write(path string, data []byte, perm os.FileMode) (err error) {
+func Write(path string, data []byte, perm os.FileMode) error {
+	return WriteFunc(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFunc is Write for content produced by a function that streams into
+// w (buffered), so a large output never has to sit in memory. An error
+// returned by write is returned as is, and the file at path is left
+// untouched; errors of the file operations name the path.
+func WriteFunc(path string, perm os.FileMode, write func(w io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -21,14 +34,22 @@ func Write(path string, data []byte, perm os.FileMode) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	name := tmp.Name()
+	var produced bool // the error came from write, not from the file
 	defer func() {
 		if err != nil {
 			tmp.Close()
 			os.Remove(name)
-			err = fmt.Errorf("write %s: %w", path, err)
+			if !produced {
+				err = fmt.Errorf("write %s: %w", path, err)
+			}
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	if err := write(bw); err != nil {
+		produced = true
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		return err
 	}
 	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
@@ -47,9 +68,6 @@ func Write(path string, data []byte, perm os.FileMode) (err error) {
 	return nil
 }
 
-// syncDir makes the rename durable where the platform allows it. It is
-// best effort: the file is already in place, and some systems (Windows,
-// some network file systems) cannot sync a directory.
 func syncDir(dir string) {
 	if runtime.GOOS == "windows" {
 		return

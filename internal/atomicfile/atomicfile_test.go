@@ -1,6 +1,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -97,5 +99,45 @@ func TestWriteRelative(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "rel.txt")); string(got) != "r" {
 		t.Errorf("content = %q", got)
+	}
+}
+
+func TestWriteFuncKeepsOldFileOnProducerError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.html")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("log read failed")
+	err := WriteFunc(path, 0o644, func(w io.Writer) error {
+		w.Write([]byte("partial"))
+		return boom
+	})
+	if err != boom {
+		t.Fatalf("WriteFunc() = %v, want the producer's error as is", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("file = %q, want the old content", b)
+	}
+	if names := entries(t, dir); len(names) != 1 {
+		t.Errorf("left behind: %v", names)
+	}
+}
+
+func TestWriteFuncStreams(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big")
+	err := WriteFunc(path, 0o600, func(w io.Writer) error {
+		for i := 0; i < 1000; i++ {
+			if _, err := w.Write(make([]byte, 1024)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() != 1024*1000 {
+		t.Errorf("stat = %v, %v", fi, err)
 	}
 }

@@ -4,7 +4,6 @@
 package export
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
 	"github.com/mcpward/mcpward/internal/fault"
@@ -231,40 +231,17 @@ func writeOutput(stdout io.Writer, path, input string, write func(io.Writer) err
 		}
 		perm = info.Mode().Perm()
 	}
-	dir, base := filepath.Split(target)
-	if dir == "" {
-		dir = "."
+	// An error of the file itself (no space, no permission) is the user's
+	// to fix (exit 4); one from reading the log is returned as it is.
+	var writeErr error
+	err = atomicfile.WriteFunc(target, perm, func(w io.Writer) error {
+		writeErr = write(w)
+		return writeErr
+	})
+	if err != nil && writeErr == nil {
+		return fault.Input(fmt.Errorf("export: %w", err))
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 256<<10)
-	if err := write(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
-	}
-	if err := tmp.Sync(); err != nil {
-		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
-	}
-	if err := tmp.Close(); err != nil {
-		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
-	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
-		return fault.Input(fmt.Errorf("export to %s: %w", path, err))
-	}
-	return nil
+	return err
 }
 
 // sameAsInput refuses a stdout redirected onto the log being read
