@@ -48,6 +48,7 @@ type Reader struct {
 	problems []LineError
 	skipped  int
 	maxLine  int // MaxLine; smaller in tests
+	dec      decoder
 }
 
 // NewReader returns a Reader of the session log in r.
@@ -74,7 +75,7 @@ func (r *Reader) Next() (*Record, error) {
 		case len(bytes.TrimSpace(line)) == 0:
 			continue // blank lines carry nothing
 		}
-		rec, derr := decode(line)
+		rec, derr := r.dec.decode(line)
 		if derr != nil {
 			r.report(LineError{Line: r.line, Torn: !terminated, Err: derr})
 			continue
@@ -160,7 +161,10 @@ type wireRecord struct {
 	FrameBase64 *[]byte         `json:"frameBase64"`
 }
 
-func decode(line []byte) (*Record, error) {
+// decodeStd decodes a line with encoding/json: the reference the fast
+// decoder (decode.go) is checked against, and its fallback for every line
+// it does not handle itself.
+func decodeStd(line []byte) (*Record, error) {
 	var w wireRecord
 	if err := json.Unmarshal(line, &w); err != nil {
 		return nil, fmt.Errorf("not a JSON record: %w", err)

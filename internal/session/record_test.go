@@ -54,8 +54,8 @@ func TestAppendRecordFrameEncoding(t *testing.T) {
 	}
 }
 
-func TestRecordRoundTrip(t *testing.T) {
-	in := []*Record{
+func roundTripRecords() []*Record {
+	return []*Record{
 		{Session: "01ABC", Label: "srv", Seq: 1, Time: t0, Dir: Meta, Transport: Stdio, Kind: KindStart, Info: json.RawMessage(`{"argv":["x"],"cwd":"/"}`)},
 		{Session: "01ABC", Label: "srv", Seq: 2, Time: t0, Dir: ClientToServer, Transport: HTTP, Exchange: 7, Method: "POST", Path: "/mcp?x=1",
 			MCPSessionID: "s-1", Header: map[string][]string{"Mcp-Method": {"tools/call"}, "Mcp-Param-Region": {"eu", "us"}},
@@ -70,6 +70,10 @@ func TestRecordRoundTrip(t *testing.T) {
 		// A redacted frame longer than it travelled keeps its original size.
 		{Session: "01ABC", Label: "srv", Seq: 8, Time: t0, Dir: ClientToServer, Transport: Stdio, Frame: []byte(`{"k":"[REDACTED]"}`), HasFrame: true, Size: 9, Redacted: true},
 	}
+}
+
+func TestRecordRoundTrip(t *testing.T) {
+	in := roundTripRecords()
 	var buf []byte
 	for _, r := range in {
 		buf = AppendRecord(buf, r)
@@ -226,6 +230,64 @@ func FuzzAppendRecordFrame(f *testing.F) {
 		}
 		if !bytes.Equal(r.Frame, frame) {
 			t.Fatalf("frame %q read back as %q", frame, r.Frame)
+		}
+	})
+}
+
+// FuzzDecodeEquivalent checks the fast decoder against encoding/json
+// (decodeStd): the same record or the same error for every line.
+func FuzzDecodeEquivalent(f *testing.F) {
+	for _, r := range roundTripRecords() {
+		f.Add(AppendRecord(nil, r))
+	}
+	for _, s := range []string{
+		`{"v":1,"seq":1,"dir":"c2s","ts":"2026-01-01T00:00:00Z","frameBase64":"//57"}`,
+		`{"v":1,"seq":1,"dir":"c2s","ts":"x","frame":null,"frameText":"a"}`,
+		`{"V":1,"Seq":1,"dir":"c2s","ts":"2026-01-01T00:00:00Z"}`,
+		`{"v":1,"seq":1,"seq":2,"dir":"c2s","ts":"2026-01-01T00:00:00Z"}`,
+		`{"v":1.0,"seq":1,"dir":"c2s","ts":"2026-01-01T00:00:00Z"}`,
+		`{"v":1,"seq":-1,"dir":"c2s","ts":"2026-01-01T00:00:00Z","x":[1,{"a":null}]}`,
+		` {"v":1,"seq":18446744073709551615,"dir":"s\u0032c","ts":"2026-01-01T00:00:00+02:00","frameText":"\ud800 \n"} ` + "\r",
+		`{"v":1,"seq":1,"dir":"c2s","ts":"2026-01-01T00:00:00Z","header":{"A":[],"B":["x","y"],"A":["z"]},"sse":{}}`,
+		`{"v":1,"seq":1,"dir":"c2s","ts":"2026-01-01T00:00:00Z","frameText":"a","frameBase64":"!"}`,
+		`{"v":2,"seq":1}`, `{}`, `[]`, `{"v":1,"seq":1,"dir":"c2s","ts":"2026-01-01T00:00:00Z","frame":{"a":1}}x`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		want, wantErr := decodeStd(line)
+		var d decoder
+		got, gotErr := d.decode(line)
+		if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() {
+			t.Fatalf("decode(%q) error = %v, decodeStd = %v", line, gotErr, wantErr)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("decode(%q) mismatch (-decodeStd +decode):\n%s", line, d)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	line := AppendRecord(nil, &Record{Session: "01JABCDEFGHJKMNPQRSTVWXYZ0", Label: "bench", Seq: 12345, Time: t0,
+		Dir: ClientToServer, Transport: Stdio, HasFrame: true,
+		Frame: []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"}}}`)})
+	b.Run("fast", func(b *testing.B) {
+		var d decoder
+		b.SetBytes(int64(len(line)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := d.decode(line); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("std", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := decodeStd(line); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }

@@ -14,27 +14,38 @@ const maxDepth = 10000
 //
 // Like json.Valid it does not check UTF-8 inside strings.
 func validJSON(b []byte, noLineBreak bool) bool {
-	var stack []byte // '{' or '[' per open container
-	var small [64]byte
-	stack = small[:0]
 	i := skipWS(b, 0, noLineBreak)
 	if i < 0 {
 		return false
 	}
+	if i = scanValue(b, i, noLineBreak, maxDepth); i < 0 {
+		return false
+	}
+	return skipWS(b, i, noLineBreak) == len(b)
+}
+
+// scanValue returns the index after the JSON value that starts at i (no
+// leading whitespace), or -1 if there is no valid value there. At most
+// depth containers may be open at once (json.Valid's limit counts from the
+// outermost value, so a member of the top-level object gets maxDepth-1).
+func scanValue(b []byte, i int, noLineBreak bool, depth int) int {
+	var stack []byte // '{' or '[' per open container
+	var small [64]byte
+	stack = small[:0]
 	for {
 		// A value starts at i.
 		if i >= len(b) {
-			return false
+			return -1
 		}
 		switch c := b[i]; {
 		case c == '{' || c == '[':
-			if len(stack) >= maxDepth {
-				return false
+			if len(stack) >= depth {
+				return -1
 			}
 			stack = append(stack, c)
 			i = skipWS(b, i+1, noLineBreak)
 			if i < 0 || i >= len(b) {
-				return false
+				return -1
 			}
 			if c == '{' {
 				if b[i] == '}' {
@@ -43,7 +54,7 @@ func validJSON(b []byte, noLineBreak bool) bool {
 					goto after
 				}
 				if i = objectKey(b, i, noLineBreak); i < 0 {
-					return false
+					return -1
 				}
 				continue
 			}
@@ -55,71 +66,71 @@ func validJSON(b []byte, noLineBreak bool) bool {
 			continue
 		case c == '"':
 			if i = skipString(b, i); i < 0 {
-				return false
+				return -1
 			}
 		case c == '-' || (c >= '0' && c <= '9'):
 			if i = skipNumber(b, i); i < 0 {
-				return false
+				return -1
 			}
 		case c == 't':
 			if !hasLit(b, i, "true") {
-				return false
+				return -1
 			}
 			i += 4
 		case c == 'f':
 			if !hasLit(b, i, "false") {
-				return false
+				return -1
 			}
 			i += 5
 		case c == 'n':
 			if !hasLit(b, i, "null") {
-				return false
+				return -1
 			}
 			i += 4
 		default:
-			return false
+			return -1
 		}
 	after:
 		// A value ended at i: close containers or go on to the next value.
 		for {
+			if len(stack) == 0 {
+				return i
+			}
 			i = skipWS(b, i, noLineBreak)
 			if i < 0 {
-				return false
-			}
-			if len(stack) == 0 {
-				return i == len(b)
+				return -1
 			}
 			if i >= len(b) {
-				return false
+				return -1
 			}
 			top := stack[len(stack)-1]
 			switch b[i] {
 			case ',':
 				i = skipWS(b, i+1, noLineBreak)
 				if i < 0 {
-					return false
+					return -1
 				}
 				if top == '{' {
 					if i = objectKey(b, i, noLineBreak); i < 0 {
-						return false
+						return -1
 					}
 				}
 			case '}':
 				if top != '{' {
-					return false
+					return -1
 				}
 				stack = stack[:len(stack)-1]
 				i++
 				continue
 			case ']':
 				if top != '[' {
-					return false
+					return -1
 				}
 				stack = stack[:len(stack)-1]
 				i++
 				continue
 			default:
-				return false
+				return -1
 			}
 			break
 		}
