@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpward/mcpward/internal/session"
 )
@@ -114,8 +115,8 @@ func classify(rec *session.Record) classified {
 	}
 	raw := rec.RawFrame
 	if raw[0] == '[' {
-		var elems []wireMsg
-		if json.Unmarshal(raw, &elems) != nil {
+		elems, ok := scanBatch(raw)
+		if !ok && json.Unmarshal(raw, &elems) != nil {
 			c.info.Kind, c.other = KindOther, 1
 			return c
 		}
@@ -128,8 +129,11 @@ func classify(rec *session.Record) classified {
 		}
 		return c
 	}
-	var m wireMsg
-	if json.Unmarshal(raw, &m) != nil {
+	m, ok := scanMsg(raw)
+	if !ok {
+		m = wireMsg{}
+	}
+	if !ok && json.Unmarshal(raw, &m) != nil {
 		c.info.Kind, c.other = KindOther, 1
 		return c
 	}
@@ -146,6 +150,63 @@ func classify(rec *session.Record) classified {
 	}
 	c.peers(rec, raw)
 	return c
+}
+
+// scanMsg reads the members wireMsg has from the object raw without
+// encoding/json (session.Members skips params and results). It returns
+// false for whatever it cannot read exactly as json.Unmarshal would: not an
+// object, a duplicate or case-folded member name, a method that is not a
+// plain string; classify then falls back to json.Unmarshal.
+func scanMsg(raw []byte) (m wireMsg, ok bool) {
+	var seen uint8
+	ok = session.Members(raw, func(name, value []byte) bool {
+		var bit uint8
+		switch string(name) {
+		case "id":
+			bit, m.ID = 1, value
+		case "error":
+			bit, m.Error = 2, value
+		case "method":
+			bit = 4
+			s, plain := plainString(value)
+			if !plain {
+				return false
+			}
+			m.Method = &s
+		default:
+			return bytes.IndexByte(name, '\\') < 0 && !bytes.EqualFold(name, []byte("id")) && !bytes.EqualFold(name, []byte("error")) &&
+				!bytes.EqualFold(name, []byte("method"))
+		}
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return true
+	})
+	return m, ok
+}
+
+// scanBatch is scanMsg for each element of a batch.
+func scanBatch(raw []byte) (elems []wireMsg, ok bool) {
+	elems = []wireMsg{}
+	ok = session.Elements(raw, func(v []byte) bool {
+		m, ok := scanMsg(v)
+		elems = append(elems, m)
+		return ok
+	})
+	if !ok {
+		return nil, false
+	}
+	return elems, true
+}
+
+// plainString returns the JSON string v without its quotes if it has no
+// escape and is valid UTF-8.
+func plainString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
+		return "", false
+	}
+	return string(v[1 : len(v)-1]), true
 }
 
 // count adds one message to the counters and returns its kind.
