@@ -38,11 +38,13 @@ type Options struct {
 	// StateDir is where exports are written (StateDir/exports).
 	StateDir string
 	Dark     bool
-	NoColor  bool
-	Version  string
-	FPS      int
-	Store    store.Options
-	Now      func() time.Time
+	// AutoTheme follows the terminal's background colour when it answers.
+	AutoTheme bool
+	NoColor   bool
+	Version   string
+	FPS       int
+	Store     store.Options
+	Now       func() time.Time
 	// Context bounds the source waits (default context.Background()).
 	Context context.Context
 	// Clipboard copies text (default tea.SetClipboard, OSC 52).
@@ -222,7 +224,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.c.SetSize(msg.Width, msg.Height)
 		m.layout()
 	case tea.BackgroundColorMsg:
-		if !m.opts.NoColor {
+		if m.opts.AutoTheme && !m.opts.NoColor {
 			m.c.Styles = styles.New(msg.IsDark(), false)
 			m.rebuildStyles()
 		}
