@@ -18,6 +18,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/report"
 	rulescmd "github.com/mcpward/mcpward/internal/cli/rules"
 	"github.com/mcpward/mcpward/internal/cli/sessions"
+	"github.com/mcpward/mcpward/internal/cli/ui"
 	wrapcmd "github.com/mcpward/mcpward/internal/cli/wrap"
 )
 
@@ -39,6 +40,7 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		sessions.NewCmdSessions(f),
 		wrapcmd.NewCmdWrap(f, nil),
 		wrapcmd.NewCmdUnwrap(f, nil),
+		ui.NewCmdUI(f, nil),
 		remotecmd.NewCmdRemote(f, nil),
 		remotecmd.NewCmdHubPath(f),
 	)
