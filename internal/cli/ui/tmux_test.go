@@ -24,7 +24,7 @@ func TestTmuxScreen(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "mcpward")
-	build := exec.Command("go", "build", "-o", bin, "./testdata/mcpwardui")
+	build := exec.Command("go", "build", "-o", bin, "github.com/mcpward/mcpward/cmd/mcpward")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}

@@ -25,6 +25,7 @@ type UIOptions struct {
 	IO        *iostreams.IOStreams
 	Version   string
 	LookupEnv func(string) (string, bool)
+	Environ   func() []string
 	History   int
 	StateDir  string
 	Theme     string
@@ -34,7 +35,7 @@ type UIOptions struct {
 
 // NewCmdUI builds `mcpward ui`.
 func NewCmdUI(f *cmdutil.Factory, runF func(context.Context, *UIOptions) error) *cobra.Command {
-	opts := &UIOptions{IO: f.IOStreams, Version: f.Version, LookupEnv: f.LookupEnv}
+	opts := &UIOptions{IO: f.IOStreams, Version: f.Version, LookupEnv: f.LookupEnv, Environ: f.Environ}
 	cmd := &cobra.Command{
 		Use:   "ui",
 		Short: "Live view of recorded sessions",
@@ -100,7 +101,7 @@ func uiRun(ctx context.Context, opts *UIOptions) error {
 		return fmt.Errorf("start the live view: %w", err)
 	}
 	defer h.Close()
-	return Run(ctx, opts, hubsource.New(h), nil)
+	return Run(ctx, opts, hubsource.New(h), logReplayer{h: h, version: opts.Version, environ: opts.Environ})
 }
 
 // Run shows the live view over src until the user quits. demo --ui uses
