@@ -35,6 +35,7 @@ const DefaultFPS = 30
 type Options struct {
 	Source   common.Source
 	Replayer common.Replayer // nil: replay unavailable
+	Exporter common.Exporter // nil: JSONL export only
 	// StateDir is where exports are written (StateDir/exports).
 	StateDir string
 	Dark     bool
@@ -587,11 +588,11 @@ func (m *Model) command(in string) tea.Cmd {
 		m.openOverlay(ovCaps)
 	case "export":
 		path := ""
-		if len(f) > 1 && f[1] != "jsonl" {
-			return common.ErrorCmd(fmt.Errorf("export %s: only jsonl is available in the live view", f[1]))
-		}
 		if len(f) > 2 {
 			path = f[2]
+		}
+		if len(f) > 1 && f[1] != "jsonl" {
+			return m.exportFormatCmd(m.currentSession(), f[1], path)
 		}
 		return m.exportCmd(m.currentSession(), path)
 	default:
@@ -730,6 +731,33 @@ func (m *Model) exportCmd(id, path string) tea.Cmd {
 			return exportedMsg{err: fmt.Errorf("export %s: %w", id, err)}
 		}
 		if err := atomicfile.Write(path, buf, 0o600); err != nil {
+			return exportedMsg{err: fmt.Errorf("export %s: %w", id, err)}
+		}
+		return exportedMsg{path: path}
+	}
+}
+
+// exportFormatCmd writes the session in a report format through the
+// Exporter (the same documents as `mcpward sessions export`).
+func (m *Model) exportFormatCmd(id, format, path string) tea.Cmd {
+	if id == "" {
+		return nil
+	}
+	exp, dir := m.opts.Exporter, m.opts.StateDir
+	if exp == nil {
+		return common.ErrorCmd(fmt.Errorf("export %s: only jsonl is available here", format))
+	}
+	if path == "" {
+		if dir == "" {
+			return common.ErrorCmd(errors.New("export: no state directory"))
+		}
+		path = filepath.Join(dir, "exports", safeName(id)+"."+format)
+	}
+	return func() tea.Msg {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return exportedMsg{err: fmt.Errorf("export %s: %w", id, err)}
+		}
+		if err := exp.Export(id, format, path); err != nil {
 			return exportedMsg{err: fmt.Errorf("export %s: %w", id, err)}
 		}
 		return exportedMsg{path: path}

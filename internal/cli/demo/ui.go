@@ -40,5 +40,5 @@ func demoUI(ctx context.Context, opts *DemoOptions, dir string) error {
 		}
 	}()
 	fmt.Fprintf(opts.IO.ErrOut, "demo: a scripted clean@v1 session in the live view (ctrl+c quits)\n")
-	return ui.Run(ctx, &ui.UIOptions{IO: opts.IO, Version: opts.Version, StateDir: dir, Theme: "auto"}, src, nil)
+	return ui.Run(ctx, &ui.UIOptions{IO: opts.IO, Version: opts.Version, StateDir: dir, Theme: "auto"}, src, nil, nil)
 }

@@ -5,11 +5,38 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/mcpward/mcpward/internal/cli/sessions/export"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/replay"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/tui/common"
 )
+
+// logExporter writes a session in a report format from its log, with
+// the code of `mcpward sessions export`.
+type logExporter struct {
+	h       *hub.Hub
+	version string
+}
+
+// Export implements common.Exporter.
+func (l logExporter) Export(sessionID, format, path string) error {
+	log := logOf(l.h, sessionID)
+	if log == "" {
+		return fmt.Errorf("the log of session %s is not known", sessionID)
+	}
+	return export.ToFile(log, sessionID, format, path, l.version)
+}
+
+// logOf returns the log file of a session the hub knows, or "".
+func logOf(h *hub.Hub, sessionID string) string {
+	for _, s := range h.Sessions() {
+		if s.ID == sessionID {
+			return s.Log
+		}
+	}
+	return ""
+}
 
 // logReplayer replays a request from the session's own log, exactly as
 // `mcpward sessions replay --seq N` does: it finds the request and its
@@ -23,12 +50,7 @@ type logReplayer struct {
 
 // Replay implements common.Replayer.
 func (l logReplayer) Replay(ctx context.Context, rec, _ *session.Record) (common.ReplayResult, error) {
-	path := ""
-	for _, s := range l.h.Sessions() {
-		if s.ID == rec.Session {
-			path = s.Log
-		}
-	}
+	path := logOf(l.h, rec.Session)
 	if path == "" {
 		return common.ReplayResult{}, fmt.Errorf("replay: the log of session %s is not known", rec.Session)
 	}

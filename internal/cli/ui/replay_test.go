@@ -100,3 +100,32 @@ func TestLogReplayer(t *testing.T) {
 		t.Errorf("replayed response = %s (%v), want the three clean@v1 tools for id 5", res.Response, err)
 	}
 }
+
+func TestLogExporterWritesHTML(t *testing.T) {
+	state := t.TempDir()
+	logs := filepath.Join(state, "sessions")
+	os.MkdirAll(logs, 0o700)
+	log := `{"v":1,"session":"01EXP","label":"x","seq":1,"ts":"2026-08-01T12:00:00Z","dir":"c2s","transport":"stdio","size":40,"frame":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}` + "\n" +
+		`{"v":1,"session":"01EXP","label":"x","seq":2,"ts":"2026-08-01T12:00:01Z","dir":"s2c","transport":"stdio","size":42,"frame":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}` + "\n"
+	if err := os.WriteFile(filepath.Join(logs, "x-01EXP.jsonl"), []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h, err := hub.New(ctx, hub.Options{StateDir: state, Socket: hub.NoSocket})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	out := filepath.Join(t.TempDir(), "s.html")
+	if err := (logExporter{h: h, version: "test"}).Export("01EXP", "html", out); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !bytes.Contains(b, []byte("<html")) || !bytes.Contains(b, []byte("tools/list")) {
+		t.Errorf("export = %d bytes, %v; want an HTML page naming tools/list", len(b), err)
+	}
+	if err := (logExporter{h: h}).Export("01EXP", "pdf", out); err == nil {
+		t.Error("an unknown format was accepted")
+	}
+}

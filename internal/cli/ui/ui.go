@@ -101,15 +101,16 @@ func uiRun(ctx context.Context, opts *UIOptions) error {
 		return fmt.Errorf("start the live view: %w", err)
 	}
 	defer h.Close()
-	return Run(ctx, opts, hubsource.New(h), logReplayer{h: h, version: opts.Version, environ: opts.Environ})
+	return Run(ctx, opts, hubsource.New(h), logReplayer{h: h, version: opts.Version, environ: opts.Environ}, logExporter{h: h, version: opts.Version})
 }
 
 // Run shows the live view over src until the user quits. demo --ui uses
 // it with an in-memory source.
-func Run(ctx context.Context, opts *UIOptions, src common.Source, replayer common.Replayer) error {
+func Run(ctx context.Context, opts *UIOptions, src common.Source, replayer common.Replayer, exporter common.Exporter) error {
 	m := tui.New(tui.Options{
 		Source:    src,
 		Replayer:  replayer,
+		Exporter:  exporter,
 		StateDir:  opts.StateDir,
 		Dark:      opts.Theme != "light",
 		AutoTheme: opts.Theme == "auto",

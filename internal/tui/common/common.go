@@ -103,6 +103,13 @@ type Source interface {
 	Delete(sessionID string) error
 }
 
+// An Exporter writes one session in a report format (json, html, text,
+// har, otlp) to a file, the way `mcpward sessions export` does. Nil in
+// Options means only the raw JSONL export is available.
+type Exporter interface {
+	Export(sessionID, format, path string) error
+}
+
 // A Replayer re-sends one recorded request to a fresh copy of the server.
 // Nil in Common means replay is unavailable.
 type Replayer interface {

@@ -113,29 +113,53 @@ func exportRun(opts *ExportOptions) error {
 		return fault.Input(err)
 	}
 	return writeOutput(opts.IO.Out, opts.Output, path, func(w io.Writer) error {
-		s, err := newSink(opts, w, path, red.Enabled())
-		if err != nil {
-			return err
-		}
-		col := newCollector(s, opts.SessionID, red, opts.Check)
-		problems, skipped, err := sessionlog.Read(path, col.add)
-		if err != nil {
-			return err
-		}
-		var ps []string
-		for _, p := range problems {
-			ps = append(ps, lineProblem(path, p))
-		}
-		if skipped > len(problems) {
-			ps = append(ps, fmt.Sprintf("%s: %d more lines skipped", path, skipped-len(problems)))
-		}
-		for _, p := range ps {
-			fmt.Fprintf(opts.IO.ErrOut, "mcpward: warning: %s\n", p)
-		}
-		if opts.SessionID != "" && len(col.store.Sessions()) == 0 {
-			return fault.Input(fmt.Errorf("no session %q in %s", opts.SessionID, path))
-		}
-		return col.finish(ps)
+		return exportLog(w, path, opts, red, opts.IO.ErrOut)
+	})
+}
+
+// exportLog writes the sessions of the log at path to w in opts.Format;
+// problems with log lines are warned about on warn and listed in the
+// output.
+func exportLog(w io.Writer, path string, opts *ExportOptions, red *redact.Redactor, warn io.Writer) error {
+	s, err := newSink(opts, w, path, red.Enabled())
+	if err != nil {
+		return err
+	}
+	col := newCollector(s, opts.SessionID, red, opts.Check)
+	problems, skipped, err := sessionlog.Read(path, col.add)
+	if err != nil {
+		return err
+	}
+	var ps []string
+	for _, p := range problems {
+		ps = append(ps, lineProblem(path, p))
+	}
+	if skipped > len(problems) {
+		ps = append(ps, fmt.Sprintf("%s: %d more lines skipped", path, skipped-len(problems)))
+	}
+	for _, p := range ps {
+		fmt.Fprintf(warn, "mcpward: warning: %s\n", p)
+	}
+	if opts.SessionID != "" && len(col.store.Sessions()) == 0 {
+		return fault.Input(fmt.Errorf("no session %q in %s", opts.SessionID, path))
+	}
+	return col.finish(ps)
+}
+
+// ToFile exports one session of the log at logPath to the file out, in
+// format (json, html, text, har, otlp), atomically: the live view's
+// export uses it, so both write the same documents.
+func ToFile(logPath, sessionID, format, out, version string) error {
+	if !slices.Contains(Formats, format) {
+		return fmt.Errorf("export format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	}
+	opts := &ExportOptions{Version: version, SessionID: sessionID, Format: format}
+	red, err := redact.New(opts.Redact)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFunc(out, 0o600, func(w io.Writer) error {
+		return exportLog(w, logPath, opts, red, io.Discard)
 	})
 }
 
