@@ -116,7 +116,7 @@ func writeTables(w io.Writer, reports []sessionReport, tty bool) {
 			fmt.Fprintf(w, "undeclared tools called: %s\n", strings.Join(sum.Undeclared, ", "))
 		}
 		for _, s := range sum.Slowest {
-			fmt.Fprintf(w, "slow: %s:%d %s %s id %s %v %s\n", r.file, s.Line, s.Method, s.Name, s.ID, round(s.Duration), s.State)
+			fmt.Fprintf(w, "slow: %s:%d %s id %s %v %s\n", r.file, s.Line, strings.TrimSpace(s.Method+" "+s.Name), s.ID, round(s.Duration), s.State)
 		}
 	}
 }

@@ -289,7 +289,7 @@ func Summary(c common.Common, sum calls.Summary, drift []string) (string, []stri
 	if len(sum.Slowest) > 0 {
 		var s []string
 		for _, cr := range sum.Slowest {
-			s = append(s, fmt.Sprintf("%s %s id %s %s", cr.Method, cr.Name, cr.ID, stream.FmtDur(cr.Duration)))
+			s = append(s, fmt.Sprintf("%s id %s %s", strings.TrimSpace(cr.Method+" "+cr.Name), cr.ID, stream.FmtDur(cr.Duration)))
 		}
 		add("slowest      "+strings.Join(s, "; "), nil)
 	}
