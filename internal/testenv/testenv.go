@@ -126,3 +126,36 @@ func ArtifactDir(t testing.TB) string {
 	}
 	return dir
 }
+
+var (
+	mcpwardOnce sync.Once
+	mcpwardPath string
+	mcpwardErr  error
+	mcpwardOut  []byte
+)
+
+// MCPWard builds the mcpward binary once per test binary and returns its
+// path, for tests that run it as a real process under a third-party
+// client (the build cache makes it cheap after the first time).
+func MCPWard(t testing.TB) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		missing(t, "the go command", "install Go")
+	}
+	mcpwardOnce.Do(func() {
+		dir := filepath.Join(os.TempDir(), "mcpward-testenv")
+		if mcpwardErr = os.MkdirAll(dir, 0o755); mcpwardErr != nil {
+			return
+		}
+		mcpwardPath = filepath.Join(dir, "mcpward")
+		cmd := exec.Command(gobin, "build", "-o", mcpwardPath, "github.com/mcpward/mcpward/cmd/mcpward")
+		_, file, _, _ := runtime.Caller(0)
+		cmd.Dir = filepath.Dir(file)
+		mcpwardOut, mcpwardErr = cmd.CombinedOutput()
+	})
+	if mcpwardErr != nil {
+		t.Fatalf("build mcpward: %v\n%s", mcpwardErr, mcpwardOut)
+	}
+	return mcpwardPath
+}
