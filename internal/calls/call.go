@@ -247,6 +247,19 @@ type Frame struct {
 	Session *Session
 	// Params is the decoded common part of a request's params.
 	Params *Params
+	// Result is the decoded common part of a response's result (nil when
+	// the frame has none, or the store did not need it): parsed once by
+	// the store and shared with the rules. Use ParsedResult.
+	Result *Result
+}
+
+// ParsedResult returns the frame's result as ParseResult reads it, parsing
+// it at most once per frame.
+func (f *Frame) ParsedResult() *Result {
+	if f.Result == nil {
+		f.Result = ParseResult(f.Msg.Result)
+	}
+	return f.Result
 }
 
 // Has reports whether all of n are set on the frame.

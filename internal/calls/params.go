@@ -82,7 +82,7 @@ func ParseParams(raw json.RawMessage) *Params {
 		return p
 	}
 	var w wireParams
-	if json.Unmarshal(raw, &w) != nil {
+	if unmarshalParams(raw, &w) != nil {
 		return p
 	}
 	p.Meta = w.Meta
@@ -188,7 +188,7 @@ type wireResult struct {
 func ParseResult(raw json.RawMessage) *Result {
 	r := &Result{}
 	var w wireResult
-	if len(raw) == 0 || json.Unmarshal(raw, &w) != nil {
+	if len(raw) == 0 || unmarshalResult(raw, &w) != nil {
 		return r
 	}
 	r.RawResultType = w.ResultType

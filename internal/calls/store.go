@@ -152,7 +152,7 @@ func (s *Store) Add(rec *session.Record, line int) {
 	if rec.Transport == session.HTTP && rec.SSE && len(bytes.TrimSpace(rec.Frame)) == 0 {
 		return // an SSE priming event carries no message
 	}
-	msg := jsonrpc.Decode(rec.Frame)
+	msg := decodeMessage(rec.Frame)
 	if msg.Kind == jsonrpc.KindBatch {
 		for i, el := range msg.Batch {
 			s.message(&Frame{Record: rec, Line: line, Msg: el, Batch: true, BatchIndex: i, Session: ss}, ex)
@@ -470,7 +470,7 @@ func (s *Store) response(f *Frame, ex *exchange) {
 	}
 	var res *Result
 	if m.Result != nil {
-		res = ParseResult(m.Result)
+		res = f.ParsedResult()
 	}
 	// MRTR: input_required parks the call.
 	if res != nil && res.ResultType == mcp.ResultTypeInputRequired {
@@ -536,7 +536,7 @@ func (s *Store) answer(f *Frame, c *Call) {
 	}
 	c.ResultBytes += int64(len(m.Result))
 	if c.Method == mcp.MethodToolsCall || c.TaskID != "" {
-		if bytes.Contains(m.Result, []byte(`"isError"`)) && ParseResult(m.Result).IsError {
+		if bytes.Contains(m.Result, []byte(`"isError"`)) && f.ParsedResult().IsError {
 			c.IsError = true
 		}
 	}

@@ -487,7 +487,7 @@ func (c *Checker) response(f *calls.Frame, r func(rule, msg string)) {
 	if modern && removedIn26[call.Method] {
 		r("era.removed_method_served", fmt.Sprintf("%s answered with a result to a request declaring %s", call.Method, call.Revision))
 	}
-	res := calls.ParseResult(m.Result)
+	res := f.ParsedResult()
 	if modern && call.Method != mcp.MethodInitialize {
 		switch {
 		case res.RawResultType == nil:
