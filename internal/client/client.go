@@ -60,7 +60,6 @@ type Client struct {
 	mu       sync.Mutex
 	era      mcp.Era
 	version  string
-	sessions bool                           // legacy handshake done
 	bindings map[string][]mcp.HeaderBinding // tool name → x-mcp-header bindings from the last tools/list
 }
 

@@ -273,7 +273,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-type (
-	exchangeT = result.Exchange
-	reqOpts   = client.RequestOptions
-)
+type exchangeT = result.Exchange

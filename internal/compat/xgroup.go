@@ -144,18 +144,6 @@ func clone(m map[string]json.RawMessage) map[string]json.RawMessage {
 	return out
 }
 
-func flatHeader(h map[string][]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range h {
-		if len(v) == 0 {
-			out[k] = "(omitted)"
-			continue
-		}
-		out[k] = strings.Join(v, ", ")
-	}
-	return out
-}
-
 func (e *engine) tool(name string) *toolInfo {
 	for i := range e.tools {
 		if e.tools[i].Name == name {
