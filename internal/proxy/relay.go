@@ -66,12 +66,19 @@ func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
 	if o.Recorder != nil {
 		sp = &splitter{opts: &o, res: &res}
 	}
-	buf := make([]byte, relayBufSize)
+	var buf []byte
+	if sp == nil {
+		buf = make([]byte, relayBufSize)
+	}
 	writing := true
 	for {
-		n, err := src.Read(buf)
+		b := buf
+		if sp != nil {
+			b = sp.readBuf()
+		}
+		n, err := src.Read(b)
 		if n > 0 {
-			chunk := buf[:n]
+			chunk := b[:n]
 			res.Bytes += int64(n)
 			if writing {
 				if _, werr := dst.Write(chunk); werr != nil {
@@ -105,19 +112,64 @@ func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
 	}
 }
 
-// splitter cuts a byte stream into lines for the recorder.
+// splitter cuts a byte stream into lines for the recorder. It owns the
+// relay's read buffers, so that the pieces of a line spanning reads stay
+// where they were read instead of being copied out of the way of the next
+// read: such a line is copied once, when it is joined.
 type splitter struct {
 	opts  *RelayOptions
 	res   *RelayResult
 	batch []session.Record
-	// The line being assembled across reads: copies of its pieces (up to
-	// MaxFrame bytes in all, pendLen) and its full size. A list, joined
-	// once into an exactly sized frame, instead of a slice grown by
-	// appends: growing a 1 MB line 64 KiB at a time copied and cleared it
-	// several times over.
+	// The line being assembled across reads: its pieces (up to MaxFrame
+	// bytes in all, pendLen), slices of the read buffers, and its full
+	// size. A list, joined once into an exactly sized frame, instead of a
+	// slice grown by appends: growing a 1 MB line 64 KiB at a time copied
+	// and cleared it several times over.
 	pending  [][]byte
 	pendLen  int
 	pendSize int64
+
+	// cur is the buffer reads go into, at off. While held, pending has
+	// bytes of cur before off and reads go after them; other buffers with
+	// pending bytes are in heldBufs. free keeps a few released buffers.
+	cur      []byte
+	off      int
+	held     bool
+	heldBufs [][]byte
+	free     [][]byte
+}
+
+// minRead is the least room a read is given: a pipe hands over up to
+// 64 KiB at a time.
+const minRead = 64 << 10
+
+// maxFree bounds the spare read buffers a splitter keeps after a long
+// line released them.
+const maxFree = 4
+
+// readBuf returns where the next read goes; feed must be given what was
+// read into it.
+func (s *splitter) readBuf() []byte {
+	if !s.held {
+		s.off = 0
+	}
+	if s.cur == nil || len(s.cur)-s.off < minRead {
+		if s.held {
+			s.heldBufs = append(s.heldBufs, s.cur)
+			s.held = false
+			s.cur = nil
+		}
+		if s.cur == nil {
+			if n := len(s.free); n > 0 {
+				s.cur, s.free[n-1] = s.free[n-1], nil
+				s.free = s.free[:n-1]
+			} else {
+				s.cur = make([]byte, relayBufSize)
+			}
+		}
+		s.off = 0
+	}
+	return s.cur[s.off:]
 }
 
 func (s *splitter) record(frame []byte, size int64, noEOL bool, now time.Time) {
@@ -128,34 +180,46 @@ func (s *splitter) record(frame []byte, size int64, noEOL bool, now time.Time) {
 	})
 }
 
-// addPending adds a copy of part of a line to the pieces, up to the cap.
+// addPending adds part of a line, a slice of the current read buffer, to
+// the pieces, up to the cap. The buffer is held until the line is taken.
 func (s *splitter) addPending(b []byte) {
 	s.pendSize += int64(len(b))
 	if room := s.opts.MaxFrame - s.pendLen; room > 0 && len(b) > 0 {
-		piece := bytes.Clone(b[:min(room, len(b))])
+		piece := b[:min(room, len(b))]
 		s.pending = append(s.pending, piece)
 		s.pendLen += len(piece)
+		s.held = true
 	}
 }
 
-// takePending returns the assembled line and resets.
+// takePending returns the assembled line, a copy of its own, resets, and
+// releases the read buffers the pieces were in.
 func (s *splitter) takePending() ([]byte, int64) {
 	var frame []byte
 	switch len(s.pending) {
 	case 0:
 		frame = []byte{}
 	case 1:
-		frame = s.pending[0]
+		frame = bytes.Clone(s.pending[0])
 	default:
 		frame = bytes.Join(s.pending, nil) // one exactly sized, unzeroed allocation
 	}
 	size := s.pendSize
 	clear(s.pending)
 	s.pending, s.pendLen, s.pendSize = s.pending[:0], 0, 0
+	for _, b := range s.heldBufs {
+		if len(s.free) < maxFree {
+			s.free = append(s.free, b)
+		}
+	}
+	clear(s.heldBufs)
+	s.heldBufs, s.held = s.heldBufs[:0], false
 	return frame, size
 }
 
+// feed splits what was read into the buffer readBuf returned.
 func (s *splitter) feed(chunk []byte) {
+	defer func() { s.off += len(chunk) }()
 	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
 	// most reads of a big frame hold no line end at all.
 	first := bytes.IndexByte(chunk, '\n')

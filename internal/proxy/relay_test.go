@@ -148,3 +148,62 @@ func BenchmarkRelayLog1MB(b *testing.B) {
 		Relay(io.Discard, &chunkReader{r: rand.New(rand.NewPCG(1, 1)), data: data}, &RelayOptions{Recorder: rec})
 	}
 }
+
+// bigChunkReader hands over up to 70,000 bytes per read, more than a pipe
+// does, so that reads land at every offset of the relay's buffers.
+type bigChunkReader struct {
+	r    *rand.Rand
+	data []byte
+}
+
+func (c *bigChunkReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(c.data), 1+c.r.IntN(70_000))
+	copy(p, c.data[:n])
+	c.data = c.data[n:]
+	return n, nil
+}
+
+// Lines spanning many reads and several read buffers keep their bytes:
+// the pieces stay in the buffers they were read into until the line is
+// joined, and no later read may land on them.
+func TestRelayLongLinesAcrossBuffers(t *testing.T) {
+	for seed := range uint64(4) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		var data []byte
+		for i := range 40 {
+			n := r.IntN(3)
+			size := []int{10, 5_000, 1_500_000}[n] + r.IntN(1000)
+			line := bytes.Repeat([]byte{byte('a' + i%26)}, size)
+			data = append(append(data, line...), '\n')
+		}
+		data = append(data, "tail"...)
+		for _, maxFrame := range []int{0, 700_000} {
+			rec := &memRecorder{}
+			var out bytes.Buffer
+			Relay(&out, &bigChunkReader{r: r, data: data}, &RelayOptions{Recorder: rec, MaxFrame: maxFrame})
+			if !bytes.Equal(out.Bytes(), data) {
+				t.Fatalf("seed %d: relayed bytes differ", seed)
+			}
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			recs := rec.records()
+			if len(recs) != len(lines) {
+				t.Fatalf("seed %d: %d records, want %d", seed, len(recs), len(lines))
+			}
+			for i, fr := range recs {
+				want := bytes.TrimSuffix(lines[i], []byte("\n"))
+				if fr.Size != int64(len(want)) {
+					t.Fatalf("seed %d max %d line %d: Size %d, want %d", seed, maxFrame, i, fr.Size, len(want))
+				}
+				if maxFrame > 0 && len(want) > maxFrame {
+					want = want[:maxFrame]
+				}
+				if !bytes.Equal(fr.Frame, want) {
+					t.Fatalf("seed %d max %d line %d: frame of %d bytes differs from the line's %d", seed, maxFrame, i, len(fr.Frame), len(want))
+				}
+			}
+		}
+	}
+}
