@@ -3,10 +3,12 @@ package proxy
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpward/mcpward/internal/session"
@@ -205,5 +207,40 @@ func TestRelayLongLinesAcrossBuffers(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// pipeReader hands over 64 KiB per read, as a Linux pipe does.
+type pipeReader struct{ data []byte }
+
+func (p *pipeReader) Read(b []byte) (int, error) {
+	if len(p.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(b), len(p.data), 64<<10)
+	copy(b, p.data[:n])
+	p.data = p.data[n:]
+	return n, nil
+}
+
+// BenchmarkRelayLogPipe is the logging relay on pipe-sized reads, with
+// the log in a file: the in-process part of proxybench's shim+log.
+func BenchmarkRelayLogPipe(b *testing.B) {
+	for _, size := range []int{10 << 10, 1 << 20, 8 << 20} {
+		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
+			frame := append([]byte(`{"a":"`+strings.Repeat("x", size)+`"}`), '\n')
+			data := bytes.Repeat(frame, max(1, (32<<20)/size))
+			f, err := os.Create(filepath.Join(b.TempDir(), "log.jsonl"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			rec := NewLog(f, nil)
+			defer rec.Close()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				Relay(io.Discard, &pipeReader{data: data}, &RelayOptions{Recorder: rec})
+			}
+		})
 	}
 }
