@@ -1,6 +1,9 @@
 package session
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // maxDepth is encoding/json's nesting limit: deeper values are invalid
 // there, so they are invalid here too.
@@ -178,14 +181,15 @@ const (
 	msb = 0x8080808080808080
 )
 
-// special reports whether any byte of the little-endian word w is '"',
-// '\\' or a control character (< 0x20): the bytes a string scan must stop
-// at. Standard SWAR tests; a false positive only sends the word to the
-// byte loop.
-func special(w uint64) bool {
+// special returns a mask with the high bit set in the bytes of the
+// little-endian word w that may be '"', '\\' or a control character
+// (< 0x20): the bytes a string scan must stop at. Standard SWAR tests: a
+// byte above a flagged one may be flagged falsely (a borrow), but the
+// lowest flagged byte is always a true one, so a scan may jump to it.
+func special(w uint64) uint64 {
 	q := w ^ (lsb * '"')
 	bs := w ^ (lsb * '\\')
-	return ((q-lsb)&^q|(bs-lsb)&^bs|(w-lsb*0x20)&^w)&msb != 0
+	return ((q-lsb)&^q | (bs-lsb)&^bs | (w-lsb*0x20)&^w) & msb
 }
 
 // skipString returns the index after the string that starts (with its
@@ -193,7 +197,14 @@ func special(w uint64) bool {
 func skipString(b []byte, i int) int {
 	i++
 	for {
-		for len(b)-i >= 8 && !special(binary.LittleEndian.Uint64(b[i:])) {
+		for len(b)-i >= 8 {
+			m := special(binary.LittleEndian.Uint64(b[i:]))
+			if m != 0 {
+				// Straight to the first byte to look at: a short string
+				// ends within its first word.
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		if i >= len(b) {

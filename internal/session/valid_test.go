@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -33,8 +34,20 @@ func FuzzValidEquivalent(f *testing.F) {
 	})
 }
 
+// wordSeeds put a quote, an escape, a control byte and a multi-byte
+// character at every offset of the first words of a string, where the
+// scanner jumps to the first flagged byte of a word.
+func wordSeeds() []string {
+	var out []string
+	for k := range 18 {
+		pad := strings.Repeat("a", k)
+		out = append(out, `"`+pad+`"`, `"`+pad+`\"x"`, `"`+pad+"\x01\"", `"`+pad+`é\u00e9"`, `["`+pad+`",1]`, `"`+pad)
+	}
+	return out
+}
+
 func TestValidEquivalentSeeds(t *testing.T) {
-	for _, s := range validSeeds {
+	for _, s := range append(validSeeds, wordSeeds()...) {
 		if got, want := validJSON([]byte(s), false), json.Valid([]byte(s)); got != want {
 			t.Errorf("validJSON(%.40q) = %v, json.Valid = %v", s, got, want)
 		}
@@ -60,5 +73,30 @@ func BenchmarkJSONValid1MB(b *testing.B) {
 	b.SetBytes(int64(len(fr)))
 	for b.Loop() {
 		json.Valid(fr)
+	}
+}
+
+// toolsListFrame is proxybench's tools/list result: 5,000 small tool
+// objects, dense structure and short strings.
+func toolsListFrame() []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":2,"result":{"tools":[`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"tool_%d","description":"Does thing %d with <care> & precision.","inputSchema":{"type":"object","properties":{"id":{"type":"string"},"n":{"type":"integer"}},"required":["id"]}}`, i, i)
+	}
+	b.WriteString("]}}")
+	return b.Bytes()
+}
+
+func BenchmarkSpliceJSONToolsList(b *testing.B) {
+	fr := toolsListFrame()
+	b.SetBytes(int64(len(fr)))
+	for b.Loop() {
+		if !SpliceJSON(fr) {
+			b.Fatal("not spliceable")
+		}
 	}
 }
