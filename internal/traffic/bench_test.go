@@ -19,8 +19,10 @@ var benchFrames = flag.Int("bench-frames", 100_000, "frames in the log Benchmark
 // writeBenchLog writes a stdio session of n frames to path: an initialize
 // handshake, then tools/call requests (~250 bytes) each answered by a
 // result with ~1.8 KB of text, about 1 KB per frame on average with the
-// record envelope, as a busy agent's log looks.
-func writeBenchLog(tb testing.TB, path string, n int) int64 {
+// record envelope, as a busy agent's log looks. With modern, the session
+// is 2026-07-28: every request declares its revision in _meta and every
+// result has a resultType, so the rules of that era run too.
+func writeBenchLog(tb testing.TB, path string, n int, modern bool) int64 {
 	tb.Helper()
 	f, err := os.Create(path)
 	if err != nil {
@@ -37,15 +39,28 @@ func writeBenchLog(tb testing.TB, path string, n int) int64 {
 		line = session.AppendRecord(line[:0], &rec)
 		w.Write(line)
 	}
-	emit(session.ClientToServer, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`))
-	emit(session.ServerToClient, []byte(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"srv","version":"1"}}}`))
-	emit(session.ClientToServer, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
 	text := strings.Repeat("lorem ipsum dolor sit amet ", 66)
 	var frame []byte
+	if modern {
+		emit(session.ClientToServer, []byte(`{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`))
+		emit(session.ServerToClient, []byte(`{"jsonrpc":"2.0","id":0,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"srv","version":"1"},"ttlMs":60000,"cacheScope":"public"}}`))
+	} else {
+		emit(session.ClientToServer, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`))
+		emit(session.ServerToClient, []byte(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"srv","version":"1"}}}`))
+		emit(session.ClientToServer, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	}
 	for id := 1; int(rec.Seq) < n; id++ {
-		frame = fmt.Appendf(frame[:0], `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"query":"frame %d","limit":10,"filters":{"lang":"go","path":"internal/"}}}}`, id, id)
+		if modern {
+			frame = fmt.Appendf(frame[:0], `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"query":"frame %d","limit":10,"filters":{"lang":"go","path":"internal/"}},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, id, id)
+		} else {
+			frame = fmt.Appendf(frame[:0], `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"query":"frame %d","limit":10,"filters":{"lang":"go","path":"internal/"}}}}`, id, id)
+		}
 		emit(session.ClientToServer, frame)
-		frame = fmt.Appendf(frame[:0], `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"%s %d"}],"isError":false}}`, id, text, id)
+		rt := ""
+		if modern {
+			rt = `"resultType":"complete",`
+		}
+		frame = fmt.Appendf(frame[:0], `{"jsonrpc":"2.0","id":%d,"result":{%s"content":[{"type":"text","text":"%s %d"}],"isError":false}}`, id, rt, text, id)
 		emit(session.ServerToClient, frame)
 	}
 	if err := w.Flush(); err != nil {
@@ -65,8 +80,13 @@ func writeBenchLog(tb testing.TB, path string, n int) int64 {
 // process's high-water mark (the generator streams to a file, so it adds
 // little).
 func BenchmarkCheckLog(b *testing.B) {
+	b.Run("2025-06-18", func(b *testing.B) { benchCheckLog(b, false) })
+	b.Run("2026-07-28", func(b *testing.B) { benchCheckLog(b, true) })
+}
+
+func benchCheckLog(b *testing.B, modern bool) {
 	path := filepath.Join(b.TempDir(), "bench.jsonl")
-	size := writeBenchLog(b, path, *benchFrames)
+	size := writeBenchLog(b, path, *benchFrames, modern)
 	b.SetBytes(size)
 	findings := 0
 	for b.Loop() {
@@ -90,6 +110,7 @@ func BenchmarkCheckLog(b *testing.B) {
 		f.Close()
 	}
 	b.ReportMetric(float64(*benchFrames), "frames")
+	b.ReportMetric(float64(findings)/float64(b.N), "findings")
 	b.ReportMetric(peakRSSMiB(), "peak-RSS-MiB")
 }
 
