@@ -81,7 +81,6 @@ func randomBody(r *rand.Rand) []byte {
 func TestHTTPProxyConcurrentLossless(t *testing.T) {
 	proxyURL, stop := newProxied(t, echoTarget())
 	const clients, each = 8, 12
-	type sent struct{ body []byte }
 	var mu sync.Mutex
 	var bodies [][]byte
 	var wg sync.WaitGroup

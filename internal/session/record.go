@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpward/mcpward/internal/jsonrpc"
 )
 
 // Version is the format version written in every record's "v" member.
@@ -188,8 +190,8 @@ func AppendRecordHead(dst []byte, r *Record) (out, frame []byte) {
 	}
 	if r.SSE {
 		dst = append(dst, `,"sse":{`...)
-		dst = appendString(append(dst, `"event":`...), r.SSEEvent)
-		dst = appendString(append(dst, `,"id":`...), r.SSEID)
+		dst = jsonrpc.AppendString(append(dst, `"event":`...), r.SSEEvent)
+		dst = jsonrpc.AppendString(append(dst, `,"id":`...), r.SSEID)
 		dst = append(dst, '}')
 	}
 	if r.Error != "" {
@@ -221,7 +223,7 @@ func AppendRecordHead(dst []byte, r *Record) (out, frame []byte) {
 		case SpliceJSON(r.Frame):
 			return append(dst, `,"frame":`...), r.Frame
 		case utf8.Valid(r.Frame):
-			dst = appendString(append(dst, `,"frameText":`...), string(r.Frame))
+			dst = jsonrpc.AppendString(append(dst, `,"frameText":`...), string(r.Frame))
 		default:
 			dst = append(dst, `,"frameBase64":"`...)
 			dst = base64.StdEncoding.AppendEncode(dst, r.Frame)
@@ -235,7 +237,7 @@ func appendStrMember(dst []byte, name, v string) []byte {
 	dst = append(dst, ',', '"')
 	dst = append(dst, name...)
 	dst = append(dst, '"', ':')
-	return appendString(dst, v)
+	return jsonrpc.AppendString(dst, v)
 }
 
 func appendHeader(dst []byte, h map[string][]string) []byte {
@@ -249,65 +251,17 @@ func appendHeader(dst []byte, h map[string][]string) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, k)
+		dst = jsonrpc.AppendString(dst, k)
 		dst = append(dst, ':', '[')
 		for j, v := range h[k] {
 			if j > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, v)
+			dst = jsonrpc.AppendString(dst, v)
 		}
 		dst = append(dst, ']')
 	}
 	return append(dst, '}')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string. Unlike encoding/json it never
-// escapes < > & (captured payloads stay readable and greppable). Invalid
-// UTF-8 is replaced by U+FFFD; frames are checked with utf8.Valid first,
-// so this only affects mcpward's own strings (headers, errors).
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		// U+2028 and U+2029 are valid in JSON; they are left alone.
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
 
 // Bytes returns the frame bytes as they travelled on a stream transport:

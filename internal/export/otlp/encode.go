@@ -6,7 +6,8 @@ import (
 	"math"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/mcpward/mcpward/internal/jsonrpc"
 )
 
 // A TraceID is a W3C / OpenTelemetry trace id; all zeros is invalid.
@@ -112,7 +113,7 @@ func (v Value) AsString() string {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, s)
+			b = jsonrpc.AppendString(b, s)
 		}
 		return string(append(b, ']'))
 	}
@@ -162,10 +163,10 @@ func AppendRequest(dst []byte, scope Scope, rs ...ResourceSpans) []byte {
 		dst = append(dst, `{"resource":{"attributes":`...)
 		dst = appendAttrs(dst, r.Resource)
 		dst = append(dst, `},"scopeSpans":[{"scope":{"name":`...)
-		dst = appendString(dst, scope.Name)
+		dst = jsonrpc.AppendString(dst, scope.Name)
 		if scope.Version != "" {
 			dst = append(dst, `,"version":`...)
-			dst = appendString(dst, scope.Version)
+			dst = jsonrpc.AppendString(dst, scope.Version)
 		}
 		dst = append(dst, `},"spans":[`...)
 		for i := range r.Spans {
@@ -193,7 +194,7 @@ func appendSpan(dst []byte, s *Span) []byte {
 	dst = append(dst, '"')
 	if s.TraceState != "" {
 		dst = append(dst, `,"traceState":`...)
-		dst = appendString(dst, s.TraceState)
+		dst = jsonrpc.AppendString(dst, s.TraceState)
 	}
 	if s.ParentSpanID.IsValid() {
 		dst = append(dst, `,"parentSpanId":"`...)
@@ -201,7 +202,7 @@ func appendSpan(dst []byte, s *Span) []byte {
 		dst = append(dst, '"')
 	}
 	dst = append(dst, `,"name":`...)
-	dst = appendString(dst, s.Name)
+	dst = jsonrpc.AppendString(dst, s.Name)
 	dst = append(dst, `,"kind":`...)
 	dst = strconv.AppendInt(dst, int64(s.Kind), 10)
 	dst = append(dst, `,"startTimeUnixNano":"`...)
@@ -217,7 +218,7 @@ func appendSpan(dst []byte, s *Span) []byte {
 	dst = append(dst, `,"status":{`...)
 	if s.StatusMessage != "" {
 		dst = append(dst, `"message":`...)
-		dst = appendString(dst, s.StatusMessage)
+		dst = jsonrpc.AppendString(dst, s.StatusMessage)
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"code":`...)
@@ -239,7 +240,7 @@ func appendAttrs(dst []byte, attrs []Attr) []byte {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"key":`...)
-		dst = appendString(dst, a.Key)
+		dst = jsonrpc.AppendString(dst, a.Key)
 		dst = append(dst, `,"value":`...)
 		dst = appendValue(dst, a.Value)
 		dst = append(dst, '}')
@@ -276,57 +277,12 @@ func appendValue(dst []byte, v Value) []byte {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"stringValue":`...)
-			dst = appendString(dst, s)
+			dst = jsonrpc.AppendString(dst, s)
 			dst = append(dst, '}')
 		}
 		return append(dst, "]}}"...)
 	}
 	dst = append(dst, `{"stringValue":`...)
-	dst = appendString(dst, v.s)
+	dst = jsonrpc.AppendString(dst, v.s)
 	return append(dst, '}')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string; invalid UTF-8 becomes U+FFFD
-// (protobuf strings must be valid UTF-8).
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
