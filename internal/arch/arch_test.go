@@ -1,0 +1,99 @@
+package arch
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/mcpward/mcpward/"
+
+// pure are the core packages: no I/O, built for WebAssembly in CI. They
+// take []byte, io.Reader/Writer, fs.FS and times passed in.
+var pure = []string{
+	"internal/mcp", "internal/jsonrpc", "internal/snapshot", "internal/diff", "internal/rules",
+	"internal/redact", "internal/export", "internal/result", "internal/heuristic", "internal/fault",
+	"internal/session", "internal/calls", "internal/traffic", "internal/filter", "internal/config",
+	"internal/sessiondiff",
+}
+
+// forbiddenInPure are imports that mean I/O or a UI.
+var forbiddenInPure = []string{"os", "os/exec", "net", "net/http", "syscall", "log",
+	"github.com/spf13/cobra", "charm.land/bubbletea/v2", "charm.land/lipgloss/v2", "charm.land/bubbles/v2"}
+
+// testHelpers are packages only tests import; they may read files.
+var testHelpers = []string{"internal/export/exporttest", "internal/testenv"}
+
+// tools are programs run by go generate; they write files.
+var tools = []string{"internal/rules/gen"}
+
+func under(dir string, roots []string) bool {
+	for _, r := range roots {
+		if dir == r || strings.HasPrefix(dir, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDependencyRules walks every non-test Go file: the core imports no
+// I/O, UI or CLI package; nothing outside internal/cli imports the CLI;
+// only the UI and the CLI import the UI; test helpers stay in tests.
+func TestDependencyRules(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	fset := token.NewFileSet()
+	files := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".") && path != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		af, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		files++
+		for _, imp := range af.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			local := strings.TrimPrefix(p, module)
+			switch {
+			case under(dir, tools):
+				// go generate programs write the generated files.
+			case under(dir, pure) && !under(dir, testHelpers) && slices.Contains(forbiddenInPure, p):
+				t.Errorf("%s: the core package %s imports %s", rel, dir, p)
+			case under(dir, pure) && local != p && (under(local, []string{"internal/cli", "internal/tui"}) || !under(local, pure)):
+				t.Errorf("%s: the core package %s imports %s, which is not core", rel, dir, local)
+			case local != p && under(local, []string{"internal/cli"}) && !under(dir, []string{"internal/cli", "cmd"}):
+				t.Errorf("%s: %s imports the CLI (%s)", rel, dir, local)
+			case local != p && under(local, []string{"internal/tui"}) && !under(dir, []string{"internal/tui", "internal/cli"}):
+				t.Errorf("%s: %s imports the UI (%s)", rel, dir, local)
+			case local != p && under(local, testHelpers) && !under(dir, testHelpers):
+				t.Errorf("%s: %s imports the test helper %s outside a test", rel, dir, local)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 200 {
+		t.Errorf("checked only %d files: is the walk rooted at the module?", files)
+	}
+}
