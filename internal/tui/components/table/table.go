@@ -7,8 +7,12 @@ package table
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpward/mcpward/internal/tui/keymap"
 )
 
 // A Column is a table column. Width 0 makes the column flexible: it takes
@@ -46,6 +50,33 @@ func Fit(s string, w int, right bool) string {
 		return strings.Repeat(" ", pad) + s
 	}
 	return s + strings.Repeat(" ", pad)
+}
+
+// Move moves the cursor for a navigation key (up and down wrap around;
+// top, bottom, page down and page up stop at the ends) over n rows with
+// pages of page rows, and reports whether k was a navigation key.
+func (t *Table) Move(k tea.KeyPressMsg, km *keymap.KeyMap, n, page int) bool {
+	switch {
+	case key.Matches(k, km.Down):
+		if n > 0 {
+			t.Cursor = (t.Cursor + 1) % n
+		}
+	case key.Matches(k, km.Up):
+		if n > 0 {
+			t.Cursor = (t.Cursor - 1 + n) % n
+		}
+	case key.Matches(k, km.Top):
+		t.Cursor = 0
+	case key.Matches(k, km.Bottom):
+		t.Cursor = n - 1
+	case key.Matches(k, km.PageDown):
+		t.Cursor = min(n-1, t.Cursor+page)
+	case key.Matches(k, km.PageUp):
+		t.Cursor = max(0, t.Cursor-page)
+	default:
+		return false
+	}
+	return true
 }
 
 // Clamp keeps the cursor within n rows and in view for height rows.

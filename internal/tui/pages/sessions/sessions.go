@@ -132,22 +132,7 @@ func (p *Page) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		p.Refresh()
 	}
 	switch {
-	case key.Matches(k, km.Down):
-		if n > 0 {
-			p.tbl.Cursor = (p.tbl.Cursor + 1) % n
-		}
-	case key.Matches(k, km.Up):
-		if n > 0 {
-			p.tbl.Cursor = (p.tbl.Cursor - 1 + n) % n
-		}
-	case key.Matches(k, km.Top):
-		p.tbl.Cursor = 0
-	case key.Matches(k, km.Bottom):
-		p.tbl.Cursor = n - 1
-	case key.Matches(k, km.PageDown):
-		p.tbl.Cursor = min(n-1, p.tbl.Cursor+page)
-	case key.Matches(k, km.PageUp):
-		p.tbl.Cursor = max(0, p.tbl.Cursor-page)
+	case p.tbl.Move(k, km, n, page):
 	case key.Matches(k, km.Enter):
 		if s := p.Selected(); s != nil {
 			id := s.ID

@@ -168,25 +168,10 @@ func (p *Page) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		p.Refresh()
 	}
 	switch {
-	case key.Matches(k, km.Down):
-		if n > 0 {
-			p.tbl.Cursor = (p.tbl.Cursor + 1) % n
-			p.follow = p.tbl.Cursor == n-1 && p.sortBy == SortTime && !p.desc
-		}
-	case key.Matches(k, km.Up):
-		if n > 0 {
-			p.tbl.Cursor = (p.tbl.Cursor - 1 + n) % n
-			p.follow = false
-		}
-	case key.Matches(k, km.Top):
-		p.tbl.Cursor, p.follow = 0, false
-	case key.Matches(k, km.Bottom):
-		p.tbl.Cursor = n - 1
-		p.follow = p.sortBy == SortTime && !p.desc
-	case key.Matches(k, km.PageDown):
-		p.tbl.Cursor = min(n-1, p.tbl.Cursor+page)
-	case key.Matches(k, km.PageUp):
-		p.tbl.Cursor, p.follow = max(0, p.tbl.Cursor-page), false
+	case p.tbl.Move(k, km, n, page):
+		// Following means the cursor sits on the newest row of a stream in
+		// time order; any move decides it afresh.
+		p.follow = n > 0 && p.tbl.Cursor == n-1 && p.sortBy == SortTime && !p.desc
 	case key.Matches(k, km.Follow):
 		p.SetFollow(!p.follow)
 	case key.Matches(k, km.Enter):
