@@ -28,7 +28,7 @@ var forbiddenInPure = []string{"os", "os/exec", "net", "net/http", "syscall", "l
 	"github.com/spf13/cobra", "charm.land/bubbletea/v2", "charm.land/lipgloss/v2", "charm.land/bubbles/v2"}
 
 // testHelpers are packages only tests import; they may read files.
-var testHelpers = []string{"internal/export/exporttest", "internal/testenv"}
+var testHelpers = []string{"internal/export/exporttest", "internal/testenv", "internal/cli/cmdtest"}
 
 // tools are programs run by go generate; they write files.
 var tools = []string{"internal/rules/gen"}

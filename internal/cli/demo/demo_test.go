@@ -1,12 +1,9 @@
 package demo
 
 import (
-	"bytes"
-	"context"
 	"testing"
 
-	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/cli/cmdtest"
 )
 
 func TestNewCmdDemoFlags(t *testing.T) {
@@ -23,16 +20,7 @@ func TestNewCmdDemoFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := iostreams.Test()
-			var got *DemoOptions
-			cmd := NewCmdDemo(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *DemoOptions) error {
-				got = o
-				return nil
-			})
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			_, err := cmd.ExecuteC()
+			got, err := cmdtest.Parse(t, NewCmdDemo, tt.args...)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("error = %v, want %q", err, tt.wantErr)

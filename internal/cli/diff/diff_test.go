@@ -1,15 +1,12 @@
 package diffcmd
 
 import (
-	"bytes"
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/cli/cmdtest"
 )
 
 func TestNewCmdDiffFlags(t *testing.T) {
@@ -31,16 +28,7 @@ func TestNewCmdDiffFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := iostreams.Test()
-			var got *DiffOptions
-			cmd := NewCmdDiff(&cmdutil.Factory{IOStreams: ios, Version: "test"}, func(_ context.Context, o *DiffOptions) error {
-				got = o
-				return nil
-			})
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			_, err := cmd.ExecuteC()
+			got, err := cmdtest.Parse(t, NewCmdDiff, tt.args...)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("error = %v, want %q", err, tt.wantErr)

@@ -2,7 +2,6 @@ package initcmd
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"testing"
 	"time"
@@ -10,10 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/cmdtest"
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/config"
-	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
@@ -38,16 +36,7 @@ func TestNewCmdInitFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := iostreams.Test()
-			var got *InitOptions
-			cmd := NewCmdInit(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *InitOptions) error {
-				got = o
-				return nil
-			})
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			_, err := cmd.ExecuteC()
+			got, err := cmdtest.Parse(t, NewCmdInit, tt.args...)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("error = %v, want %q", err, tt.wantErr)

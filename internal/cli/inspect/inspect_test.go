@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpward/mcpward/internal/cli/cmdtest"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fixture"
@@ -73,16 +74,7 @@ func TestNewCmdInspectFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := iostreams.Test()
-			var got *InspectOptions
-			cmd := NewCmdInspect(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *InspectOptions) error {
-				got = o
-				return nil
-			})
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			_, err := cmd.ExecuteC()
+			got, err := cmdtest.Parse(t, NewCmdInspect, tt.args...)
 			if tt.wantErr != "" {
 				var fe *cmdutil.FlagError
 				if err == nil || !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.wantErr) {

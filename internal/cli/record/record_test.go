@@ -1,17 +1,15 @@
 package record
 
 import (
-	"bytes"
-	"context"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/mcpward/mcpward/internal/cli/cmdtest"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/client"
-	"github.com/mcpward/mcpward/internal/iostreams"
 )
 
 func TestNewCmdRecordFlags(t *testing.T) {
@@ -40,16 +38,7 @@ func TestNewCmdRecordFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := iostreams.Test()
-			var got *RecordOptions
-			cmd := NewCmdRecord(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *RecordOptions) error {
-				got = o
-				return nil
-			})
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			_, err := cmd.ExecuteC()
+			got, err := cmdtest.Parse(t, NewCmdRecord, tt.args...)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("error = %v, want %q", err, tt.wantErr)
