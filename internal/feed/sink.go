@@ -125,12 +125,15 @@ func (s *Sink) Record(rec *session.Record) {
 }
 
 // Line queues one encoded record line (with its "\n") of the given seq,
-// as written to the log: the cheaper hook when the caller has the bytes
-// already. line is copied.
-func (s *Sink) Line(seq uint64, line []byte) {
+// as written to the log, given as pieces that concatenate to the line:
+// the cheaper hook when the caller has the bytes already. The pieces are
+// copied.
+func (s *Sink) Line(seq uint64, line ...[]byte) {
 	s.mu.Lock()
 	if s.admitLocked(seq) {
-		s.buf = append(s.buf, line...)
+		for _, p := range line {
+			s.buf = append(s.buf, p...)
+		}
 		s.queuedLocked(seq)
 	}
 	s.mu.Unlock()

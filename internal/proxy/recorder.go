@@ -50,6 +50,11 @@ type LogOptions struct {
 	// written (after Filter): the hook for a live view. It must not block
 	// for long and must not keep rec.Frame beyond the call without copying.
 	Feed func(rec *session.Record)
+	// FeedLine is Feed for a consumer that wants the record as encoded in
+	// the log: line holds the pieces of the line as written (they
+	// concatenate to one JSONL line), so it is not encoded a second time.
+	// The same contract holds (no blocking, copy to keep).
+	FeedLine func(rec *session.Record, line [][]byte)
 	// Export, if set, is called like Feed, after it: the hook of the live
 	// OTLP exporter. The same contract holds (no blocking, copy to keep).
 	Export func(rec *session.Record)
@@ -234,6 +239,7 @@ func (l *Log) run() {
 			if l.opts.Filter != nil {
 				l.opts.Filter(r)
 			}
+			var line [][]byte // the encoded line, for FeedLine
 			if l.w != nil {
 				var frame []byte
 				before := len(buf)
@@ -243,15 +249,27 @@ func (l *Log) run() {
 					if len(frame) >= directFrame {
 						segs = append(segs, buf[mark:], frame)
 						mark = len(buf)
+						if l.opts.FeedLine != nil {
+							line = append(line, buf[before:], frame)
+							before = len(buf)
+						}
 					} else {
 						buf = append(buf, frame...)
 					}
 					buf = append(buf, "}\n"...)
 					size += len(frame) + 2
 				}
+				if l.opts.FeedLine != nil {
+					line = append(line, buf[before:])
+				}
+			} else if l.opts.FeedLine != nil {
+				line = [][]byte{session.AppendRecord(nil, r)}
 			}
 			if l.opts.Feed != nil {
 				l.opts.Feed(r)
+			}
+			if l.opts.FeedLine != nil {
+				l.opts.FeedLine(r, line)
 			}
 			if l.opts.Export != nil {
 				l.opts.Export(r)

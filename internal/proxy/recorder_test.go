@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -113,5 +114,42 @@ func TestLogFilterRunsBeforeEncoding(t *testing.T) {
 	}
 	if len(fed) != 1 || fed[0] != 1 {
 		t.Errorf("Feed saw %v, want [1]", fed)
+	}
+}
+
+// FeedLine gets each record exactly as the log writes it, small frames
+// (encoded into the line) and big ones (written from their own memory)
+// alike, so the live feed never encodes a record a second time.
+func TestFeedLineIsTheLoggedLine(t *testing.T) {
+	big := `{"jsonrpc":"2.0","id":2,"result":{"text":"` + strings.Repeat("x", 64<<10) + `"}}`
+	for _, withFile := range []bool{true, false} {
+		var logged bytes.Buffer
+		var fed bytes.Buffer
+		var w io.Writer
+		if withFile {
+			w = &logged
+		}
+		lg := NewLog(w, &LogOptions{Session: "S", Label: "L",
+			FeedLine: func(_ *session.Record, line [][]byte) {
+				for _, p := range line {
+					fed.Write(p)
+				}
+			}})
+		lg.Record(frameRec(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), frameRec(big), frameRec("not json"))
+		if err := lg.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Count(fed.Bytes(), []byte("\n")) != 3 {
+			t.Fatalf("fed %d lines, want 3", bytes.Count(fed.Bytes(), []byte("\n")))
+		}
+		if withFile && !bytes.Equal(fed.Bytes(), logged.Bytes()) {
+			t.Errorf("the fed lines differ from the log (%d vs %d bytes)", fed.Len(), logged.Len())
+		}
+		rd := session.NewReader(&fed)
+		for i := 0; i < 3; i++ {
+			if _, err := rd.Next(); err != nil {
+				t.Fatalf("fed line %d: %v", i+1, err)
+			}
+		}
 	}
 }

@@ -360,7 +360,8 @@ func openLog(opts *ProxyOptions, label string) (*logFile, string, error) {
 		lf.f, w, path = f, f, p
 		lf.sink = openFeed(opts, id, label, p)
 		if lf.sink != nil {
-			lo.Feed = lf.sink.Record
+			sink := lf.sink
+			lo.FeedLine = func(r *session.Record, line [][]byte) { sink.Line(r.Seq, line...) }
 		}
 	}
 	lf.Log = proxy.NewLog(w, lo)
