@@ -81,6 +81,10 @@ type LogStats struct {
 type Log struct {
 	w    io.Writer
 	opts LogOptions
+	// pool lends the relays the buffers they join long frames into; the
+	// writer gives each back once its frame is written and every hook
+	// has seen it (the hooks copy what they keep).
+	pool *framePool
 
 	mu      sync.Mutex
 	notFull sync.Cond
@@ -106,7 +110,7 @@ type Log struct {
 // A nil w writes nothing (--no-trace) but still runs Filter, Feed and
 // Export on every record, so a live view or export needs no file.
 func NewLog(w io.Writer, opts *LogOptions) *Log {
-	l := &Log{w: w, done: make(chan struct{}), kick: make(chan struct{}, 1)}
+	l := &Log{w: w, done: make(chan struct{}), kick: make(chan struct{}, 1), pool: newFramePool()}
 	if opts != nil {
 		l.opts = *opts
 	}
@@ -206,6 +210,7 @@ func (l *Log) run() {
 	defer close(l.done)
 	var batch []session.Record
 	var segs [][]byte
+	var written [][]byte // frames of the chunk, handed back after its write
 	buf := make([]byte, 0, 64<<10)
 	tick := time.NewTicker(flushEvery)
 	defer tick.Stop()
@@ -236,6 +241,9 @@ func (l *Log) run() {
 		for i := range batch {
 			r := &batch[i]
 			batchBytes += recSize(r)
+			if cap(r.Frame) >= poolMin {
+				written = append(written, r.Frame) // before Filter may replace it
+			}
 			if l.opts.Filter != nil {
 				l.opts.Filter(r)
 			}
@@ -278,6 +286,11 @@ func (l *Log) run() {
 			if size >= flushAt || i == len(batch)-1 {
 				segs = append(segs, buf[mark:])
 				l.write(segs, size, n)
+				for _, f := range written {
+					l.pool.put(f)
+				}
+				clear(written)
+				written = written[:0]
 				clear(segs)
 				segs, buf, mark, size, n = segs[:0], buf[:0], 0, 0, 0
 			}

@@ -65,6 +65,9 @@ func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
 	var sp *splitter
 	if o.Recorder != nil {
 		sp = &splitter{opts: &o, res: &res}
+		if l, ok := o.Recorder.(*Log); ok {
+			sp.pool = l.pool // the Log hands written frames back
+		}
 	}
 	var buf []byte
 	if sp == nil {
@@ -119,6 +122,7 @@ func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
 type splitter struct {
 	opts  *RelayOptions
 	res   *RelayResult
+	pool  *framePool // where joined frames are assembled; nil allocates
 	batch []session.Record
 	// The line being assembled across reads: its pieces (up to MaxFrame
 	// bytes in all, pendLen), slices of the read buffers, and its full
@@ -145,7 +149,7 @@ const minRead = 64 << 10
 
 // maxFree bounds the spare read buffers a splitter keeps after a long
 // line released them.
-const maxFree = 4
+const maxFree = 40
 
 // readBuf returns where the next read goes; feed must be given what was
 // read into it.
@@ -195,11 +199,16 @@ func (s *splitter) addPending(b []byte) {
 // takePending returns the assembled line, a copy of its own, resets, and
 // releases the read buffers the pieces were in.
 func (s *splitter) takePending() ([]byte, int64) {
-	var frame []byte
-	switch len(s.pending) {
-	case 0:
+	frame := s.pool.get(s.pendLen)
+	switch {
+	case frame != nil:
+		n := 0
+		for _, p := range s.pending {
+			n += copy(frame[n:], p)
+		}
+	case len(s.pending) == 0:
 		frame = []byte{}
-	case 1:
+	case len(s.pending) == 1:
 		frame = bytes.Clone(s.pending[0])
 	default:
 		frame = bytes.Join(s.pending, nil) // one exactly sized, unzeroed allocation
