@@ -4,7 +4,7 @@
 // round-trip latency (p50/p99), pipelined throughput relative to the bare
 // relay, CPU per MB and peak RSS of the relay process, and frames lost.
 //
-// Usage: go run ./bench/cmd/proxybench [-quick]
+// Usage: go run ./bench/cmd/proxybench [-quick] [-rounds N] [-only "1 MB,8 MB"]
 //
 // Every process is this binary re-executed in a role (echo, bare, shim),
 // so nothing else needs building. See bench/README.md.
@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,14 +42,41 @@ func main() {
 	case "bare":
 		os.Exit(runBare())
 	case "shim":
-		os.Exit(runShim(os.Getenv("PROXYBENCH_LOG")))
+		os.Exit(profiled(func() int { return runShim(os.Getenv("PROXYBENCH_LOG")) }))
 	}
-	quick := flag.Bool("quick", false, "fewer iterations")
+	quick := flag.Bool("quick", false, "a quarter of the frames per measurement")
+	rounds := flag.Int("rounds", 5, "throughput measurements per relay kind, taken in turns")
+	only := flag.String("only", "", `comma-separated workloads to run (e.g. "1 MB,8 MB"); all if empty`)
 	flag.Parse()
-	if err := drive(*quick); err != nil {
+	if *rounds < 1 {
+		fmt.Fprintln(os.Stderr, "proxybench: -rounds must be at least 1")
+		os.Exit(2)
+	}
+	if err := drive(*quick, *rounds, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "proxybench:", err)
 		os.Exit(1)
 	}
+}
+
+// profiled runs a relay role, with a CPU profile of it appended to the
+// directory in PROXYBENCH_CPUPROFILE if set (one file per process).
+func profiled(role func() int) int {
+	dir := os.Getenv("PROXYBENCH_CPUPROFILE")
+	if dir == "" {
+		return role()
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("shim-%d.pprof", os.Getpid())))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "proxybench:", err)
+		return 1
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(os.Stderr, "proxybench:", err)
+		return 1
+	}
+	defer pprof.StopCPUProfile()
+	return role()
 }
 
 // usage is what a relay process reports about itself at exit.
@@ -62,10 +90,32 @@ func writeUsage() {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	u := usage{
 		CPU:    time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
-		MaxRSS: ru.Maxrss,
+		MaxRSS: peakRSS(),
 	}
 	b, _ := json.Marshal(u)
 	_ = os.WriteFile(os.Getenv("PROXYBENCH_USAGE"), b, 0o600)
+}
+
+// peakRSS is the process's peak resident set in KiB: VmHWM, which
+// belongs to the process's own memory. getrusage's ru_maxrss is not
+// that: Linux carries it over an exec from the image it replaced, here
+// the driver (os/exec starts children with vfork, sharing its memory
+// until the exec), so every relay reported the driver's peak.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				return -1
+			}
+			return kib
+		}
+	}
+	return -1
 }
 
 func echoCmd() *exec.Cmd {
@@ -205,7 +255,7 @@ type workload struct {
 	pipelined int // frames sent back to back
 }
 
-func drive(quick bool) error {
+func drive(quick bool, rounds int, only string) error {
 	dir, err := os.MkdirTemp("", "proxybench")
 	if err != nil {
 		return err
@@ -222,99 +272,50 @@ func drive(quick bool) error {
 		{"8 MB", frame(8 << 20), 20 / scale, 32 / scale},
 		{"tools/list 5000", toolsList(), 100 / scale, 200 / scale},
 	}
-	kinds := []string{"bare", "shim", "shim+log"}
-	type result struct {
-		p50, p99   time.Duration
-		mbps       float64
-		cpuPerMB   time.Duration
-		rssKiB     int64
-		lost       int64
-		trafficMiB float64
+	if only != "" {
+		keep := strings.Split(only, ",")
+		loads = slices.DeleteFunc(loads, func(w workload) bool { return !slices.Contains(keep, w.name) })
+		if len(loads) == 0 {
+			return fmt.Errorf("-only %q names no workload", only)
+		}
 	}
-	results := map[string]map[string]result{}
+	kinds := []string{"bare", "shim", "shim+log"}
+	results := map[string]map[string]*result{}
+	ratios := map[string][]float64{} // shim+log × bare, one per round
 	for _, w := range loads {
-		results[w.name] = map[string]result{}
+		results[w.name] = map[string]*result{}
 		for _, k := range kinds {
-			// Latency: one frame in flight.
-			r, err := startRelay(k, dir)
+			p50, p99, err := latency(k, dir, w)
 			if err != nil {
 				return err
 			}
-			buf := make([]byte, len(w.frame))
-			lat := make([]time.Duration, 0, w.pings)
-			for range w.pings {
-				t0 := time.Now()
-				werr := make(chan error, 1)
-				if len(w.frame) <= 4096 {
-					// Fits the pipe: write inline (a goroutine would add its own latency).
-					_, err := r.in.Write(w.frame)
-					werr <- err
-				} else {
-					go func() { _, err := r.in.Write(w.frame); werr <- err }()
-				}
-				if err := r.readFrame(buf); err != nil {
-					return err
-				}
-				if err := <-werr; err != nil {
-					return err
-				}
-				lat = append(lat, time.Since(t0))
-			}
-			if _, err := r.stop(); err != nil {
-				return fmt.Errorf("%s %s: %w", k, w.name, err)
-			}
-			slices.Sort(lat)
-			res := result{p50: lat[len(lat)/2], p99: lat[len(lat)*99/100]}
-
-			// Throughput: frames sent back to back while reading.
-			r, err = startRelay(k, dir)
-			if err != nil {
-				return err
-			}
-			t0 := time.Now()
-			errc := make(chan error, 1)
-			go func() {
-				for range w.pipelined {
-					if _, err := r.in.Write(w.frame); err != nil {
-						errc <- err
-						return
-					}
-				}
-				errc <- nil
-			}()
-			total := int64(len(w.frame)) * int64(w.pipelined)
-			if _, err := io.CopyN(io.Discard, r.out, total); err != nil {
-				return err
-			}
-			el := time.Since(t0)
-			if err := <-errc; err != nil {
-				return err
-			}
-			u, err := r.stop()
-			if err != nil {
-				return fmt.Errorf("%s %s: %w", k, w.name, err)
-			}
-			mib := float64(total) / (1 << 20)
-			res.mbps = mib / el.Seconds()
-			res.cpuPerMB = time.Duration(float64(u.CPU) / mib)
-			res.rssKiB = u.MaxRSS
-			res.trafficMiB = mib
-			if r.logPath != "" {
-				n, err := countFrames(r.logPath)
+			results[w.name][k] = &result{p50: p50, p99: p99}
+		}
+		// Throughput: the kinds take turns, round after round, so that a
+		// change in the machine's load falls on all of them alike.
+		for round := range rounds {
+			var bare float64
+			for _, k := range kinds {
+				t, err := throughput(k, dir, w)
 				if err != nil {
 					return err
 				}
-				res.lost = 2*int64(w.pipelined) - n
-				os.Remove(r.logPath)
+				res := results[w.name][k]
+				res.rounds = append(res.rounds, t)
+				switch k {
+				case "bare":
+					bare = t.mbps
+				case "shim+log":
+					ratios[w.name] = append(ratios[w.name], t.mbps/bare)
+				}
+				fmt.Fprintf(os.Stderr, "%-16s %-9s round %d  %8.1f MiB/s  cpu/MiB %-9v rss %6d KiB  lost %d\n",
+					w.name, k, round+1, t.mbps, t.cpuPerMB.Round(time.Microsecond), t.rssKiB, t.lost)
 			}
-			results[w.name][k] = res
-			fmt.Fprintf(os.Stderr, "%-16s %-9s p50 %-10v p99 %-10v %8.1f MiB/s  cpu/MiB %-9v rss %6d KiB  lost %d\n",
-				w.name, k, res.p50, res.p99, res.mbps, res.cpuPerMB.Round(time.Microsecond), res.rssKiB, res.lost)
 		}
 	}
 	// RSS at two traffic volumes (1 MB frames, with logging).
-	var rss [2]int64
-	for i, n := range []int{64, 512} {
+	var rss [3]int64
+	for i, n := range []int{64, 512, 2048} {
 		r, err := startRelay("shim+log", dir)
 		if err != nil {
 			return err
@@ -337,24 +338,140 @@ func drive(quick bool) error {
 		rss[i] = u.MaxRSS
 		os.Remove(r.logPath)
 	}
-
+	fmt.Printf("Medians of %d throughput rounds; × bare is the median of the per-round ratios (range in brackets).\n\n", rounds)
 	fmt.Println("| frames | relay | p50 RTT | added p50 | p99 RTT | added p99 | throughput | × bare | CPU per MiB | peak RSS | lost |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, w := range loads {
 		bare := results[w.name]["bare"]
 		for _, k := range kinds {
 			res := results[w.name][k]
+			med := res.median()
 			lost := "–"
+			ratio := fmt.Sprintf("%.2f", med.mbps/bare.median().mbps)
 			if k == "shim+log" {
-				lost = strconv.FormatInt(res.lost, 10)
+				var total int64
+				for _, t := range res.rounds {
+					total += t.lost
+				}
+				lost = strconv.FormatInt(total, 10)
+				rs := slices.Clone(ratios[w.name])
+				slices.Sort(rs)
+				ratio = fmt.Sprintf("**%.2f** [%.2f–%.2f]", rs[len(rs)/2], rs[0], rs[len(rs)-1])
 			}
-			fmt.Printf("| %s | %s | %v | %v | %v | %v | %.0f MiB/s | %.2f | %v | %d MiB | %s |\n",
+			fmt.Printf("| %s | %s | %v | %v | %v | %v | %.0f MiB/s | %s | %v | %d MiB | %s |\n",
 				w.name, k, rnd(res.p50), rnd(res.p50-bare.p50), rnd(res.p99), rnd(res.p99-bare.p99),
-				res.mbps, res.mbps/bare.mbps, rnd(res.cpuPerMB), res.rssKiB>>10, lost)
+				med.mbps, ratio, rnd(med.cpuPerMB), med.rssKiB>>10, lost)
 		}
 	}
-	fmt.Printf("\nPeak RSS of the logging shim, 1 MB frames: %d MiB after 64 MiB of traffic, %d MiB after 512 MiB.\n", rss[0]>>10, rss[1]>>10)
+	fmt.Printf("\nPeak RSS of the logging shim, 1 MB frames: %d MiB after 64 MiB of traffic, %d MiB after 512 MiB, %d MiB after 2 GiB.\n", rss[0]>>10, rss[1]>>10, rss[2]>>10)
 	return nil
+}
+
+// result is what one relay kind did on one workload.
+type result struct {
+	p50, p99 time.Duration // round-trip latency, one frame in flight
+	rounds   []run         // the throughput rounds
+}
+
+// run is one throughput round.
+type run struct {
+	mbps     float64
+	cpuPerMB time.Duration
+	rssKiB   int64
+	lost     int64
+}
+
+// median returns the round with the median throughput.
+func (r *result) median() run {
+	rs := slices.Clone(r.rounds)
+	slices.SortFunc(rs, func(a, b run) int {
+		switch {
+		case a.mbps < b.mbps:
+			return -1
+		case a.mbps > b.mbps:
+			return 1
+		}
+		return 0
+	})
+	return rs[len(rs)/2]
+}
+
+// latency measures round trips with one frame in flight.
+func latency(kind, dir string, w workload) (p50, p99 time.Duration, err error) {
+	r, err := startRelay(kind, dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	buf := make([]byte, len(w.frame))
+	lat := make([]time.Duration, 0, w.pings)
+	for range w.pings {
+		t0 := time.Now()
+		werr := make(chan error, 1)
+		if len(w.frame) <= 4096 {
+			// Fits the pipe: write inline (a goroutine would add its own latency).
+			_, err := r.in.Write(w.frame)
+			werr <- err
+		} else {
+			go func() { _, err := r.in.Write(w.frame); werr <- err }()
+		}
+		if err := r.readFrame(buf); err != nil {
+			return 0, 0, err
+		}
+		if err := <-werr; err != nil {
+			return 0, 0, err
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	if _, err := r.stop(); err != nil {
+		return 0, 0, fmt.Errorf("%s %s: %w", kind, w.name, err)
+	}
+	if r.logPath != "" {
+		os.Remove(r.logPath)
+	}
+	slices.Sort(lat)
+	return lat[len(lat)/2], lat[len(lat)*99/100], nil
+}
+
+// throughput sends frames back to back while reading the echo.
+func throughput(kind, dir string, w workload) (run, error) {
+	r, err := startRelay(kind, dir)
+	if err != nil {
+		return run{}, err
+	}
+	t0 := time.Now()
+	errc := make(chan error, 1)
+	go func() {
+		for range w.pipelined {
+			if _, err := r.in.Write(w.frame); err != nil {
+				errc <- err
+				return
+			}
+		}
+		errc <- nil
+	}()
+	total := int64(len(w.frame)) * int64(w.pipelined)
+	if _, err := io.CopyN(io.Discard, r.out, total); err != nil {
+		return run{}, err
+	}
+	el := time.Since(t0)
+	if err := <-errc; err != nil {
+		return run{}, err
+	}
+	u, err := r.stop()
+	if err != nil {
+		return run{}, fmt.Errorf("%s %s: %w", kind, w.name, err)
+	}
+	mib := float64(total) / (1 << 20)
+	t := run{mbps: mib / el.Seconds(), cpuPerMB: time.Duration(float64(u.CPU) / mib), rssKiB: u.MaxRSS}
+	if r.logPath != "" {
+		n, err := countFrames(r.logPath)
+		if err != nil {
+			return run{}, err
+		}
+		t.lost = 2*int64(w.pipelined) - n
+		os.Remove(r.logPath)
+	}
+	return t, nil
 }
 
 func rnd(d time.Duration) time.Duration {
