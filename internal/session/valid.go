@@ -197,6 +197,15 @@ func special(w uint64) uint64 {
 func skipString(b []byte, i int) int {
 	i++
 	for {
+		// Long strings, four words at a time: one test per 32 bytes.
+		for len(b)-i >= 32 {
+			w := b[i : i+32 : i+32]
+			if special(binary.LittleEndian.Uint64(w))|special(binary.LittleEndian.Uint64(w[8:]))|
+				special(binary.LittleEndian.Uint64(w[16:]))|special(binary.LittleEndian.Uint64(w[24:])) != 0 {
+				break
+			}
+			i += 32
+		}
 		for len(b)-i >= 8 {
 			m := special(binary.LittleEndian.Uint64(b[i:]))
 			if m != 0 {
