@@ -4,7 +4,7 @@
 // round-trip latency (p50/p99), pipelined throughput relative to the bare
 // relay, CPU per MB and peak RSS of the relay process, and frames lost.
 //
-// Usage: go run ./bench/cmd/proxybench [-quick] [-rounds N] [-only "1 MB,8 MB"]
+// Usage: go run ./bench/cmd/proxybench [-quick] [-rounds N] [-only "1 MB,8 MB"] [-rss 64,512,2048]
 //
 // Every process is this binary re-executed in a role (echo, bare, shim),
 // so nothing else needs building. See bench/README.md.
@@ -47,12 +47,26 @@ func main() {
 	quick := flag.Bool("quick", false, "a quarter of the frames per measurement")
 	rounds := flag.Int("rounds", 5, "throughput measurements per relay kind, taken in turns")
 	only := flag.String("only", "", `comma-separated workloads to run (e.g. "1 MB,8 MB"); all if empty`)
+	rssAt := flag.String("rss", "64,512,2048", "MiB of 1 MB frames after which to take the logging shim's peak RSS; none if empty")
+	slowLog := flag.Int("slowlog", 150, "MiB/s of the slowed-down log disk of the RSS runs; 0 skips them")
 	flag.Parse()
+	var volumes []int
+	for v := range strings.SplitSeq(*rssAt, ",") {
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "proxybench: -rss: %q is not a number of MiB\n", v)
+			os.Exit(2)
+		}
+		volumes = append(volumes, n)
+	}
 	if *rounds < 1 {
 		fmt.Fprintln(os.Stderr, "proxybench: -rounds must be at least 1")
 		os.Exit(2)
 	}
-	if err := drive(*quick, *rounds, *only); err != nil {
+	if err := drive(*quick, *rounds, *only, volumes, *slowLog); err != nil {
 		fmt.Fprintln(os.Stderr, "proxybench:", err)
 		os.Exit(1)
 	}
@@ -150,7 +164,12 @@ func runShim(logPath string) int {
 			return 1
 		}
 		defer f.Close()
-		lg = proxy.NewLog(f, &proxy.LogOptions{Session: "bench", Label: "echo"})
+		var w io.Writer = f
+		if v := os.Getenv("PROXYBENCH_LOG_MIBPS"); v != "" {
+			mibps, _ := strconv.Atoi(v)
+			w = &slowWriter{w: f, bytesPerSec: float64(mibps) * (1 << 20), start: time.Now()}
+		}
+		lg = proxy.NewLog(w, &proxy.LogOptions{Session: "bench", Label: "echo"})
 		rec = lg
 	}
 	st, err := proxy.RunStdio(context.Background(), &proxy.StdioOptions{
@@ -169,6 +188,23 @@ func runShim(logPath string) int {
 	return st.Code
 }
 
+// slowWriter is a disk that takes bytesPerSec: each write returns when
+// the bytes written so far would have taken that long.
+type slowWriter struct {
+	w           io.Writer
+	bytesPerSec float64
+	start       time.Time
+	n           int64
+}
+
+func (s *slowWriter) Write(b []byte) (int, error) {
+	n, err := s.w.Write(b)
+	s.n += int64(n)
+	due := s.start.Add(time.Duration(float64(s.n) / s.bytesPerSec * float64(time.Second)))
+	time.Sleep(time.Until(due))
+	return n, err
+}
+
 // relay is one running relay process.
 type relay struct {
 	cmd     *exec.Cmd
@@ -178,7 +214,7 @@ type relay struct {
 	logPath string
 }
 
-func startRelay(kind, dir string) (*relay, error) {
+func startRelay(kind, dir string, extraEnv ...string) (*relay, error) {
 	exe, _ := os.Executable()
 	r := &relay{usageF: filepath.Join(dir, fmt.Sprintf("usage-%d.json", time.Now().UnixNano()))}
 	env := append(os.Environ(), "PROXYBENCH_USAGE="+r.usageF)
@@ -192,7 +228,7 @@ func startRelay(kind, dir string) (*relay, error) {
 		env = append(env, roleEnv+"=shim", "PROXYBENCH_LOG="+r.logPath)
 	}
 	r.cmd = exec.Command(exe)
-	r.cmd.Env = env
+	r.cmd.Env = append(env, extraEnv...)
 	r.cmd.Stderr = os.Stderr
 	var err error
 	if r.in, err = r.cmd.StdinPipe(); err != nil {
@@ -255,7 +291,7 @@ type workload struct {
 	pipelined int // frames sent back to back
 }
 
-func drive(quick bool, rounds int, only string) error {
+func drive(quick bool, rounds int, only string, volumes []int, slowLog int) error {
 	dir, err := os.MkdirTemp("", "proxybench")
 	if err != nil {
 		return err
@@ -313,30 +349,33 @@ func drive(quick bool, rounds int, only string) error {
 			}
 		}
 	}
-	// RSS at two traffic volumes (1 MB frames, with logging).
-	var rss [3]int64
-	for i, n := range []int{64, 512, 2048} {
-		r, err := startRelay("shim+log", dir)
-		if err != nil {
-			return err
+	// Peak RSS after growing volumes of traffic (1 MB frames, logged),
+	// with the log on the disk as it is and on a disk slowed down to
+	// slowLog MiB/s, which keeps the recorder's queue full.
+	type rssRow struct {
+		disk string
+		kib  []int64
+	}
+	var rssRows []rssRow
+	if len(volumes) > 0 {
+		rssRows = append(rssRows, rssRow{disk: "as is"})
+		if slowLog > 0 {
+			rssRows = append(rssRows, rssRow{disk: fmt.Sprintf("slowed to %d MiB/s", slowLog)})
 		}
-		f := frame(1 << 20)
-		go func() {
-			for range n {
-				if _, err := r.in.Write(f); err != nil {
-					return
-				}
+	}
+	for row := range rssRows {
+		var env []string
+		if row == 1 {
+			env = []string{"PROXYBENCH_LOG_MIBPS=" + strconv.Itoa(slowLog)}
+		}
+		for _, n := range volumes {
+			kib, err := peakRSSAfter(dir, n, env)
+			if err != nil {
+				return err
 			}
-		}()
-		if _, err := io.CopyN(io.Discard, r.out, int64(len(f))*int64(n)); err != nil {
-			return err
+			rssRows[row].kib = append(rssRows[row].kib, kib)
+			fmt.Fprintf(os.Stderr, "peak RSS, disk %s: %d KiB after %d MiB\n", rssRows[row].disk, kib, n)
 		}
-		u, err := r.stop()
-		if err != nil {
-			return err
-		}
-		rss[i] = u.MaxRSS
-		os.Remove(r.logPath)
 	}
 	fmt.Printf("Medians of %d throughput rounds; × bare is the median of the per-round ratios (range in brackets).\n\n", rounds)
 	fmt.Println("| frames | relay | p50 RTT | added p50 | p99 RTT | added p99 | throughput | × bare | CPU per MiB | peak RSS | lost |")
@@ -363,8 +402,47 @@ func drive(quick bool, rounds int, only string) error {
 				med.mbps, ratio, rnd(med.cpuPerMB), med.rssKiB>>10, lost)
 		}
 	}
-	fmt.Printf("\nPeak RSS of the logging shim, 1 MB frames: %d MiB after 64 MiB of traffic, %d MiB after 512 MiB, %d MiB after 2 GiB.\n", rss[0]>>10, rss[1]>>10, rss[2]>>10)
+	if len(rssRows) > 0 {
+		fmt.Printf("\nPeak RSS of the logging shim after a volume of 1 MB frames (both directions logged):\n\n| log disk |")
+		for _, n := range volumes {
+			fmt.Printf(" %d MiB |", n)
+		}
+		fmt.Printf("\n|---|%s\n", strings.Repeat("---|", len(volumes)))
+		for _, row := range rssRows {
+			fmt.Printf("| %s |", row.disk)
+			for _, kib := range row.kib {
+				fmt.Printf(" %d MiB |", kib>>10)
+			}
+			fmt.Println()
+		}
+	}
 	return nil
+}
+
+// peakRSSAfter runs mib frames of 1 MiB through a logging shim and
+// returns its peak RSS in KiB.
+func peakRSSAfter(dir string, mib int, env []string) (int64, error) {
+	r, err := startRelay("shim+log", dir, env...)
+	if err != nil {
+		return 0, err
+	}
+	f := frame(1 << 20)
+	go func() {
+		for range mib {
+			if _, err := r.in.Write(f); err != nil {
+				return
+			}
+		}
+	}()
+	if _, err := io.CopyN(io.Discard, r.out, int64(len(f))*int64(mib)); err != nil {
+		return 0, err
+	}
+	u, err := r.stop()
+	if err != nil {
+		return 0, err
+	}
+	os.Remove(r.logPath)
+	return u.MaxRSS, nil
 }
 
 // result is what one relay kind did on one workload.
