@@ -81,10 +81,10 @@ type LogStats struct {
 type Log struct {
 	w    io.Writer
 	opts LogOptions
-	// pool lends the relays the buffers they join long frames into; the
-	// writer gives each back once its frame is written and every hook
-	// has seen it (the hooks copy what they keep).
-	pool *framePool
+	// pool keeps the buffers of the relays that record into the Log; the
+	// writer ends each lease once its records are written and every hook
+	// has seen them (the hooks copy what they keep).
+	pool *bufferPool
 
 	mu      sync.Mutex
 	notFull sync.Cond
@@ -93,6 +93,7 @@ type Log struct {
 	// wake-up and a context switch on the relay path of every frame.
 	kick   chan struct{}
 	q      []session.Record
+	leases []seqLease // of the records in q, in seq order
 	qBytes int64
 	seq    uint64
 	closed bool
@@ -110,7 +111,7 @@ type Log struct {
 // A nil w writes nothing (--no-trace) but still runs Filter, Feed and
 // Export on every record, so a live view or export needs no file.
 func NewLog(w io.Writer, opts *LogOptions) *Log {
-	l := &Log{w: w, done: make(chan struct{}), kick: make(chan struct{}, 1), pool: newFramePool()}
+	l := &Log{w: w, done: make(chan struct{}), kick: make(chan struct{}, 1), pool: newBufferPool()}
 	if opts != nil {
 		l.opts = *opts
 	}
@@ -127,8 +128,19 @@ func NewLog(w io.Writer, opts *LogOptions) *Log {
 
 func recSize(r *session.Record) int64 { return int64(len(r.Frame)) + recordOverhead }
 
+// A seqLease ends once the record with seq is written.
+type seqLease struct {
+	seq   uint64
+	lease *lease
+}
+
 // Record implements Recorder.
-func (l *Log) Record(recs ...session.Record) {
+func (l *Log) Record(recs ...session.Record) { l.recordLeased(nil, recs...) }
+
+// recordLeased is Record for records that point into the buffers of ls,
+// which ends once they are all written. If the Log closes first, ls never
+// ends and its buffers are left to the GC.
+func (l *Log) recordLeased(ls *lease, recs ...session.Record) {
 	if len(recs) == 0 {
 		return
 	}
@@ -143,6 +155,7 @@ func (l *Log) Record(recs ...session.Record) {
 			l.notFull.Wait()
 		}
 		if l.closed {
+			ls = nil
 			break
 		}
 		r := recs[i]
@@ -156,6 +169,9 @@ func (l *Log) Record(recs ...session.Record) {
 		}
 		l.q = append(l.q, r)
 		l.qBytes += sz
+	}
+	if ls != nil {
+		l.leases = append(l.leases, seqLease{l.seq, ls})
 	}
 	if l.qBytes >= kickBytes {
 		l.wake()
@@ -209,8 +225,8 @@ const flushAt = 1 << 20
 func (l *Log) run() {
 	defer close(l.done)
 	var batch []session.Record
+	var leases []seqLease
 	var segs [][]byte
-	var written [][]byte // frames of the chunk, handed back after its write
 	buf := make([]byte, 0, 64<<10)
 	tick := time.NewTicker(flushEvery)
 	defer tick.Stop()
@@ -229,9 +245,11 @@ func (l *Log) run() {
 			l.mu.Lock()
 		}
 		batch, l.q = l.q, batch[:0]
+		leases, l.leases = l.leases, leases[:0]
 		l.mu.Unlock()
 
 		var batchBytes int64
+		ended := 0 // leases ended
 		// A chunk of records is written as segments: runs of encoded
 		// lines in buf, and big frames straight from their own memory
 		// (copying a 1 MB frame into buf cost as much as validating it).
@@ -241,9 +259,6 @@ func (l *Log) run() {
 		for i := range batch {
 			r := &batch[i]
 			batchBytes += recSize(r)
-			if cap(r.Frame) >= poolMin {
-				written = append(written, r.Frame) // before Filter may replace it
-			}
 			if l.opts.Filter != nil {
 				l.opts.Filter(r)
 			}
@@ -286,16 +301,15 @@ func (l *Log) run() {
 			if size >= flushAt || i == len(batch)-1 {
 				segs = append(segs, buf[mark:])
 				l.write(segs, size, n)
-				for _, f := range written {
-					l.pool.put(f)
+				for ; ended < len(leases) && leases[ended].seq <= r.Seq; ended++ {
+					leases[ended].lease.end()
 				}
-				clear(written)
-				written = written[:0]
 				clear(segs)
 				segs, buf, mark, size, n = segs[:0], buf[:0], 0, 0, 0
 			}
 		}
 		clear(batch) // drop frame references so the GC can take them
+		clear(leases)
 		if cap(buf) > 4*flushAt {
 			buf = make([]byte, 0, 64<<10)
 		}

@@ -64,10 +64,7 @@ func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
 	var res RelayResult
 	var sp *splitter
 	if o.Recorder != nil {
-		sp = &splitter{opts: &o, res: &res}
-		if l, ok := o.Recorder.(*Log); ok {
-			sp.pool = l.pool // the Log hands written frames back
-		}
+		sp = newSplitter(&o, &res)
 	}
 	var buf []byte
 	if sp == nil {
@@ -116,64 +113,64 @@ func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
 }
 
 // splitter cuts a byte stream into lines for the recorder. It owns the
-// relay's read buffers, so that the pieces of a line spanning reads stay
-// where they were read instead of being copied out of the way of the next
-// read: such a line is copied once, when it is joined.
+// relay's read buffers and reads into each one front to back: a line that
+// arrived whole, or across reads into the same buffer, is recorded as a
+// slice of that buffer, without a copy; only a line spanning buffers is
+// copied, once, when its pieces are joined. With a Log, the buffers come
+// back through leases (see bufferPool) and are read into again.
 type splitter struct {
-	opts  *RelayOptions
-	res   *RelayResult
-	pool  *framePool // where joined frames are assembled; nil allocates
-	batch []session.Record
+	opts   *RelayOptions
+	res    *RelayResult
+	log    *Log        // the Recorder, if it ends leases; else nil
+	pool   *bufferPool // log's pool; nil allocates and never reuses
+	batch  []session.Record
+	lease  *lease // what batch points into
+	leased bool   // cur is in lease
+
+	// cur is the buffer reads go into, at off; nothing before off is
+	// ever read into again (it may be leased or pending).
+	cur      *readBuffer
+	off      int
+	curPiece bool // cur holds a piece of the pending line
+
 	// The line being assembled across reads: its pieces (up to MaxFrame
 	// bytes in all, pendLen), slices of the read buffers, and its full
-	// size. A list, joined once into an exactly sized frame, instead of a
-	// slice grown by appends: growing a 1 MB line 64 KiB at a time copied
-	// and cleared it several times over.
-	pending  [][]byte
-	pendLen  int
-	pendSize int64
-
-	// cur is the buffer reads go into, at off. While held, pending has
-	// bytes of cur before off and reads go after them; other buffers with
-	// pending bytes are in heldBufs. free keeps a few released buffers.
-	cur      []byte
-	off      int
-	held     bool
-	heldBufs [][]byte
-	free     [][]byte
+	// size. While all of it is in cur (from pendStart), it is recorded as
+	// a slice of cur; held are the earlier buffers of a line spanning
+	// several, which the splitter holds until the line is joined.
+	pending   [][]byte
+	pendLen   int
+	pendSize  int64
+	pendStart int
+	held      []*readBuffer
 }
 
 // minRead is the least room a read is given: a pipe hands over up to
 // 64 KiB at a time.
 const minRead = 64 << 10
 
-// maxFree bounds the spare read buffers a splitter keeps after a long
-// line released them.
-const maxFree = 40
+func newSplitter(o *RelayOptions, res *RelayResult) *splitter {
+	s := &splitter{opts: o, res: res}
+	if l, ok := o.Recorder.(*Log); ok {
+		s.log, s.pool = l, l.pool
+	}
+	return s
+}
 
 // readBuf returns where the next read goes; feed must be given what was
 // read into it.
 func (s *splitter) readBuf() []byte {
-	if !s.held {
-		s.off = 0
-	}
-	if s.cur == nil || len(s.cur)-s.off < minRead {
-		if s.held {
-			s.heldBufs = append(s.heldBufs, s.cur)
-			s.held = false
-			s.cur = nil
-		}
-		if s.cur == nil {
-			if n := len(s.free); n > 0 {
-				s.cur, s.free[n-1] = s.free[n-1], nil
-				s.free = s.free[:n-1]
+	if s.cur == nil || len(s.cur.b)-s.off < minRead {
+		if s.cur != nil {
+			if s.curPiece {
+				s.held = append(s.held, s.cur) // until the line is joined
 			} else {
-				s.cur = make([]byte, relayBufSize)
+				s.cur.unref(s.pool)
 			}
 		}
-		s.off = 0
+		s.cur, s.off, s.curPiece = s.pool.getRead(), 0, false
 	}
-	return s.cur[s.off:]
+	return s.cur.b[s.off:]
 }
 
 func (s *splitter) record(frame []byte, size int64, noEOL bool, now time.Time) {
@@ -184,45 +181,69 @@ func (s *splitter) record(frame []byte, size int64, noEOL bool, now time.Time) {
 	})
 }
 
-// addPending adds part of a line, a slice of the current read buffer, to
-// the pieces, up to the cap. The buffer is held until the line is taken.
-func (s *splitter) addPending(b []byte) {
+// leaseCur adds cur to the lease of the records being batched.
+func (s *splitter) leaseCur() {
+	if s.log == nil || s.leased {
+		return
+	}
+	if s.lease == nil {
+		s.lease = s.pool.getLease()
+	}
+	s.cur.refs.Add(1)
+	s.lease.reads = append(s.lease.reads, s.cur)
+	s.leased = true
+}
+
+// addPending adds part of a line, b, the slice of cur at offset at, to
+// the pieces, up to the cap.
+func (s *splitter) addPending(b []byte, at int) {
+	if s.pendSize == 0 {
+		s.pendStart = at
+	}
 	s.pendSize += int64(len(b))
 	if room := s.opts.MaxFrame - s.pendLen; room > 0 && len(b) > 0 {
 		piece := b[:min(room, len(b))]
 		s.pending = append(s.pending, piece)
 		s.pendLen += len(piece)
-		s.held = true
+		s.curPiece = true
 	}
 }
 
-// takePending returns the assembled line, a copy of its own, resets, and
-// releases the read buffers the pieces were in.
+// takePending returns the assembled line and resets. A line all in cur is
+// a slice of it; one spanning buffers is joined into a frame buffer of its
+// own, and the buffers it spanned are let go.
 func (s *splitter) takePending() ([]byte, int64) {
-	frame := s.pool.get(s.pendLen)
+	var frame []byte
 	switch {
-	case frame != nil:
-		n := 0
-		for _, p := range s.pending {
-			n += copy(frame[n:], p)
-		}
-	case len(s.pending) == 0:
-		frame = []byte{}
-	case len(s.pending) == 1:
-		frame = bytes.Clone(s.pending[0])
+	case len(s.held) == 0:
+		// Contiguous in cur: its pieces were read one after the other.
+		s.leaseCur()
+		frame = s.cur.b[s.pendStart : s.pendStart+s.pendLen : s.pendStart+s.pendLen]
 	default:
-		frame = bytes.Join(s.pending, nil) // one exactly sized, unzeroed allocation
+		frame = s.pool.getFrame(s.pendLen)
+		if frame != nil {
+			n := 0
+			for _, p := range s.pending {
+				n += copy(frame[n:], p)
+			}
+			if s.log != nil {
+				if s.lease == nil {
+					s.lease = s.pool.getLease()
+				}
+				s.lease.frames = append(s.lease.frames, frame)
+			}
+		} else {
+			frame = bytes.Join(s.pending, nil) // one exactly sized, unzeroed allocation
+		}
+		for _, rb := range s.held {
+			rb.unref(s.pool)
+		}
+		clear(s.held)
+		s.held = s.held[:0]
 	}
 	size := s.pendSize
 	clear(s.pending)
-	s.pending, s.pendLen, s.pendSize = s.pending[:0], 0, 0
-	for _, b := range s.heldBufs {
-		if len(s.free) < maxFree {
-			s.free = append(s.free, b)
-		}
-	}
-	clear(s.heldBufs)
-	s.heldBufs, s.held = s.heldBufs[:0], false
+	s.pending, s.pendLen, s.pendSize, s.curPiece = s.pending[:0], 0, 0, false
 	return frame, size
 }
 
@@ -233,7 +254,7 @@ func (s *splitter) feed(chunk []byte) {
 	// most reads of a big frame hold no line end at all.
 	first := bytes.IndexByte(chunk, '\n')
 	if first < 0 {
-		s.addPending(chunk)
+		s.addPending(chunk, s.off)
 		return
 	}
 	last := bytes.LastIndexByte(chunk, '\n')
@@ -241,31 +262,23 @@ func (s *splitter) feed(chunk []byte) {
 	start := 0
 	if s.pendSize > 0 {
 		// The first line completes what was pending.
-		s.addPending(chunk[:first])
+		s.addPending(chunk[:first], s.off)
 		frame, size := s.takePending()
 		s.record(frame, size, false, now)
 		start = first + 1
 	}
-	// The whole lines of this read share one copy.
+	// The whole lines of this read are slices of it.
 	if whole := chunk[start : last+1]; len(whole) > 0 {
-		big := len(whole) > s.opts.MaxFrame
-		slab := whole
-		if !big {
-			slab = bytes.Clone(whole)
-		}
-		for len(slab) > 0 {
-			i := bytes.IndexByte(slab, '\n')
-			line := slab[:i:i]
-			size := int64(i)
-			if big {
-				line = bytes.Clone(line[:min(i, s.opts.MaxFrame)])
-			}
-			s.record(line, size, false, now)
-			slab = slab[i+1:]
+		s.leaseCur()
+		for len(whole) > 0 {
+			i := bytes.IndexByte(whole, '\n')
+			n := min(i, s.opts.MaxFrame)
+			s.record(whole[:n:n], int64(i), false, now)
+			whole = whole[i+1:]
 		}
 	}
 	if rest := chunk[last+1:]; len(rest) > 0 {
-		s.addPending(rest)
+		s.addPending(rest, s.off+last+1)
 	}
 	s.flush()
 }
@@ -276,6 +289,10 @@ func (s *splitter) finish() {
 		s.record(frame, size, true, s.opts.Now())
 	}
 	s.flush()
+	if s.cur != nil {
+		s.cur.unref(s.pool)
+		s.cur = nil
+	}
 }
 
 func (s *splitter) flush() {
@@ -283,7 +300,11 @@ func (s *splitter) flush() {
 		return
 	}
 	s.res.Frames += int64(len(s.batch))
-	s.opts.Recorder.Record(s.batch...)
+	if s.lease != nil {
+		s.log.recordLeased(s.lease, s.batch...)
+	} else {
+		s.opts.Recorder.Record(s.batch...)
+	}
 	clear(s.batch)
-	s.batch = s.batch[:0]
+	s.batch, s.lease, s.leased = s.batch[:0], nil, false
 }

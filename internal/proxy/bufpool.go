@@ -1,0 +1,166 @@
+package proxy
+
+import (
+	"math/bits"
+	"sync"
+	"sync/atomic"
+)
+
+// Recording without copying: the frames a relay hands a Log are slices of
+// the buffers the relay read them into (a line that spans buffers is
+// joined into a frame buffer of its own). Each Record call comes with a
+// lease on those buffers, which the Log ends once the call's records are
+// in the file and every hook has seen them (hooks copy what they keep);
+// a buffer nobody leases any more goes back to the Log's bufferPool, and
+// the relays read into it again. Copying every frame into fresh memory
+// before this made the logging relay fault in new pages and collect
+// garbage at the rate of the traffic.
+
+// A readBuffer is one of the buffers a relay reads into. refs counts its
+// holders: the relay while it reads into it or while it holds a piece of
+// an unfinished line, and every lease on it.
+type readBuffer struct {
+	b    []byte
+	refs atomic.Int32
+}
+
+// unref drops one holder; the last one hands the buffer to p.
+func (rb *readBuffer) unref(p *bufferPool) {
+	if rb.refs.Add(-1) == 0 {
+		p.putRead(rb)
+	}
+}
+
+// A lease is what the records of one Record call point into.
+type lease struct {
+	pool   *bufferPool
+	reads  []*readBuffer
+	frames [][]byte // joined frames, from pool.getFrame
+}
+
+// end gives back everything the lease holds, the lease included.
+func (l *lease) end() {
+	p := l.pool
+	for _, rb := range l.reads {
+		rb.unref(p)
+	}
+	for _, f := range l.frames {
+		p.putFrame(f)
+	}
+	clear(l.reads)
+	clear(l.frames)
+	l.reads, l.frames = l.reads[:0], l.frames[:0]
+	p.mu.Lock()
+	if len(p.leases) < maxSpareLeases {
+		p.leases = append(p.leases, l)
+	}
+	p.mu.Unlock()
+}
+
+// getLease returns an empty lease on p's buffers.
+func (p *bufferPool) getLease() *lease {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.leases); n > 0 {
+		l := p.leases[n-1]
+		p.leases[n-1] = nil
+		p.leases = p.leases[:n-1]
+		return l
+	}
+	return &lease{pool: p}
+}
+
+// A bufferPool keeps the read buffers and frame buffers of the relays
+// feeding one Log. A nil pool allocates and keeps nothing: a Recorder that
+// is not a Log may keep its frames for ever.
+type bufferPool struct {
+	mu     sync.Mutex
+	leases []*lease
+	reads  []*readBuffer
+	frames map[int][][]byte // spare frame buffers by class size
+	spare  int              // bytes in frames
+}
+
+// Frames shorter than poolMin are joined into memory from the allocator:
+// they are cheap, and rarely span buffers.
+const poolMin = 64 << 10
+
+// maxSpare bounds the bytes of spare frame buffers (four 8 MB frames);
+// maxSpareReads the spare read buffers.
+const (
+	maxSpare       = 32 << 20
+	maxSpareReads  = 64
+	maxSpareLeases = 1024
+)
+
+func newBufferPool() *bufferPool {
+	return &bufferPool{frames: map[int][][]byte{}}
+}
+
+// getRead returns a read buffer held once, by the caller.
+func (p *bufferPool) getRead() *readBuffer {
+	var rb *readBuffer
+	if p != nil {
+		p.mu.Lock()
+		if n := len(p.reads); n > 0 {
+			rb, p.reads[n-1] = p.reads[n-1], nil
+			p.reads = p.reads[:n-1]
+		}
+		p.mu.Unlock()
+	}
+	if rb == nil {
+		rb = &readBuffer{b: make([]byte, relayBufSize)}
+	}
+	rb.refs.Store(1)
+	return rb
+}
+
+func (p *bufferPool) putRead(rb *readBuffer) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if len(p.reads) < maxSpareReads {
+		p.reads = append(p.reads, rb)
+	}
+	p.mu.Unlock()
+}
+
+// classSize rounds n up to a frame buffer size: four sizes per doubling,
+// so a buffer wastes at most a quarter of itself, and frames of one size
+// share buffers.
+func classSize(n int) int {
+	step := 1 << (bits.Len(uint(n)) - 3) // an eighth of the next power of two
+	return (n + step - 1) / step * step
+}
+
+// getFrame returns a frame buffer of length n, its content undefined, or
+// nil if the pool does not serve that size (or is nil).
+func (p *bufferPool) getFrame(n int) []byte {
+	if p == nil || n < poolMin {
+		return nil
+	}
+	size := classSize(n)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if l := p.frames[size]; len(l) > 0 {
+		buf := l[len(l)-1]
+		l[len(l)-1] = nil
+		p.frames[size] = l[:len(l)-1]
+		p.spare -= size
+		return buf[:n]
+	}
+	return make([]byte, n, size)
+}
+
+// putFrame takes back a buffer getFrame returned.
+func (p *bufferPool) putFrame(f []byte) {
+	size := cap(f)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.spare+size > maxSpare {
+		return // the GC takes it
+	}
+	p.frames[size] = append(p.frames[size], f[:size])
+	p.spare += size
+}

@@ -1,0 +1,190 @@
+package proxy
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+func TestClassSize(t *testing.T) {
+	for _, n := range []int{poolMin, poolMin + 1, 100_000, 1<<20 - 1, 1 << 20, 1<<20 + 1, 1_500_000, 8<<20 - 1, 64 << 20} {
+		c := classSize(n)
+		if c < n || c > n+n/4 {
+			t.Errorf("classSize(%d) = %d, want in [n, 1.25n]", n, c)
+		}
+		if classSize(c) != c {
+			t.Errorf("classSize(%d) = %d is not a class of its own (%d)", n, c, classSize(c))
+		}
+	}
+	// The frames of one size share a class, so they share buffers.
+	if classSize(1<<20-1) != classSize(1<<20) {
+		t.Errorf("a 1 MiB frame with and without its newline fall in different classes")
+	}
+}
+
+func TestBufferPoolFrames(t *testing.T) {
+	p := newBufferPool()
+	if b := p.getFrame(poolMin - 1); b != nil {
+		t.Fatalf("getFrame(%d) = %d bytes, want nil (left to the allocator)", poolMin-1, len(b))
+	}
+	a := p.getFrame(100_000)
+	if len(a) != 100_000 {
+		t.Fatalf("len(getFrame(100000)) = %d", len(a))
+	}
+	p.putFrame(a)
+	if b := p.getFrame(99_000); &b[0] != &a[0] {
+		t.Errorf("a frame buffer handed back was not lent again for a frame of its class")
+	}
+	var nilPool *bufferPool
+	if b := nilPool.getFrame(1 << 20); b != nil {
+		t.Errorf("a nil pool lent a frame buffer")
+	}
+
+	var bufs [][]byte
+	for range 2 * maxSpare / (1 << 20) {
+		bufs = append(bufs, p.getFrame(1<<20))
+	}
+	for _, b := range bufs {
+		p.putFrame(b)
+	}
+	if p.spare > maxSpare {
+		t.Errorf("the pool keeps %d spare bytes, bound %d", p.spare, maxSpare)
+	}
+}
+
+func TestReadBufferComesBackWithItsLastHolder(t *testing.T) {
+	p := newBufferPool()
+	rb := p.getRead()
+	rb.refs.Add(1) // a lease
+	rb.unref(p)    // the relay moves on
+	if len(p.reads) != 0 {
+		t.Fatal("a leased read buffer went back to the pool")
+	}
+	(&lease{pool: p, reads: []*readBuffer{rb}}).end()
+	if len(p.reads) != 1 || p.reads[0] != rb {
+		t.Fatal("the read buffer did not come back when its lease ended")
+	}
+	if again := p.getRead(); again != rb || again.refs.Load() != 1 {
+		t.Errorf("the pool did not lend the buffer again, held once")
+	}
+}
+
+// With the Log handing buffers back to the relays, a buffer is read into
+// again while other frames are still queued: every frame in the log must
+// still be the line that was relayed, redacted or not, and so must every
+// line fed live.
+func TestLogWithRecycledBuffersKeepsEveryFrame(t *testing.T) {
+	for _, redact := range []bool{false, true} {
+		t.Run(fmt.Sprintf("filter=%v", redact), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(7, 7))
+			var data []byte
+			var lines [][]byte
+			for i := range 200 {
+				size := []int{20, 200, 9_000, 70_000, 150_000, 600_000}[r.IntN(6)] + r.IntN(5000)
+				if i > 80 {
+					size = r.IntN(300) // runs of small lines, many per read
+				}
+				line := fmt.Appendf(nil, `{"i":%d,"s":"%s"}`, i, bytes.Repeat([]byte{byte('a' + i%26)}, size))
+				lines = append(lines, line)
+				data = append(append(data, line...), '\n')
+			}
+			var logBuf bytes.Buffer
+			var mu sync.Mutex
+			var fed [][]byte
+			opts := &LogOptions{
+				// A small queue: the relay waits on the writer, so buffers
+				// come back and are read into again all through the run.
+				QueueBytes: 1 << 20,
+				FeedLine: func(_ *session.Record, line [][]byte) {
+					mu.Lock()
+					fed = append(fed, bytes.Join(line, nil))
+					mu.Unlock()
+				},
+			}
+			marker, redacted := []byte(`"i":1`), []byte(`"i":"*"`)
+			if redact {
+				// Replaces some frames with new slices, as redaction does.
+				opts.Filter = func(rec *session.Record) {
+					if bytes.Contains(rec.Frame, marker) {
+						rec.Frame = bytes.ReplaceAll(rec.Frame, marker, redacted)
+						rec.Redacted = true
+					}
+				}
+			}
+			lg := NewLog(&logBuf, opts)
+			var out bytes.Buffer
+			Relay(&out, &bigChunkReader{r: r, data: data}, &RelayOptions{Dir: session.ServerToClient, Recorder: lg})
+			if err := lg.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out.Bytes(), data) {
+				t.Fatal("relayed bytes differ")
+			}
+			recs := readLog(t, bytes.NewReader(logBuf.Bytes()))
+			if len(recs) != len(lines) {
+				t.Fatalf("%d records, want %d", len(recs), len(lines))
+			}
+			logLines := bytes.SplitAfter(logBuf.Bytes(), []byte("\n"))
+			for i, rec := range recs {
+				want := lines[i]
+				if redact {
+					want = bytes.ReplaceAll(want, marker, redacted)
+				}
+				if !bytes.Equal(rec.Frame, want) {
+					t.Fatalf("record %d: frame of %d bytes differs from line of %d", i, len(rec.Frame), len(want))
+				}
+				if !bytes.Equal(fed[i], logLines[i]) {
+					t.Fatalf("record %d: the fed line differs from the logged line", i)
+				}
+			}
+			if len(lg.pool.reads) == 0 || lg.pool.spare == 0 {
+				t.Errorf("%d read buffers and %d bytes of frame buffers came back; want some of each", len(lg.pool.reads), lg.pool.spare)
+			}
+		})
+	}
+}
+
+// The pool is what keeps a logging relay from allocating memory at the
+// rate of the traffic.
+func TestRelayRecyclesBuffers(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		line  int
+		count int
+	}{
+		{"300KB", 300_000, 24}, // joined frames, 7 MB per run
+		{"10KB", 10_000, 800},  // slices of the read buffers, 8 MB per run
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			line := append([]byte(`{"s":"`+string(bytes.Repeat([]byte("x"), tc.line))+`"}`), '\n')
+			data := bytes.Repeat(line, tc.count)
+			lg := NewLog(discard{}, &LogOptions{QueueBytes: 1 << 20})
+			defer lg.Close()
+			run := func() { Relay(discard{}, &pipeReader{data: data}, &RelayOptions{Recorder: lg}) }
+			run() // fills the pool
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			const runs = 3
+			for range runs {
+				run()
+			}
+			runtime.ReadMemStats(&after)
+			// Before the pool: 7,873 KiB (300KB) and 9,115 KiB (10KB) per
+			// run, a copy of every frame; with it 0 and about 400 KiB.
+			per := (after.TotalAlloc - before.TotalAlloc) / runs
+			t.Logf("%d KiB allocated per relay of %d bytes", per>>10, len(data))
+			if per > 1<<20 {
+				t.Errorf("%d KiB allocated per relay of %d bytes", per>>10, len(data))
+			}
+		})
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(b []byte) (int, error) { return len(b), nil }
