@@ -321,22 +321,23 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 	for _, w := range loads {
 		results[w.name] = map[string]*result{}
 		for _, k := range kinds {
-			p50, p99, err := latency(k, dir, w)
-			if err != nil {
-				return err
-			}
-			results[w.name][k] = &result{p50: p50, p99: p99}
+			results[w.name][k] = &result{}
 		}
-		// Throughput: the kinds take turns, round after round, so that a
-		// change in the machine's load falls on all of them alike.
+		// The kinds take turns, round after round, so that a change in
+		// the machine's load falls on all of them alike.
 		for round := range rounds {
 			var bare float64
 			for _, k := range kinds {
-				t, err := throughput(k, dir, w)
+				p50, p99, err := latency(k, dir, w)
 				if err != nil {
 					return err
 				}
 				res := results[w.name][k]
+				res.p50s, res.p99s = append(res.p50s, p50), append(res.p99s, p99)
+				t, err := throughput(k, dir, w)
+				if err != nil {
+					return err
+				}
 				res.rounds = append(res.rounds, t)
 				switch k {
 				case "bare":
@@ -344,8 +345,8 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 				case "shim+log":
 					ratios[w.name] = append(ratios[w.name], t.mbps/bare)
 				}
-				fmt.Fprintf(os.Stderr, "%-16s %-9s round %d  %8.1f MiB/s  cpu/MiB %-9v rss %6d KiB  lost %d\n",
-					w.name, k, round+1, t.mbps, t.cpuPerMB.Round(time.Microsecond), t.rssKiB, t.lost)
+				fmt.Fprintf(os.Stderr, "%-16s %-9s round %d  p50 %-10v p99 %-10v %8.1f MiB/s  cpu/MiB %-9v rss %6d KiB  lost %d\n",
+					w.name, k, round+1, rnd(p50), rnd(p99), t.mbps, t.cpuPerMB.Round(time.Microsecond), t.rssKiB, t.lost)
 			}
 		}
 	}
@@ -377,7 +378,7 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 			fmt.Fprintf(os.Stderr, "peak RSS, disk %s: %d KiB after %d MiB\n", rssRows[row].disk, kib, n)
 		}
 	}
-	fmt.Printf("Medians of %d throughput rounds; × bare is the median of the per-round ratios (range in brackets).\n\n", rounds)
+	fmt.Printf("Medians of %d rounds; × bare is the median of the per-round ratios (range in brackets).\n\n", rounds)
 	fmt.Println("| frames | relay | p50 RTT | added p50 | p99 RTT | added p99 | throughput | × bare | CPU per MiB | peak RSS | lost |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, w := range loads {
@@ -385,6 +386,8 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 		for _, k := range kinds {
 			res := results[w.name][k]
 			med := res.median()
+			p50, p99 := medianOf(res.p50s), medianOf(res.p99s)
+			bp50, bp99 := medianOf(bare.p50s), medianOf(bare.p99s)
 			lost := "–"
 			ratio := fmt.Sprintf("%.2f", med.mbps/bare.median().mbps)
 			if k == "shim+log" {
@@ -398,7 +401,7 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 				ratio = fmt.Sprintf("**%.2f** [%.2f–%.2f]", rs[len(rs)/2], rs[0], rs[len(rs)-1])
 			}
 			fmt.Printf("| %s | %s | %v | %v | %v | %v | %.0f MiB/s | %s | %v | %d MiB | %s |\n",
-				w.name, k, rnd(res.p50), rnd(res.p50-bare.p50), rnd(res.p99), rnd(res.p99-bare.p99),
+				w.name, k, rnd(p50), rnd(p50-bp50), rnd(p99), rnd(p99-bp99),
 				med.mbps, ratio, rnd(med.cpuPerMB), med.rssKiB>>10, lost)
 		}
 	}
@@ -447,8 +450,14 @@ func peakRSSAfter(dir string, mib int, env []string) (int64, error) {
 
 // result is what one relay kind did on one workload.
 type result struct {
-	p50, p99 time.Duration // round-trip latency, one frame in flight
-	rounds   []run         // the throughput rounds
+	p50s, p99s []time.Duration // round-trip latency, one frame in flight, per round
+	rounds     []run           // the throughput rounds
+}
+
+func medianOf(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // run is one throughput round.
