@@ -4,11 +4,14 @@
 // [Recorder]. The [Log] recorder writes the session log of package session.
 //
 // The relay path does no JSON work and never waits for analysis: it writes
-// each read through at once, then hands a copy of the complete frames to
-// the recorder. The recorder encodes and writes on its own goroutine with
-// memory bounded by bytes; when it falls behind, the relay waits
-// (backpressure) instead of dropping frames, so the log is complete or
-// says, with a "lost" record, exactly what it lacks.
+// each read through at once, then hands the complete frames to the
+// recorder without copying them: a frame is a slice of the buffer it was
+// read into, leased to the [Log] until written (only a line spanning
+// buffers is joined, into a recycled buffer). The recorder encodes and
+// writes on its own goroutine with memory bounded by bytes; when it falls
+// behind, the relay waits (backpressure) instead of dropping frames, so
+// the log is complete or says, with a "lost" record, exactly what it
+// lacks.
 //
 //	log := proxy.NewLog(f, &proxy.LogOptions{Session: id, Label: label})
 //	st, err := proxy.RunStdio(ctx, &proxy.StdioOptions{

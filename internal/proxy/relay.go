@@ -47,9 +47,9 @@ type RelayResult struct {
 // Relay copies src to dst unchanged, writing each read through as soon as
 // it arrives, and hands every "\n"-terminated line (and a final
 // unterminated one) to the recorder as a frame, in order. The relay path
-// does no JSON work: it copies bytes, and per read makes at most one
-// allocation, the copy of the complete lines it hands over. A line that
-// spans reads is assembled for the recorder only.
+// does no JSON work and copies nothing: frames are slices of the read
+// buffers (see splitter); only a line spanning buffers is joined, once,
+// for the recorder.
 func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
 	var o RelayOptions
 	if opts != nil {
