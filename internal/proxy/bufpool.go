@@ -85,10 +85,10 @@ type bufferPool struct {
 // they are cheap, and rarely span buffers.
 const poolMin = 64 << 10
 
-// maxSpare bounds the bytes of spare frame buffers (four 8 MB frames);
+// maxSpare bounds the bytes of spare frame buffers (two 8 MB frames);
 // maxSpareReads the spare read buffers.
 const (
-	maxSpare       = 32 << 20
+	maxSpare       = 16 << 20
 	maxSpareReads  = 64
 	maxSpareLeases = 1024
 )

@@ -248,8 +248,9 @@ func (l *Log) run() {
 		leases, l.leases = l.leases, leases[:0]
 		l.mu.Unlock()
 
-		var batchBytes int64
 		ended := 0 // leases ended
+		start := 0 // first record of the chunk
+		var queued int64 // queue bytes of the chunk
 		// A chunk of records is written as segments: runs of encoded
 		// lines in buf, and big frames straight from their own memory
 		// (copying a 1 MB frame into buf cost as much as validating it).
@@ -258,7 +259,7 @@ func (l *Log) run() {
 		mark := 0    // start of buf not yet in segs
 		for i := range batch {
 			r := &batch[i]
-			batchBytes += recSize(r)
+			queued += recSize(r)
 			if l.opts.Filter != nil {
 				l.opts.Filter(r)
 			}
@@ -304,19 +305,24 @@ func (l *Log) run() {
 				for ; ended < len(leases) && leases[ended].seq <= r.Seq; ended++ {
 					leases[ended].lease.end()
 				}
+				// Let go of the chunk's frames and its room in the queue
+				// now, not at the end of the batch: a batch can be the
+				// whole queue, and holding it all until then had the relay
+				// wait and then refill the queue in one go, into new
+				// memory, while the old was not yet collected.
+				clear(batch[start : i+1])
+				l.mu.Lock()
+				l.qBytes -= queued
+				l.notFull.Broadcast()
+				l.mu.Unlock()
 				clear(segs)
-				segs, buf, mark, size, n = segs[:0], buf[:0], 0, 0, 0
+				segs, buf, mark, size, n, start, queued = segs[:0], buf[:0], 0, 0, 0, i+1, 0
 			}
 		}
-		clear(batch) // drop frame references so the GC can take them
 		clear(leases)
 		if cap(buf) > 4*flushAt {
 			buf = make([]byte, 0, 64<<10)
 		}
-		l.mu.Lock()
-		l.qBytes -= batchBytes
-		l.notFull.Broadcast()
-		l.mu.Unlock()
 	}
 }
 
