@@ -73,28 +73,34 @@ func (p *bufferPool) getLease() *lease {
 // A bufferPool keeps the read buffers and frame buffers of the relays
 // feeding one Log. A nil pool allocates and keeps nothing: a Recorder that
 // is not a Log may keep its frames for ever.
+//
+// The pool keeps what comes back up to limit bytes (the Log's queue
+// bound and some): the relays lend out about that much at most, since
+// what they lend waits in the queue, so everything lent comes back to be
+// lent again, and a full queue draining at once leaves no garbage behind.
+// Keeping less (16 MiB at first) had a tenth of the 1 MB frames
+// allocated anew, and the heap grew to twice the queue before a
+// collection.
 type bufferPool struct {
 	mu     sync.Mutex
 	leases []*lease
 	reads  []*readBuffer
 	frames map[int][][]byte // spare frame buffers by class size
-	spare  int              // bytes in frames
+	spare  int              // bytes in reads and frames
+	limit  int
 }
 
 // Frames shorter than poolMin are joined into memory from the allocator:
 // they are cheap, and rarely span buffers.
 const poolMin = 64 << 10
 
-// maxSpare bounds the bytes of spare frame buffers (two 8 MB frames);
-// maxSpareReads the spare read buffers.
-const (
-	maxSpare       = 16 << 20
-	maxSpareReads  = 64
-	maxSpareLeases = 1024
-)
+// maxSpareLeases bounds the spare lease records.
+const maxSpareLeases = 1024
 
-func newBufferPool() *bufferPool {
-	return &bufferPool{frames: map[int][][]byte{}}
+// newBufferPool returns a pool that keeps up to limit bytes of spare
+// buffers.
+func newBufferPool(limit int) *bufferPool {
+	return &bufferPool{frames: map[int][][]byte{}, limit: limit}
 }
 
 // getRead returns a read buffer held once, by the caller.
@@ -105,6 +111,7 @@ func (p *bufferPool) getRead() *readBuffer {
 		if n := len(p.reads); n > 0 {
 			rb, p.reads[n-1] = p.reads[n-1], nil
 			p.reads = p.reads[:n-1]
+			p.spare -= len(rb.b)
 		}
 		p.mu.Unlock()
 	}
@@ -120,8 +127,9 @@ func (p *bufferPool) putRead(rb *readBuffer) {
 		return
 	}
 	p.mu.Lock()
-	if len(p.reads) < maxSpareReads {
+	if p.spare+len(rb.b) <= p.limit {
 		p.reads = append(p.reads, rb)
+		p.spare += len(rb.b)
 	}
 	p.mu.Unlock()
 }
@@ -158,7 +166,7 @@ func (p *bufferPool) putFrame(f []byte) {
 	size := cap(f)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.spare+size > maxSpare {
+	if p.spare+size > p.limit {
 		return // the GC takes it
 	}
 	p.frames[size] = append(p.frames[size], f[:size])

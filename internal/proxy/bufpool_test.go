@@ -28,7 +28,7 @@ func TestClassSize(t *testing.T) {
 }
 
 func TestBufferPoolFrames(t *testing.T) {
-	p := newBufferPool()
+	p := newBufferPool(32 << 20)
 	if b := p.getFrame(poolMin - 1); b != nil {
 		t.Fatalf("getFrame(%d) = %d bytes, want nil (left to the allocator)", poolMin-1, len(b))
 	}
@@ -46,19 +46,19 @@ func TestBufferPoolFrames(t *testing.T) {
 	}
 
 	var bufs [][]byte
-	for range 2 * maxSpare / (1 << 20) {
+	for range 2 * p.limit / (1 << 20) {
 		bufs = append(bufs, p.getFrame(1<<20))
 	}
 	for _, b := range bufs {
 		p.putFrame(b)
 	}
-	if p.spare > maxSpare {
-		t.Errorf("the pool keeps %d spare bytes, bound %d", p.spare, maxSpare)
+	if p.spare > p.limit {
+		t.Errorf("the pool keeps %d spare bytes, bound %d", p.spare, p.limit)
 	}
 }
 
 func TestReadBufferComesBackWithItsLastHolder(t *testing.T) {
-	p := newBufferPool()
+	p := newBufferPool(32 << 20)
 	rb := p.getRead()
 	rb.refs.Add(1) // a lease
 	rb.unref(p)    // the relay moves on

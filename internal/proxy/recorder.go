@@ -111,7 +111,7 @@ type Log struct {
 // A nil w writes nothing (--no-trace) but still runs Filter, Feed and
 // Export on every record, so a live view or export needs no file.
 func NewLog(w io.Writer, opts *LogOptions) *Log {
-	l := &Log{w: w, done: make(chan struct{}), kick: make(chan struct{}, 1), pool: newBufferPool()}
+	l := &Log{w: w, done: make(chan struct{}), kick: make(chan struct{}, 1)}
 	if opts != nil {
 		l.opts = *opts
 	}
@@ -121,6 +121,9 @@ func NewLog(w io.Writer, opts *LogOptions) *Log {
 	if l.opts.QueueBytes <= 0 {
 		l.opts.QueueBytes = DefaultQueueBytes
 	}
+	// What waits in the queue is lent out; more is in the relays' hands
+	// (the buffers being read into, the pieces of a long line).
+	l.pool = newBufferPool(int(l.opts.QueueBytes) + 16<<20)
 	l.notFull.L = &l.mu
 	go l.run()
 	return l
