@@ -251,8 +251,8 @@ func (l *Log) run() {
 		leases, l.leases = l.leases, leases[:0]
 		l.mu.Unlock()
 
-		ended := 0 // leases ended
-		start := 0 // first record of the chunk
+		ended := 0       // leases ended
+		start := 0       // first record of the chunk
 		var queued int64 // queue bytes of the chunk
 		// A chunk of records is written as segments: runs of encoded
 		// lines in buf, and big frames straight from their own memory
