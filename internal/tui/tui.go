@@ -36,6 +36,10 @@ type Options struct {
 	Source   common.Source
 	Replayer common.Replayer // nil: replay unavailable
 	Exporter common.Exporter // nil: JSONL export only
+	// Baseline reads the stored tool baselines that sessions are marked
+	// against (nil: no drift marks). It is called once per complete
+	// tools/list, inside a tea.Cmd.
+	Baseline common.BaselineLoader
 	// StateDir is where exports are written (StateDir/exports).
 	StateDir string
 	Dark     bool
@@ -71,6 +75,12 @@ type exportedMsg struct {
 type deletedMsg struct {
 	id  string
 	err error
+}
+
+// driftMsg carries the outcome of the baseline checks of one batch.
+type driftMsg struct {
+	checks []store.DriftCheck
+	drifts []store.Drift
 }
 
 type replayMsg struct {
@@ -197,6 +207,24 @@ func (m *Model) waitCmd() tea.Cmd {
 	}
 }
 
+// driftCmd compares the tool listings completed since the last call with
+// their stored baselines: once per listing, off the render path, with the
+// file reads inside the command.
+func (m *Model) driftCmd() tea.Cmd {
+	checks := m.st.DriftChecks()
+	load := m.opts.Baseline
+	if len(checks) == 0 || load == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		drifts := make([]store.Drift, len(checks))
+		for i, c := range checks {
+			drifts[i] = store.CheckDrift(c, load)
+		}
+		return driftMsg{checks: checks, drifts: drifts}
+	}
+}
+
 func (m *Model) tickCmd() tea.Cmd {
 	if m.noTick {
 		return nil
@@ -290,6 +318,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.replay.Running, m.replay.Result = false, &r
 		m.buildOverlay()
+	case driftMsg:
+		redraw = false // shown on the next tick
+		for i, c := range msg.checks {
+			m.st.SetDrift(c.Session, c.Gen, msg.drifts[i])
+		}
+		m.dirty = true
 	case tea.KeyPressMsg:
 		if cmd := m.key(msg); cmd != nil {
 			cmds = append(cmds, cmd)
@@ -299,6 +333,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if m.quitting {
 		return m, tea.Quit
+	}
+	if cmd := m.driftCmd(); cmd != nil {
+		cmds = append(cmds, cmd)
 	}
 	if redraw {
 		m.render()
@@ -407,14 +444,12 @@ func (m *Model) buildOverlay() {
 		}
 		title, lines, plain = overlays.Caps(m.c, cs, client, overlays.Instructions(ss))
 	case ovSummary:
-		var drift []string
-		if ss != nil && ss.Info.Drift {
-			drift = append(drift, "tool definitions differ from the baseline (mcpward sessions baseline)")
+		var drift store.Drift
+		log := ""
+		if ss != nil {
+			drift, log = ss.Drift, ss.Info.Log
 		}
-		if ss != nil && ss.Info.BaselineError {
-			drift = append(drift, "baseline error")
-		}
-		title, lines, plain = overlays.Summary(m.c, m.st.Summary(id), drift)
+		title, lines, plain = overlays.Summary(m.c, m.st.Summary(id), drift, log)
 	case ovHelp:
 		title, lines, plain = overlays.Help(m.c.KeyMap, m.opts.Version)
 	case ovReplay:

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/tui/keymap"
 	"github.com/mcpward/mcpward/internal/tui/styles"
@@ -61,22 +62,20 @@ type OpenFrameMsg struct {
 
 // SessionInfo is what a Source knows about a session beyond its records.
 type SessionInfo struct {
-	ID, Label     string
-	Transport     session.Transport
-	Client        string // "name version"
-	Log           string
-	Live, Exited  bool
-	Requests      int64
-	Responses     int64
-	Errors        int64
-	Records       int64
-	Missing       int64
-	First, Last   time.Time
-	Activity      []int // records per second, oldest first
-	InMemory      int
-	Summarised    int
-	Drift         bool // tool definitions drifted from the baseline
-	BaselineError bool
+	ID, Label    string
+	Transport    session.Transport
+	Client       string // "name version"
+	Log          string
+	Live, Exited bool
+	Requests     int64
+	Responses    int64
+	Errors       int64
+	Records      int64
+	Missing      int64
+	First, Last  time.Time
+	Activity     []int // records per second, oldest first
+	InMemory     int
+	Summarised   int
 }
 
 // A Batch is the records a Source delivered in one Next call.
@@ -109,6 +108,14 @@ type Source interface {
 type Exporter interface {
 	Export(sessionID, format, path string) error
 }
+
+// A BaselineLoader reads the stored tool baseline of a server identity
+// (baseline.Read on the state directory's baselines). It returns an error
+// wrapping baseline.ErrNotFound when there is none. It only reads: the
+// live view never records a baseline (mcpsnoop's did, as a side effect of
+// merely opening a log); recording one is `mcpward sessions baseline`.
+// It is called inside a tea.Cmd, possibly while another call runs.
+type BaselineLoader func(baseline.Identity) (*baseline.Baseline, error)
 
 // A Replayer re-sends one recorded request to a fresh copy of the server.
 // Nil in Common means replay is unavailable.

@@ -69,6 +69,11 @@ type Session struct {
 	// Totals over the whole session, regardless of the window or a filter.
 	Frames, Errors, Bad, Warn int64
 	LastSeen                  time.Time
+	// Drift is how the latest complete tools/list compares with the
+	// stored baseline (see [Store.DriftChecks]).
+	Drift Drift
+	// listGen counts the complete tools/list responses seen.
+	listGen int
 }
 
 // A Store correlates records and keeps a bounded window of rows.
@@ -76,6 +81,9 @@ type Store struct {
 	opts     Options
 	calls    *calls.Store
 	sessions map[string]*Session
+	// relisted are the sessions with a complete tools/list not yet handed
+	// out by DriftChecks.
+	relisted map[string]struct{}
 	// Ingested counts records given to Ingest.
 	Ingested uint64
 }
@@ -88,7 +96,7 @@ func New(opts Options) *Store {
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = DefaultMaxSessions
 	}
-	s := &Store{opts: opts, sessions: map[string]*Session{}}
+	s := &Store{opts: opts, sessions: map[string]*Session{}, relisted: map[string]struct{}{}}
 	s.calls = calls.New(&calls.Options{OnFrame: s.onFrame})
 	return s
 }
@@ -132,11 +140,15 @@ func (s *Store) evict() {
 	slices.SortFunc(all, func(a, b *Session) int { return a.LastSeen.Compare(b.LastSeen) })
 	for _, ss := range all[:len(all)-s.opts.MaxSessions] {
 		delete(s.sessions, ss.ID)
+		delete(s.relisted, ss.ID)
 	}
 }
 
 // Delete forgets a session.
-func (s *Store) Delete(id string) { delete(s.sessions, id) }
+func (s *Store) Delete(id string) {
+	delete(s.sessions, id)
+	delete(s.relisted, id)
+}
 
 // Sessions returns every session, in order of first activity.
 func (s *Store) Sessions() []*Session {
@@ -325,6 +337,10 @@ func (s *Store) onFrame(f *calls.Frame) {
 		r.Detail = m.Err.Error()
 	}
 	ss.Frames++
+	if f.Notes&calls.NoteListComplete != 0 {
+		ss.listGen++
+		s.relisted[rec.Session] = struct{}{}
+	}
 	if f.Notes&calls.NoteError != 0 {
 		ss.Errors++
 	}

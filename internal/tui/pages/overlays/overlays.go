@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -228,8 +229,11 @@ func Bytes(n int64) string {
 
 // Summary shows the per-tool cost and latency table: calls, errors, p50,
 // definition and result cost in bytes and estimated tokens, then the
-// heaviest result and undeclared tools. drift lists drift findings.
-func Summary(c common.Common, sum calls.Summary, drift []string) (string, []string, []string) {
+// heaviest result and undeclared tools. It starts with how the tools
+// compare with the stored baseline: each drift finding (tier, kind, tool)
+// with the command that accepts them (log is the session's log, "" when
+// unknown), or why the baseline could not be read.
+func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) (string, []string, []string) {
 	st := c.Styles
 	var lines, plain []string
 	add := func(s string, style func(...string) string) {
@@ -239,8 +243,28 @@ func Summary(c common.Common, sum calls.Summary, drift []string) (string, []stri
 		}
 		lines = append(lines, s)
 	}
-	for _, d := range drift {
-		add("drift: "+d, st.Warn.Render)
+	switch {
+	case drift.Failed():
+		add("baseline     cannot be used: "+drift.Err.Error(), st.Err.Render)
+		add("", nil)
+	case drift.Drifted():
+		n := len(drift.Findings)
+		add(fmt.Sprintf("drift        %d tool definition %s since the baseline", n, plural(n, "change", "changes")), st.Warn.Render)
+		for _, f := range drift.Findings {
+			add(fmt.Sprintf("  %-10s %-34s %s", f.Tier, f.RuleID, findingTool(f.Subject)), st.Warn.Render)
+		}
+		accept := "mcpward sessions baseline --accept"
+		if log != "" {
+			accept += " " + shellQuote(log)
+		}
+		add("  accept them: "+accept, st.Faint.Render)
+		add("", nil)
+	case drift.Found:
+		add("baseline     no drift from the recorded tool definitions", st.Faint.Render)
+		add("", nil)
+	case drift.Checked:
+		add("baseline     none recorded for this server (mcpward sessions baseline records one)", st.Faint.Render)
+		add("", nil)
 	}
 	so := ""
 	if !sum.ListComplete {
@@ -296,6 +320,36 @@ func Summary(c common.Common, sum calls.Summary, drift []string) (string, []stri
 	add(fmt.Sprintf("latency      p50 %s · p95 %s · p99 %s   tokens: %s estimate",
 		stream.FmtDur(sum.Latency.P50), stream.FmtDur(sum.Latency.P95), stream.FmtDur(sum.Latency.P99), sum.Estimator), st.Faint.Render)
 	return "TOOL SUMMARY", lines, plain
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// findingTool returns the tool a baseline finding is about: its subject
+// is `tool "name"`.
+func findingTool(subject string) string {
+	if q, ok := strings.CutPrefix(subject, "tool "); ok {
+		if name, err := strconv.Unquote(q); err == nil {
+			return name
+		}
+	}
+	return subject
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain
+// path characters.
+func shellQuote(s string) string {
+	plain := strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@,=", r))
+	}) < 0
+	if plain && s != "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func trunc(s string, n int) string {

@@ -179,12 +179,11 @@ func (p *Page) View() string {
 		s := p.rows[i]
 		name := s.Label
 		var nameSt = (*lipStyle)(nil)
-		if s.Info.Drift || s.Info.BaselineError {
-			name = "! " + name
-			nameSt = &st.Warn
-			if s.Info.BaselineError {
-				nameSt = &st.Err
-			}
+		switch {
+		case s.Drift.Failed():
+			name, nameSt = "! "+name, &st.Err
+		case s.Drift.Drifted():
+			name, nameSt = "! "+name, &st.Warn
 		}
 		e := errs(s)
 		var errSt = (*lipStyle)(nil)
