@@ -7,10 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/iostreams"
@@ -90,6 +92,33 @@ func lookup(f func(string) (string, bool), k string) (string, bool) {
 	return f(k)
 }
 
+// modelOptions are the root model's options: the sources, the state
+// directory's baselines, and the theme.
+func modelOptions(ctx context.Context, opts *UIOptions, src common.Source, replayer common.Replayer, exporter common.Exporter) tui.Options {
+	return tui.Options{
+		Source:    src,
+		Replayer:  replayer,
+		Exporter:  exporter,
+		Baseline:  baselineLoader(opts.StateDir),
+		StateDir:  opts.StateDir,
+		Dark:      opts.Theme != "light",
+		AutoTheme: opts.Theme == "auto",
+		NoColor:   opts.NoColor,
+		Version:   opts.Version,
+		Context:   ctx,
+	}
+}
+
+// baselineLoader reads the baselines `mcpward sessions baseline` records
+// under the state directory; nil (no drift marks) without one.
+func baselineLoader(stateDir string) common.BaselineLoader {
+	if stateDir == "" {
+		return nil
+	}
+	dir := filepath.Join(stateDir, "baselines")
+	return func(id baseline.Identity) (*baseline.Baseline, error) { return baseline.Read(dir, id) }
+}
+
 func uiRun(ctx context.Context, opts *UIOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -105,19 +134,10 @@ func uiRun(ctx context.Context, opts *UIOptions) error {
 }
 
 // Run shows the live view over src until the user quits. demo --ui uses
-// it with an in-memory source.
+// it with an in-memory source. Sessions are marked against the baselines
+// in the state directory, which the view only reads.
 func Run(ctx context.Context, opts *UIOptions, src common.Source, replayer common.Replayer, exporter common.Exporter) error {
-	m := tui.New(tui.Options{
-		Source:    src,
-		Replayer:  replayer,
-		Exporter:  exporter,
-		StateDir:  opts.StateDir,
-		Dark:      opts.Theme != "light",
-		AutoTheme: opts.Theme == "auto",
-		NoColor:   opts.NoColor,
-		Version:   opts.Version,
-		Context:   ctx,
-	})
+	m := tui.New(modelOptions(ctx, opts, src, replayer, exporter))
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fmt.Errorf("run the live view: %w", err)

@@ -2,11 +2,16 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/iostreams"
 )
@@ -46,5 +51,36 @@ func TestNewCmdUIFlags(t *testing.T) {
 				t.Errorf("opts mismatch (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestBaselineLoader: the view reads the baselines `mcpward sessions
+// baseline` records under the state directory, and writes none.
+func TestBaselineLoader(t *testing.T) {
+	if baselineLoader("") != nil {
+		t.Error("baselineLoader(\"\") is not nil: without a state directory there is nothing to mark against")
+	}
+	state := t.TempDir()
+	id := baseline.Identity{Label: "clean", Server: "clean", Endpoint: "srv --stdio"}
+	load := modelOptions(context.Background(), &UIOptions{StateDir: state}, nil, nil, nil).Baseline
+	if load == nil {
+		t.Fatal("the live view gets no baseline loader")
+	}
+	if _, err := load(id); !errors.Is(err, baseline.ErrNotFound) {
+		t.Fatalf("load before any baseline: %v, want ErrNotFound", err)
+	}
+	if ents, _ := os.ReadDir(state); len(ents) != 0 {
+		t.Errorf("loading created %d entries in the state directory, want none", len(ents))
+	}
+	b, err := baseline.FromTools(id, []json.RawMessage{json.RawMessage(`{"name":"echo"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := baseline.Write(filepath.Join(state, "baselines"), b); err != nil {
+		t.Fatal(err)
+	}
+	got, err := load(id)
+	if err != nil || len(got.Tools) != 1 || got.Tools[0].Name != "echo" {
+		t.Errorf("load = %+v, %v; want the recorded baseline with echo", got, err)
 	}
 }
