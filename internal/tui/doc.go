@@ -9,4 +9,12 @@
 // frame otherwise, so a burst of records never costs a render each
 // (mcpsnoop rendered after every record). Memory is bounded by the store's
 // row window (package store).
+//
+// Drift marks: each complete tools/list is compared once with the stored
+// baseline of its server identity, in a tea.Cmd through
+// Options.Baseline, and the sessions table marks drift or an unusable
+// baseline with "! label". The view only reads baselines. Difference from
+// mcpsnoop: its TUI recorded a baseline the first time it saw a server's
+// tools, so merely opening someone else's log trusted them; here only
+// `mcpward sessions baseline` records one.
 package tui
