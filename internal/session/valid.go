@@ -46,7 +46,7 @@ func scanValue(b []byte, i int, noLineBreak bool, depth int) int {
 				return -1
 			}
 			stack = append(stack, c)
-			i = skipWS(b, i+1, noLineBreak)
+			i = ws(b, i+1, noLineBreak)
 			if i < 0 || i >= len(b) {
 				return -1
 			}
@@ -99,7 +99,7 @@ func scanValue(b []byte, i int, noLineBreak bool, depth int) int {
 			if len(stack) == 0 {
 				return i
 			}
-			i = skipWS(b, i, noLineBreak)
+			i = ws(b, i, noLineBreak)
 			if i < 0 {
 				return -1
 			}
@@ -109,7 +109,7 @@ func scanValue(b []byte, i int, noLineBreak bool, depth int) int {
 			top := stack[len(stack)-1]
 			switch b[i] {
 			case ',':
-				i = skipWS(b, i+1, noLineBreak)
+				i = ws(b, i+1, noLineBreak)
 				if i < 0 {
 					return -1
 				}
@@ -149,10 +149,19 @@ func objectKey(b []byte, i int, noLineBreak bool) int {
 	if i = skipString(b, i); i < 0 {
 		return -1
 	}
-	if i = skipWS(b, i, noLineBreak); i < 0 || i >= len(b) || b[i] != ':' {
+	if i = ws(b, i, noLineBreak); i < 0 || i >= len(b) || b[i] != ':' {
 		return -1
 	}
-	return skipWS(b, i+1, noLineBreak)
+	return ws(b, i+1, noLineBreak)
+}
+
+// ws is skipWS for the common case of compact JSON, small enough to be
+// inlined where the scan calls it.
+func ws(b []byte, i int, noLineBreak bool) int {
+	if i < len(b) && b[i] > ' ' {
+		return i
+	}
+	return skipWS(b, i, noLineBreak)
 }
 
 // skipWS returns the index after the whitespace at i, or -1 for a line
@@ -197,24 +206,30 @@ func special(w uint64) uint64 {
 func skipString(b []byte, i int) int {
 	i++
 	for {
-		// Long strings, four words at a time: one test per 32 bytes.
-		for len(b)-i >= 32 {
-			w := b[i : i+32 : i+32]
-			if special(binary.LittleEndian.Uint64(w))|special(binary.LittleEndian.Uint64(w[8:]))|
-				special(binary.LittleEndian.Uint64(w[16:]))|special(binary.LittleEndian.Uint64(w[24:])) != 0 {
-				break
-			}
-			i += 32
-		}
-		for len(b)-i >= 8 {
-			m := special(binary.LittleEndian.Uint64(b[i:]))
-			if m != 0 {
-				// Straight to the first byte to look at: a short string
-				// ends within its first word.
+		// Straight to the next byte to look at. Short strings, the bulk of
+		// a tools/list, end within their first word; long ones are tested
+		// 32 bytes at a time, then word by word.
+		if len(b)-i >= 8 {
+			if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
-				break
+			} else {
+				i += 8
+				for len(b)-i >= 32 {
+					w := b[i : i+32 : i+32]
+					if special(binary.LittleEndian.Uint64(w))|special(binary.LittleEndian.Uint64(w[8:]))|
+						special(binary.LittleEndian.Uint64(w[16:]))|special(binary.LittleEndian.Uint64(w[24:])) != 0 {
+						break
+					}
+					i += 32
+				}
+				for len(b)-i >= 8 {
+					if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+						i += bits.TrailingZeros64(m) >> 3
+						break
+					}
+					i += 8
+				}
 			}
-			i += 8
 		}
 		if i >= len(b) {
 			return -1
