@@ -170,40 +170,60 @@ func (c *bigChunkReader) Read(p []byte) (int, error) {
 
 // Lines spanning many reads and several read buffers keep their bytes:
 // the pieces stay in the buffers they were read into until the line is
-// joined, and no later read may land on them.
+// joined, and no later read may land on them. With a Log, a long line
+// moves into a frame buffer and the reads that follow go into it, past
+// the cap too.
 func TestRelayLongLinesAcrossBuffers(t *testing.T) {
 	for seed := range uint64(4) {
 		r := rand.New(rand.NewPCG(seed, 9))
 		var data []byte
 		for i := range 40 {
-			n := r.IntN(3)
-			size := []int{10, 5_000, 1_500_000}[n] + r.IntN(1000)
+			n := r.IntN(4)
+			size := []int{10, 5_000, 1_500_000, 90_000}[n] + r.IntN(1000)
 			line := bytes.Repeat([]byte{byte('a' + i%26)}, size)
 			data = append(append(data, line...), '\n')
 		}
 		data = append(data, "tail"...)
-		for _, maxFrame := range []int{0, 700_000} {
-			rec := &memRecorder{}
-			var out bytes.Buffer
-			Relay(&out, &bigChunkReader{r: r, data: data}, &RelayOptions{Recorder: rec, MaxFrame: maxFrame})
-			if !bytes.Equal(out.Bytes(), data) {
-				t.Fatalf("seed %d: relayed bytes differ", seed)
-			}
-			lines := bytes.SplitAfter(data, []byte("\n"))
-			recs := rec.records()
-			if len(recs) != len(lines) {
-				t.Fatalf("seed %d: %d records, want %d", seed, len(recs), len(lines))
-			}
-			for i, fr := range recs {
-				want := bytes.TrimSuffix(lines[i], []byte("\n"))
-				if fr.Size != int64(len(want)) {
-					t.Fatalf("seed %d max %d line %d: Size %d, want %d", seed, maxFrame, i, fr.Size, len(want))
+		for _, maxFrame := range []int{0, 700_000, 70_000} {
+			for _, viaLog := range []bool{false, true} {
+				var recs []session.Record
+				var out bytes.Buffer
+				if viaLog {
+					var logBuf bytes.Buffer
+					lg := NewLog(&logBuf, &LogOptions{QueueBytes: 2 << 20})
+					Relay(&out, &bigChunkReader{r: r, data: data}, &RelayOptions{Dir: session.ServerToClient, Recorder: lg, MaxFrame: maxFrame})
+					if err := lg.Close(); err != nil {
+						t.Fatal(err)
+					}
+					for _, rec := range readLog(t, &logBuf) {
+						recs = append(recs, *rec)
+					}
+				} else {
+					rec := &memRecorder{}
+					Relay(&out, &bigChunkReader{r: r, data: data}, &RelayOptions{Recorder: rec, MaxFrame: maxFrame})
+					recs = rec.records()
 				}
-				if maxFrame > 0 && len(want) > maxFrame {
-					want = want[:maxFrame]
+				if !bytes.Equal(out.Bytes(), data) {
+					t.Fatalf("seed %d log %v: relayed bytes differ", seed, viaLog)
 				}
-				if !bytes.Equal(fr.Frame, want) {
-					t.Fatalf("seed %d max %d line %d: frame of %d bytes differs from the line's %d", seed, maxFrame, i, len(fr.Frame), len(want))
+				lines := bytes.SplitAfter(data, []byte("\n"))
+				if len(recs) != len(lines) {
+					t.Fatalf("seed %d log %v: %d records, want %d", seed, viaLog, len(recs), len(lines))
+				}
+				for i, fr := range recs {
+					want := bytes.TrimSuffix(lines[i], []byte("\n"))
+					if fr.Size != int64(len(want)) {
+						t.Fatalf("seed %d max %d log %v line %d: Size %d, want %d", seed, maxFrame, viaLog, i, fr.Size, len(want))
+					}
+					if maxFrame > 0 && len(want) > maxFrame {
+						want = want[:maxFrame]
+					}
+					if !bytes.Equal(fr.Frame, want) || fr.Truncated != (fr.Size > int64(len(want))) {
+						t.Fatalf("seed %d max %d log %v line %d: frame of %d bytes (truncated %v) differs from the line's %d", seed, maxFrame, viaLog, i, len(fr.Frame), fr.Truncated, len(want))
+					}
+					if fr.NoEOL != (i == len(lines)-1) {
+						t.Fatalf("seed %d log %v line %d: NoEOL %v", seed, viaLog, i, fr.NoEOL)
+					}
 				}
 			}
 		}
