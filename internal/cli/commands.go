@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	boardcmd "github.com/mcpward/mcpward/internal/cli/board"
@@ -44,4 +47,29 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		remotecmd.NewCmdRemote(f, nil),
 		remotecmd.NewCmdHubPath(f),
 	)
+	rejectUnknownSubcommands(root)
+}
+
+// rejectUnknownSubcommands makes a command group ('mcpward sessions',
+// 'mcpward fixture') fail on a word that is none of its subcommands,
+// with suggestions, instead of printing its help and exiting 0: a typo
+// in a script must not pass for success. Alone, a group prints its help.
+func rejectUnknownSubcommands(cmd *cobra.Command) {
+	for _, c := range cmd.Commands() {
+		rejectUnknownSubcommands(c)
+	}
+	if cmd == cmd.Root() || !cmd.HasSubCommands() || cmd.Runnable() {
+		return
+	}
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return c.Help()
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+		}
+		return cmdutil.WithHint(cmdutil.FlagErrorf("%s", msg), fmt.Sprintf("run '%s --help' for usage", c.CommandPath()))
+	}
 }
