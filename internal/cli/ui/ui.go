@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/session"
@@ -92,6 +93,19 @@ func lookup(f func(string) (string, bool), k string) (string, bool) {
 	return f(k)
 }
 
+// errNoTerminal: the live view reads keys from stdin and draws on stdout,
+// so both must be a terminal. Without this check bubbletea fails deep
+// inside ("could not create cancelable reader"), which read as a bug.
+var errNoTerminal = errors.New("the live view needs a terminal: stdin and stdout must not be redirected")
+
+func needTerminal(io *iostreams.IOStreams) error {
+	if io.IsStdinTTY() && io.IsStdoutTTY() {
+		return nil
+	}
+	return cmdutil.WithHint(fault.Input(errNoTerminal),
+		"run it in a terminal, or use 'mcpward sessions list' and 'mcpward sessions export' for output a program can read")
+}
+
 // modelOptions are the root model's options: the sources, the state
 // directory's baselines, and the theme.
 func modelOptions(ctx context.Context, opts *UIOptions, src common.Source, replayer common.Replayer, exporter common.Exporter) tui.Options {
@@ -120,6 +134,9 @@ func baselineLoader(stateDir string) common.BaselineLoader {
 }
 
 func uiRun(ctx context.Context, opts *UIOptions) error {
+	if err := needTerminal(opts.IO); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	h, err := hub.New(ctx, hub.Options{StateDir: opts.StateDir, History: opts.History})
@@ -137,6 +154,9 @@ func uiRun(ctx context.Context, opts *UIOptions) error {
 // it with an in-memory source. Sessions are marked against the baselines
 // in the state directory, which the view only reads.
 func Run(ctx context.Context, opts *UIOptions, src common.Source, replayer common.Replayer, exporter common.Exporter) error {
+	if err := needTerminal(opts.IO); err != nil {
+		return err
+	}
 	m := tui.New(modelOptions(ctx, opts, src, replayer, exporter))
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
