@@ -308,7 +308,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		}
 		if opts.Update && r.Evidence.Complete {
 			if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
-				return err
+				return fault.Input(err)
 			}
 			r.Updated = true
 			r.New.Path = rt.Path

@@ -133,6 +133,9 @@ kept unless --force is given.`,
 }
 
 func initRun(ctx context.Context, opts *InitOptions) error {
+	if err := cmdutil.CheckOutputPath("config", opts.ConfigPath); err != nil {
+		return err
+	}
 	if !opts.Force {
 		if _, err := os.Stat(opts.ConfigPath); err == nil {
 			return cmdutil.WithHint(fault.Input(fmt.Errorf("%s already exists", opts.ConfigPath)), "use --force to overwrite it")
@@ -181,7 +184,7 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 		return err
 	}
 	if err := contract.WriteFileAtomic(opts.ConfigPath, b, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", opts.ConfigPath, err)
+		return fault.Input(fmt.Errorf("write %s: %w", opts.ConfigPath, err))
 	}
 	fmt.Fprintf(opts.IO.Out, "wrote %s (target %s: %d tools, %d probes seeded)\n", opts.ConfigPath, opts.Target, len(obs.Snapshot.Surface.Tools), len(ct.Probes))
 	fmt.Fprintf(opts.IO.ErrOut, "next: review the seeded probe arguments, then run 'mcpward record %s'\n", opts.Target)

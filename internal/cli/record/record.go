@@ -204,6 +204,9 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := cmdutil.CheckOutputPath("snapshot", rt.Path); err != nil {
+		return err
+	}
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
 	obs, err := Observe(ctx, rt.Target, &contract.ObserveOptions{
@@ -220,7 +223,7 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 		return Incomplete(opts.IO.ErrOut, obs.Problems, "no snapshot written")
 	}
 	if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
-		return err
+		return fault.Input(err)
 	}
 	s := obs.Snapshot.Surface
 	fmt.Fprintf(opts.IO.Out, "recorded %s -> %s (%s, %s, %s)\n", rt.Name, rt.Path,
