@@ -45,7 +45,7 @@ type CompatOptions struct {
 // NewCmdCompat builds `mcpward compat`.
 func NewCmdCompat(f *cmdutil.Factory, runF func(context.Context, *CompatOptions) error) *cobra.Command {
 	opts := &CompatOptions{IO: f.IOStreams, Env: target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv}, Now: f.Now, Version: f.Version}
-	var profiles string
+	var profiles, format, reporter string
 	var jsonOut bool
 	cmd := &cobra.Command{
 		Use:   "compat (--fixture NAME | --url URL | -- <command…>)",
@@ -73,11 +73,24 @@ finding, 2 when the evidence is incomplete, else 0.`,
 			if !opts.Target.Set() {
 				return cmdutil.FlagErrorf("no target: use --fixture NAME, --url URL or -- <command…>")
 			}
+			// --reporter is an alias of --format: two different values are a
+			// usage error, not "the last one wins".
+			fl := cmd.Flags()
+			if fl.Changed("format") && fl.Changed("reporter") && format != reporter {
+				return cmdutil.FlagErrorf("--format %s and --reporter %s disagree (--reporter is an alias of --format: give one)", format, reporter)
+			}
+			opts.Format = format
+			if fl.Changed("reporter") {
+				opts.Format = reporter
+			}
 			if jsonOut {
-				if cmd.Flags().Changed("format") && opts.Format != "json" {
+				if (fl.Changed("format") || fl.Changed("reporter")) && opts.Format != "json" {
 					return cmdutil.FlagErrorf("--json conflicts with --format %s", opts.Format)
 				}
 				opts.Format = "json"
+			}
+			if opts.ReadOnly && len(opts.Probes) > 0 {
+				return cmdutil.FlagErrorf("--read-only never sends tools/call, so --probe %s would not run: give one or the other", opts.Probes[0])
 			}
 			if _, ok := export.Lookup(opts.Format); !ok {
 				return cmdutil.FlagErrorf("unknown --format %q (formats: %s)", opts.Format, strings.Join(export.Formats(), ", "))
@@ -103,8 +116,8 @@ finding, 2 when the evidence is incomplete, else 0.`,
 	fl := cmd.Flags()
 	fl.StringVar(&profiles, "profiles", "", "comma-separated `profiles` (default: every built-in; see mcpward rules)")
 	fl.StringArrayVar(&opts.Probes, "probe", nil, "replay tools/call `TOOL[=ARGS_JSON]` under every profile (repeatable; default: a fixture's declared probes)")
-	fl.StringVar(&opts.Format, "format", "text", "output `format`: "+strings.Join(export.Formats(), ", "))
-	fl.StringVar(&opts.Format, "reporter", "text", "alias of --format")
+	fl.StringVar(&format, "format", "text", "output `format`: "+strings.Join(export.Formats(), ", "))
+	fl.StringVar(&reporter, "reporter", "text", "alias of --format")
 	fl.BoolVar(&jsonOut, "json", false, "print the Result JSON (same as --format json)")
 	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
 	return cmd

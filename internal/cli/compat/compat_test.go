@@ -28,6 +28,10 @@ func TestNewCmdCompatFlags(t *testing.T) {
 		{args: []string{"--fixture", "clean@v1", "--format", "pdf"}, wantErr: "unknown --format"},
 		{args: []string{"--fixture", "clean@v1", "--probe", "t=[1]"}, wantErr: "JSON object"},
 		{args: nil, wantErr: "no target"},
+		{args: []string{"--fixture", "clean@v1", "--reporter", "md", "--format", "md"}, check: func(o *CompatOptions) bool { return o.Format == "md" }},
+		{args: []string{"--fixture", "clean@v1", "--reporter", "md", "--format", "json"}, wantErr: "--format json and --reporter md disagree"},
+		{args: []string{"--fixture", "clean@v1", "--reporter", "md", "--json"}, wantErr: "--json conflicts with --format md"},
+		{args: []string{"--fixture", "clean@v1", "--read-only", "--probe", "get_weather"}, wantErr: "--read-only never sends tools/call"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
