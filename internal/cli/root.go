@@ -27,7 +27,7 @@ Start with 'mcpward demo' for an offline tour on embedded fixture servers.`,
 		Version:       f.Version,
 	}
 	root.SetVersionTemplate("mcpward {{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.FlagErrorWrap(err) })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.FlagValueError(err) })
 	root.AddCommand(versioncmd.NewCmdVersion(f, nil))
 	addCommands(root, f)
 	return root

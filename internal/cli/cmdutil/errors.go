@@ -3,6 +3,8 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Exit codes of the whole binary (PRODUCT.md). Precedence when several
@@ -79,4 +81,33 @@ func HintOf(err error) string {
 		return h.Hint
 	}
 	return ""
+}
+
+// FlagValueError is the root command's flag error func: a bad flag value
+// becomes a FlagError whose message says what the flag wants instead of
+// the parser's Go error ("strconv.ParseUint: parsing "-1": invalid
+// syntax", "time: invalid duration").
+func FlagValueError(err error) error {
+	msg := err.Error()
+	var num *strconv.NumError
+	if errors.As(err, &num) {
+		want := "a number"
+		switch {
+		case errors.Is(num.Err, strconv.ErrRange):
+			want = "a number in range"
+		case num.Func == "ParseUint":
+			want = "a whole number, 0 or more"
+		case num.Func == "ParseInt":
+			want = "a whole number"
+		case num.Func == "ParseBool":
+			want = "true or false"
+		}
+		if prefix, ok := strings.CutSuffix(msg, num.Error()); ok {
+			return FlagErrorf("%swant %s", prefix, want)
+		}
+	}
+	if i := strings.Index(msg, ": time: invalid duration "); i >= 0 {
+		return FlagErrorf("%s: want a duration such as 500ms, 10s or 2m", msg[:i])
+	}
+	return FlagErrorWrap(err)
 }
