@@ -5,13 +5,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
-	"github.com/mcpward/mcpward/internal/session"
 )
 
 // decodeMessage is jsonrpc.Decode(raw), faster for the frames a log is
 // made of. jsonrpc.Decode unmarshals the whole frame into a map (two full
 // passes of encoding/json over a tool's result); the fast path here scans
-// it once (session.Members) and copies params and result out as they are.
+// it once (jsonrpc.Members) and copies params and result out as they are.
 // It takes only the frames it reads exactly as jsonrpc.Decode does: one
 // object with "jsonrpc":"2.0", a request, notification or result with
 // members of the right types, no member name written with escapes and no
@@ -38,7 +37,7 @@ func fastMessage(raw []byte) (jsonrpc.Message, bool) {
 		sParams
 		sResult
 	)
-	ok := session.Members(raw, func(name, value []byte) bool {
+	ok := jsonrpc.Members(raw, func(name, value []byte) bool {
 		var bit uint8
 		switch string(name) {
 		case "jsonrpc":

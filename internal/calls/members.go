@@ -6,12 +6,12 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/jsonrpc"
 )
 
 // A memberDecoder is json.Unmarshal for the wire structs of this package
 // (wireParams, wireResult), without decoding what they do not name: a
-// result's content or a call's arguments are scanned once (session.Members)
+// result's content or a call's arguments are scanned once (jsonrpc.Members)
 // and only the members the struct has are handed to encoding/json. Those
 // are small, so a 1 MB tool result costs one validation pass instead of
 // encoding/json's two full passes, three times per response.
@@ -45,7 +45,7 @@ func newMemberDecoder(t reflect.Type) *memberDecoder {
 func (d *memberDecoder) decode(raw []byte, w any) bool {
 	v := reflect.ValueOf(w).Elem()
 	var seen uint64
-	return session.Members(raw, func(name, value []byte) bool {
+	return jsonrpc.Members(raw, func(name, value []byte) bool {
 		for i, n := range d.names {
 			if n == "" || string(name) != n {
 				continue

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -153,13 +154,13 @@ func classify(rec *session.Record) classified {
 }
 
 // scanMsg reads the members wireMsg has from the object raw without
-// encoding/json (session.Members skips params and results). It returns
+// encoding/json (jsonrpc.Members skips params and results). It returns
 // false for whatever it cannot read exactly as json.Unmarshal would: not an
 // object, a duplicate or case-folded member name, a method that is not a
 // plain string; classify then falls back to json.Unmarshal.
 func scanMsg(raw []byte) (m wireMsg, ok bool) {
 	var seen uint8
-	ok = session.Members(raw, func(name, value []byte) bool {
+	ok = jsonrpc.Members(raw, func(name, value []byte) bool {
 		var bit uint8
 		switch string(name) {
 		case "id":
@@ -189,7 +190,7 @@ func scanMsg(raw []byte) (m wireMsg, ok bool) {
 // scanBatch is scanMsg for each element of a batch.
 func scanBatch(raw []byte) (elems []wireMsg, ok bool) {
 	elems = []wireMsg{}
-	ok = session.Elements(raw, func(v []byte) bool {
+	ok = jsonrpc.Elements(raw, func(v []byte) bool {
 		m, ok := scanMsg(v)
 		elems = append(elems, m)
 		return ok

@@ -1,7 +1,11 @@
 // Package jsonrpc is the raw-bytes envelope of JSON-RPC 2.0 as MCP uses it:
 // decoding one frame into a [Message] that keeps the exact bytes received,
-// encoding requests and responses, newline framing ([LineReader]) and
-// text/event-stream parsing ([SSEReader]).
+// encoding requests and responses, newline framing ([LineReader]),
+// text/event-stream parsing ([SSEReader]), and the one-pass JSON scanner the
+// hot paths share: [Valid] and [ValidLine] (json.Valid, faster), [Members]
+// and [Elements] (the raw members of an object or elements of an array,
+// checked in the same pass), and the Skip functions a hand-written decoder
+// builds on.
 //
 // The package is pure: it takes []byte and io.Reader, starts no goroutines
 // and imports nothing that touches the operating system, so it compiles to

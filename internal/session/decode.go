@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpward/mcpward/internal/jsonrpc"
 )
 
 // A decoder reads one record line in one pass, without encoding/json: it
-// checks the syntax as it goes (with the validator of valid.go), copies the
+// checks the syntax as it goes (with jsonrpc's scanner), copies the
 // frame out as a slice of the line instead of decoding it, and reuses the
 // session id and label strings of the previous record. It only handles the
 // lines it is sure to read exactly as encoding/json would (the ones
@@ -73,11 +75,11 @@ func (d *decoder) decode(line []byte) (*Record, error) {
 
 // fast decodes line, or returns errFallback.
 func (d *decoder) fast(b []byte) (*Record, error) {
-	i := skipWS(b, 0, false)
+	i := jsonrpc.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, errFallback
 	}
-	i = skipWS(b, i+1, false)
+	i = jsonrpc.SkipSpace(b, i+1)
 	if i >= len(b) || b[i] != '"' {
 		return nil, errFallback // {} and bad syntax alike
 	}
@@ -95,11 +97,11 @@ func (d *decoder) fast(b []byte) (*Record, error) {
 			return nil, errFallback
 		}
 		key := b[i+1 : kEnd-1]
-		i = skipWS(b, kEnd, false)
+		i = jsonrpc.SkipSpace(b, kEnd)
 		if i >= len(b) || b[i] != ':' {
 			return nil, errFallback
 		}
-		i = skipWS(b, i+1, false)
+		i = jsonrpc.SkipSpace(b, i+1)
 		if i >= len(b) || b[i] == 'n' {
 			return nil, errFallback // null leaves a member as it was: rare, and subtle
 		}
@@ -200,18 +202,18 @@ func (d *decoder) fast(b []byte) (*Record, error) {
 			r.NoEOL, end = boolValue(b, i)
 		case "info":
 			bit = mInfo
-			if end = scanValue(b, i, false, maxDepth-1); end > 0 {
+			if end = jsonrpc.SkipValue(b, i); end > 0 {
 				info = b[i:end]
 			}
 		case "frame":
 			bit = mFrame
-			if end = scanValue(b, i, false, maxDepth-1); end > 0 {
+			if end = jsonrpc.SkipValue(b, i); end > 0 {
 				r.Frame = bytes.Clone(b[i:end])
 			}
 		case "frameText":
 			bit = mFrameText
 			if b[i] == '"' {
-				end = skipString(b, i)
+				end = jsonrpc.SkipString(b, i)
 				frameText = b[i:max(end, i)]
 			}
 		case "frameBase64":
@@ -223,13 +225,13 @@ func (d *decoder) fast(b []byte) (*Record, error) {
 					return nil, errFallback // encoding/json matches names case-insensitively
 				}
 			}
-			end = scanValue(b, i, false, maxDepth-1) // an unknown member is skipped
+			end = jsonrpc.SkipValue(b, i) // an unknown member is skipped
 		}
 		if end < 0 || seen&uint32(bit) != 0 {
 			return nil, errFallback
 		}
 		seen |= uint32(bit)
-		i = skipWS(b, end, false)
+		i = jsonrpc.SkipSpace(b, end)
 		if i >= len(b) {
 			return nil, errFallback
 		}
@@ -239,12 +241,12 @@ func (d *decoder) fast(b []byte) (*Record, error) {
 		if b[i] != ',' {
 			return nil, errFallback
 		}
-		i = skipWS(b, i+1, false)
+		i = jsonrpc.SkipSpace(b, i+1)
 		if i >= len(b) {
 			return nil, errFallback
 		}
 	}
-	if skipWS(b, i+1, false) != len(b) {
+	if jsonrpc.SkipSpace(b, i+1) != len(b) {
 		return nil, errFallback
 	}
 
@@ -298,7 +300,7 @@ func (d *decoder) fast(b []byte) (*Record, error) {
 		return nil, errors.New("more than one of \"frame\", \"frameText\", \"frameBase64\"")
 	}
 	if r.HasFrame && r.RawFrame == nil {
-		if t := bytes.TrimSpace(r.Frame); len(t) > 0 && validJSON(t, false) {
+		if t := bytes.TrimSpace(r.Frame); len(t) > 0 && jsonrpc.Valid(t) {
 			r.RawFrame = t
 		}
 	}
@@ -325,7 +327,7 @@ func plainString(b []byte, i int) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	end := skipString(b, i)
+	end := jsonrpc.SkipString(b, i)
 	if end < 0 {
 		return -1
 	}
@@ -355,7 +357,7 @@ func stringValue(b []byte, i int) (string, int) {
 	if i >= len(b) || b[i] != '"' {
 		return "", -1
 	}
-	end := skipString(b, i)
+	end := jsonrpc.SkipString(b, i)
 	if end < 0 {
 		return "", -1
 	}
@@ -402,7 +404,7 @@ func uintValue(b []byte, i int) (uint64, int) {
 	if i >= len(b) || !isDigit(b[i]) {
 		return 0, -1
 	}
-	end := skipNumber(b, i)
+	end := jsonrpc.SkipNumber(b, i)
 	if end < 0 {
 		return 0, -1
 	}
@@ -430,6 +432,12 @@ func boolValue(b []byte, i int) (bool, int) {
 	return false, -1
 }
 
+func hasLit(b []byte, i int, lit string) bool {
+	return len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
 // headerValue reads an object of arrays of plain strings; anything else
 // returns -1.
 func headerValue(b []byte, i int) (map[string][]string, int) {
@@ -437,7 +445,7 @@ func headerValue(b []byte, i int) (map[string][]string, int) {
 		return nil, -1
 	}
 	h := map[string][]string{}
-	i = skipWS(b, i+1, false)
+	i = jsonrpc.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return h, i + 1
 	}
@@ -446,16 +454,16 @@ func headerValue(b []byte, i int) (map[string][]string, int) {
 		if end < 0 {
 			return nil, -1
 		}
-		i = skipWS(b, end, false)
+		i = jsonrpc.SkipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return nil, -1
 		}
-		i = skipWS(b, i+1, false)
+		i = jsonrpc.SkipSpace(b, i+1)
 		if i >= len(b) || b[i] != '[' {
 			return nil, -1
 		}
 		vals := []string{}
-		i = skipWS(b, i+1, false)
+		i = jsonrpc.SkipSpace(b, i+1)
 		if i < len(b) && b[i] == ']' {
 			i++
 		} else {
@@ -465,7 +473,7 @@ func headerValue(b []byte, i int) (map[string][]string, int) {
 					return nil, -1
 				}
 				vals = append(vals, s)
-				i = skipWS(b, end, false)
+				i = jsonrpc.SkipSpace(b, end)
 				if i >= len(b) {
 					return nil, -1
 				}
@@ -476,11 +484,11 @@ func headerValue(b []byte, i int) (map[string][]string, int) {
 				if b[i] != ',' {
 					return nil, -1
 				}
-				i = skipWS(b, i+1, false)
+				i = jsonrpc.SkipSpace(b, i+1)
 			}
 		}
 		h[string(k)] = vals
-		i = skipWS(b, i, false)
+		i = jsonrpc.SkipSpace(b, i)
 		if i >= len(b) {
 			return nil, -1
 		}
@@ -490,7 +498,7 @@ func headerValue(b []byte, i int) (map[string][]string, int) {
 		if b[i] != ',' {
 			return nil, -1
 		}
-		i = skipWS(b, i+1, false)
+		i = jsonrpc.SkipSpace(b, i+1)
 	}
 }
 
@@ -500,7 +508,7 @@ func sseValue(b []byte, i int) (event, id string, end int) {
 	if b[i] != '{' {
 		return "", "", -1
 	}
-	i = skipWS(b, i+1, false)
+	i = jsonrpc.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return "", "", i + 1
 	}
@@ -509,11 +517,11 @@ func sseValue(b []byte, i int) (event, id string, end int) {
 		if e < 0 {
 			return "", "", -1
 		}
-		i = skipWS(b, e, false)
+		i = jsonrpc.SkipSpace(b, e)
 		if i >= len(b) || b[i] != ':' {
 			return "", "", -1
 		}
-		i = skipWS(b, i+1, false)
+		i = jsonrpc.SkipSpace(b, i+1)
 		var s string
 		if s, e = stringValue(b, i); e < 0 {
 			return "", "", -1
@@ -526,7 +534,7 @@ func sseValue(b []byte, i int) (event, id string, end int) {
 		default:
 			return "", "", -1
 		}
-		i = skipWS(b, e, false)
+		i = jsonrpc.SkipSpace(b, e)
 		if i >= len(b) {
 			return "", "", -1
 		}
@@ -536,6 +544,6 @@ func sseValue(b []byte, i int) (event, id string, end int) {
 		if b[i] != ',' {
 			return "", "", -1
 		}
-		i = skipWS(b, i+1, false)
+		i = jsonrpc.SkipSpace(b, i+1)
 	}
 }

@@ -122,7 +122,7 @@ func SpliceJSON(frame []byte) bool {
 	if len(frame) == 0 || isSpace(frame[0]) || isSpace(frame[len(frame)-1]) {
 		return false
 	}
-	return validJSON(frame, true)
+	return jsonrpc.ValidLine(frame)
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -1,4 +1,4 @@
-package session
+package jsonrpc
 
 import (
 	"encoding/binary"
@@ -9,13 +9,37 @@ import (
 // there, so they are invalid here too.
 const maxDepth = 10000
 
-// validJSON reports whether b is one JSON value with optional surrounding
+// Valid reports whether b is one JSON value with optional surrounding
 // whitespace, exactly as json.Valid does (FuzzValidEquivalent checks it),
 // but faster: string contents, most of a frame's bytes, are skipped eight
-// at a time. With noLineBreak, a "\n" or "\r" anywhere makes it false (the
-// value must fit on one log line), so SpliceJSON needs one pass, not three.
+// at a time.
 //
 // Like json.Valid it does not check UTF-8 inside strings.
+func Valid(b []byte) bool { return validJSON(b, false) }
+
+// ValidLine is [Valid], but a "\n" or "\r" anywhere makes it false (the
+// value must fit on one log line), so that a writer needs one pass over a
+// frame, not three.
+func ValidLine(b []byte) bool { return validJSON(b, true) }
+
+// SkipSpace returns the index after the JSON whitespace at b[i:].
+func SkipSpace(b []byte, i int) int { return skipWS(b, i, false) }
+
+// SkipValue returns the index after the JSON value that starts at b[i] (no
+// leading whitespace), or -1 if there is no valid value there. The value is
+// taken to be a member or an element of a top-level container: it may nest
+// one level less deep than a top-level value, so that the whole stays
+// within encoding/json's limit.
+func SkipValue(b []byte, i int) int { return scanValue(b, i, false, maxDepth-1) }
+
+// SkipString returns the index after the JSON string that starts (with its
+// quote) at b[i], or -1 if it is not a valid JSON string.
+func SkipString(b []byte, i int) int { return skipString(b, i) }
+
+// SkipNumber returns the index after the longest valid JSON number at b[i:]
+// (i < len(b)), or -1 if none starts there.
+func SkipNumber(b []byte, i int) int { return skipNumber(b, i) }
+
 func validJSON(b []byte, noLineBreak bool) bool {
 	i := skipWS(b, 0, noLineBreak)
 	if i < 0 {

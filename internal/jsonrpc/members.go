@@ -1,4 +1,4 @@
-package session
+package jsonrpc
 
 // Members calls fn with the name (the raw bytes between its quotes,
 // escapes not decoded) and the raw value (no surrounding whitespace) of
