@@ -152,7 +152,7 @@ func (s *Store) Add(rec *session.Record, line int) {
 	if rec.Transport == session.HTTP && rec.SSE && len(bytes.TrimSpace(rec.Frame)) == 0 {
 		return // an SSE priming event carries no message
 	}
-	msg := decodeMessage(rec.Frame)
+	msg := jsonrpc.Decode(rec.Frame)
 	if msg.Kind == jsonrpc.KindBatch {
 		for i, el := range msg.Batch {
 			s.message(&Frame{Record: rec, Line: line, Msg: el, Batch: true, BatchIndex: i, Session: ss}, ex)

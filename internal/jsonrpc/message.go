@@ -98,7 +98,21 @@ var (
 // The returned Message's Raw is raw itself, not a copy, so the caller must
 // not modify or reuse raw afterwards. Params, Result and Error.Data are
 // copies.
+//
+// The frames of a session (a request, a notification, a result, an error
+// response, a batch of those) are read in one pass (decodeFast); anything
+// unusual goes to the reference decoder on encoding/json (decodeStd), so
+// that the result is always decodeStd's. FuzzDecodeFast checks they agree.
 func Decode(raw []byte) Message {
+	if m, ok := decodeFast(raw); ok {
+		return m
+	}
+	return decodeStd(raw)
+}
+
+// decodeStd is Decode on encoding/json: two passes over the frame (a map of
+// its members, then each member), and the reference for decodeFast.
+func decodeStd(raw []byte) Message {
 	m := Message{Raw: raw}
 	trimmed := bytes.TrimLeft(raw, " \t\r\n")
 	if len(trimmed) == 0 {
@@ -138,7 +152,7 @@ func decodeBatch(m *Message) {
 			m.Batch[i] = Message{Raw: e, Err: fmt.Errorf("%w: a JSON array inside a batch", ErrNotObject)}
 			continue
 		}
-		m.Batch[i] = Decode(e)
+		m.Batch[i] = decodeStd(e)
 	}
 }
 
