@@ -22,6 +22,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/export"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
@@ -67,7 +68,9 @@ directory, narrowed by --session or --label) and gate on what they find.
 rule ids (message.id_reused, transport.server_request…), levels (must, should,
 may) and classes (violation, risky, info). A selected MUST-level violation exits
 3, any other selected finding or failed assertion exits 1, nothing selected 0;
-an unreadable log exits 4. Torn or corrupt lines are reported and skipped.
+an unreadable log, or a file with no session records at all, exits 4. Torn or
+corrupt lines are reported (INCOMPLETE) and skipped; frames missing from a log
+fail the gate when the incomplete signal is selected.
 
 Tool definitions are compared with their baseline ('mcpward sessions baseline'),
 which this command never writes.`,
@@ -215,6 +218,11 @@ func checkRun(opts *CheckOptions) error {
 			return err
 		}
 		chk.Finish()
+		if len(chk.Store().Sessions()) == 0 {
+			// Nothing to check is not a pass: a gate pointed at the wrong
+			// file must fail, not report PASS.
+			return fault.Input(fmt.Errorf("%s: no session records in it (not an mcpward session log?)", display))
+		}
 		for _, c := range chk.Store().Open() {
 			if c.Method == mcp.MethodToolsCall {
 				calledTools[c.Name] = true
