@@ -10,7 +10,9 @@ import (
 	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/suggest"
 )
 
 // A Gate is how findings are filtered and judged: --ignore drops rule ids,
@@ -43,7 +45,34 @@ func ParseGate(failOn string, only, ignore []string) (Gate, error) {
 		}
 	}
 	g.Ignore = splitList(ignore)
+	for _, id := range g.Ignore {
+		if _, ok := diff.LookupRule(id); ok {
+			continue
+		}
+		if _, ok := rules.Lookup(id); ok {
+			continue
+		}
+		// A typo would ignore nothing and let the gate pass for the
+		// wrong reason.
+		if near := suggest.Closest(id, ruleIDs(), 3, 3); len(near) > 0 {
+			return g, fmt.Errorf("--ignore: %q is no rule id (did you mean %s?)", id, strings.Join(near, ", "))
+		}
+		return g, fmt.Errorf("--ignore: %q is no rule id: ids are the ruleId of a finding, or a protocol rule of 'mcpward rules'", id)
+	}
 	return g, nil
+}
+
+// ruleIDs are the ids --ignore accepts: the diff rules' and the
+// protocol rules'.
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range diff.Rules() {
+		ids = append(ids, r.ID)
+	}
+	for _, r := range rules.All() {
+		ids = append(ids, r.ID)
+	}
+	return ids
 }
 
 // splitList splits comma-separated values, trimming blanks and dropping

@@ -133,6 +133,12 @@ var ruleByID = func() map[string]RuleInfo {
 	return m
 }()
 
+// LookupRule returns the diff rule with the given id.
+func LookupRule(id string) (RuleInfo, bool) {
+	r, ok := ruleByID[id]
+	return r, ok
+}
+
 // Rules returns the rule catalogue, sorted by tier (highest first) and id.
 func Rules() []RuleInfo {
 	out := slices.Clone(catalogue)

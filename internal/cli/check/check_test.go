@@ -22,8 +22,8 @@ func TestNewCmdCheckFlags(t *testing.T) {
 		wantErr string
 	}{
 		{"defaults", nil, CheckOptions{Reporter: "text", Target: tf}, ""},
-		{"named with gate", []string{"weather", "--fail-on", "breaking", "--only", "breaking", "--ignore", "a.b,c.d", "--update", "--migrate", "--reporter", "github"},
-			CheckOptions{Name: "weather", FailOn: "breaking", Only: []string{"breaking"}, Ignore: []string{"a.b", "c.d"}, Update: true, Migrate: true, Reporter: "github", Target: tf}, ""},
+		{"named with gate", []string{"weather", "--fail-on", "breaking", "--only", "breaking", "--ignore", "tool.removed,transport.origin_invalid_not_403", "--update", "--migrate", "--reporter", "github"},
+			CheckOptions{Name: "weather", FailOn: "breaking", Only: []string{"breaking"}, Ignore: []string{"tool.removed", "transport.origin_invalid_not_403"}, Update: true, Migrate: true, Reporter: "github", Target: tf}, ""},
 		{"json", []string{"--json"}, CheckOptions{Reporter: "json", Target: tf}, ""},
 		{"snapshot form", []string{"base.json", "--", "node", "s.js"},
 			CheckOptions{SnapshotPath: "base.json", Reporter: "text", Target: cmdutil.TargetFlags{Command: []string{"node", "s.js"}, Timeout: def}}, ""},
