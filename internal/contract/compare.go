@@ -45,21 +45,29 @@ func ParseGate(failOn string, only, ignore []string) (Gate, error) {
 		}
 	}
 	g.Ignore = splitList(ignore)
-	for _, id := range g.Ignore {
+	if err := CheckRuleIDs(g.Ignore); err != nil {
+		return g, fmt.Errorf("--ignore: %w", err)
+	}
+	return g, nil
+}
+
+// CheckRuleIDs reports the first of ids that is neither a diff rule nor a
+// protocol rule, with the nearest ids. An ignore list with a typo would
+// ignore nothing and let a gate pass for the wrong reason.
+func CheckRuleIDs(ids []string) error {
+	for _, id := range ids {
 		if _, ok := diff.LookupRule(id); ok {
 			continue
 		}
 		if _, ok := rules.Lookup(id); ok {
 			continue
 		}
-		// A typo would ignore nothing and let the gate pass for the
-		// wrong reason.
 		if near := suggest.Closest(id, ruleIDs(), 3, 3); len(near) > 0 {
-			return g, fmt.Errorf("--ignore: %q is no rule id (did you mean %s?)", id, strings.Join(near, ", "))
+			return fmt.Errorf("%q is no rule id (did you mean %s?)", id, strings.Join(near, ", "))
 		}
-		return g, fmt.Errorf("--ignore: %q is no rule id: ids are the ruleId of a finding, or a protocol rule of 'mcpward rules'", id)
+		return fmt.Errorf("%q is no rule id: ids are the ruleId of a finding, or a protocol rule of 'mcpward rules'", id)
 	}
-	return g, nil
+	return nil
 }
 
 // ruleIDs are the ids --ignore accepts: the diff rules' and the

@@ -231,6 +231,9 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 	if failOn == "" {
 		failOn = rt.FailOn
 	}
+	if err := contract.CheckRuleIDs(rt.Ignore); err != nil {
+		return fault.Input(fmt.Errorf("the ignore list of target %q in the config: %w", rt.Target.Name, err))
+	}
 	gate, err := contract.ParseGate(failOn, opts.Only, append(slices.Clone(rt.Ignore), opts.Ignore...))
 	if err != nil {
 		return cmdutil.FlagErrorWrap(err)
