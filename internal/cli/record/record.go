@@ -174,6 +174,12 @@ func Resolve(name, configPath, dir string, tf *cmdutil.TargetFlags, timeoutSet b
 			if explicit {
 				return nil, err
 			}
+			if name != "" {
+				// A name alone is looked up in the config; say how to
+				// give the server itself.
+				return nil, cmdutil.WithHint(fault.Input(fmt.Errorf("no %s here to find target %q in", config.FileName, name)),
+					"say how to reach it (--url URL, --fixture NAME or -- <command…>), or write a config with 'mcpward init'")
+			}
 			return nil, cmdutil.WithHint(fault.Input(fmt.Errorf("no %s here and no target given", config.FileName)),
 				"run 'mcpward init --url URL' (or --fixture NAME, --command CMD) to write one, or name a target with --fixture/--url/-- <command…>")
 		}
