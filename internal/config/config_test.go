@@ -232,8 +232,8 @@ func TestSuggest(t *testing.T) {
 		{"xyzzy", ""},
 	}
 	for _, tt := range tests {
-		if got := suggest(tt.key, targetKeys); got != tt.want {
-			t.Errorf("suggest(%q) = %q, want %q", tt.key, got, tt.want)
+		if got := closestKey(tt.key, targetKeys); got != tt.want {
+			t.Errorf("closestKey(%q) = %q, want %q", tt.key, got, tt.want)
 		}
 	}
 }

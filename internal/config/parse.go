@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpward/mcpward/internal/suggest"
 	"io"
 	"net/url"
 	"strings"
@@ -443,12 +444,12 @@ func unknownKey(path, key string, allowed []string) error {
 	if path == "" {
 		path = "the top level"
 	}
-	return fault.Input(&ParseError{Path: path, Msg: fmt.Sprintf("unknown key %q", key), Suggestion: suggest(key, allowed)})
+	return fault.Input(&ParseError{Path: path, Msg: fmt.Sprintf("unknown key %q", key), Suggestion: closestKey(key, allowed)})
 }
 
-// suggest returns the allowed key closest to key: same letters ignoring
+// closestKey returns the allowed key closest to key: same letters ignoring
 // case, a prefix either way, or within two edits.
-func suggest(key string, allowed []string) string {
+func closestKey(key string, allowed []string) string {
 	lk := strings.ToLower(key)
 	best, bestD := "", 3
 	for _, a := range allowed {
@@ -456,7 +457,7 @@ func suggest(key string, allowed []string) string {
 		if la == lk {
 			return a
 		}
-		d := editDistance(lk, la)
+		d := suggest.Distance(lk, la)
 		if len(lk) >= 3 && (strings.HasPrefix(la, lk) || strings.HasPrefix(lk, la)) && d > 0 {
 			d = min(d, 2)
 		}
@@ -465,25 +466,4 @@ func suggest(key string, allowed []string) string {
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			c := 1
-			if ra[i-1] == rb[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
