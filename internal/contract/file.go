@@ -33,7 +33,7 @@ func ReadSnapshot(path string, migrate bool) (*snapshot.Snapshot, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fault.Input(fmt.Errorf("read snapshot %s: %w", path, ErrNoSnapshot))
 		}
-		return nil, fault.Input(fmt.Errorf("read snapshot %s: %w", path, err))
+		return nil, fault.Input(fmt.Errorf("read snapshot %s: %w", path, fault.WithoutPath(err)))
 	}
 	if migrate {
 		if data, err = snapshot.Migrate(data); err != nil {

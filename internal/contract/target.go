@@ -182,7 +182,7 @@ func LoadConfig(path string) (*config.File, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fault.Input(fmt.Errorf("config %s: %w", path, ErrNoConfig))
 		}
-		return nil, fault.Input(fmt.Errorf("read config %s: %w", path, err))
+		return nil, fault.Input(fmt.Errorf("read config %s: %w", path, fault.WithoutPath(err)))
 	}
 	f, err := config.Parse(data)
 	if err != nil {

@@ -3,10 +3,13 @@
 // config that cannot be used, a protocol violation. Packages anywhere in the
 // tree mark their errors with these kinds; the one exit mapper in
 // internal/cli turns a kind into the exit code of PRODUCT.md. The package is
-// pure and has no dependencies, so the core may use it.
+// pure and depends on nothing but errors and io/fs, so the core may use it.
 package fault
 
-import "errors"
+import (
+	"errors"
+	"io/fs"
+)
 
 // Sentinel kinds. Test with errors.Is.
 var (
@@ -44,3 +47,15 @@ func Input(err error) error { return mark(ErrInput, err) }
 
 // Violation marks err as a protocol violation, keeping its message.
 func Violation(err error) error { return mark(ErrViolation, err) }
+
+// WithoutPath returns the cause of a file error (*fs.PathError) without
+// the operation and path it repeats, for a message that already names the
+// file: "read snapshot d: is a directory", not "read snapshot d: read d:
+// is a directory". Other errors come back unchanged.
+func WithoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

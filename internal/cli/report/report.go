@@ -116,14 +116,14 @@ func readResult(opts *ReportOptions) (*result.Result, error) {
 	} else {
 		f, err := os.Open(opts.Path)
 		if err != nil {
-			return nil, fault.Input(fmt.Errorf("read result: %w", err))
+			return nil, fault.Input(fmt.Errorf("read result %s: %w", opts.Path, fault.WithoutPath(err)))
 		}
 		defer f.Close()
 		src = f
 	}
 	data, err := io.ReadAll(io.LimitReader(src, MaxResultSize+1))
 	if err != nil {
-		return nil, fault.Input(fmt.Errorf("read result %s: %w", name, err))
+		return nil, fault.Input(fmt.Errorf("read result %s: %w", name, fault.WithoutPath(err)))
 	}
 	if len(data) > MaxResultSize {
 		return nil, fault.Input(fmt.Errorf("read result %s: larger than %d MiB, not a mcpward result", name, MaxResultSize>>20))

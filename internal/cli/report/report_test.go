@@ -174,11 +174,11 @@ func TestReportRunBadInput(t *testing.T) {
 		wantMsg  string
 		wantHint bool
 	}{
-		{"missing", filepath.Join(dir, "nope.json"), "read result: open", false},
+		{"missing", filepath.Join(dir, "nope.json"), "nope.json: no such file or directory", false},
 		{"snapshot", write("snap.json", `{"formatVersion":1,"surface":{}}`), "snap.json: not a mcpward result", true},
 		{"garbage", write("g.json", "\x00\x01garbage"), "not a mcpward result", true},
 		{"newer", write("new.json", `{"tool":"mcpward","schemaVersion":2,"command":"check"}`), "schemaVersion 2 is newer than this mcpward reads (1)", false},
-		{"directory", dir, "read result", false},
+		{"directory", dir, "read result " + dir + ": is a directory", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
