@@ -60,10 +60,28 @@ func NewCmdBoard(f *cmdutil.Factory, runF func(context.Context, string, *BoardOp
 		}
 		return c
 	}
-	cmd.AddCommand(
-		mk("run", "run ROSTER --out DIR", "Probe every roster server (no tools/call, no credentials) and write DIR/<date>.json"),
-		mk("render", "render BOARD.json --out DIR", "Write DIR/index.html (self-contained) and DIR/board.json"),
-	)
+	run := mk("run", "run ROSTER --out DIR", "Probe every roster server (no tools/call, no credentials) and write DIR/<date>.json")
+	run.Long = `Probe every server of a roster read-only (lists, discovery and the transport
+rules; never tools/call, never credentials) and write the day's results to
+DIR/<date>.json, for 'mcpward board render'.
+
+The roster is a JSON file of named servers; unknown keys are errors and every
+URL must be https:// (addresses are resolved once and must be public):
+
+  {"targets": {
+    "weather": {"url": "https://mcp.example.com/mcp", "protocolVersion": "2025-11-25",
+                "notes": "vendor-hosted", "reportedAt": "2026-11-02T00:00:00Z"}
+  }}
+
+reportedAt and publishedAt drive the disclosure embargo: the detail of a
+MUST-level finding is published only when the roster gives both, at least 7
+days apart (reported to the server's owner, then published); until then the
+board withholds it.`
+	run.Example = `  mcpward board run roster.json --out board/
+  mcpward board run roster.json --out board/ --timeout 30s`
+	render := mk("render", "render BOARD.json --out DIR", "Write DIR/index.html (self-contained) and DIR/board.json")
+	render.Example = `  mcpward board render board/2026-11-30.json --out site/`
+	cmd.AddCommand(run, render)
 	return cmd
 }
 

@@ -41,7 +41,10 @@ line (or URL). Without flags, the first run for an identity records the last
 complete tools/list of the newest session as the baseline; later runs print the
 drift and exit 1 if there is any. --accept replaces the baseline with the
 session's tools; --reset deletes it. Nothing else writes baselines: 'sessions
-check' only reads them.`,
+check' and the live UI only read them.`,
+		Example: `  mcpward sessions baseline                    # record, or show drift from, the newest session's tools
+  mcpward sessions baseline run.jsonl --accept # trust this log's tools instead
+  mcpward sessions baseline --reset            # forget the baseline`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Accept && opts.Reset {
 				return cmdutil.FlagErrorf("--accept and --reset cannot be combined")
