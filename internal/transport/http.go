@@ -385,20 +385,21 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 func inputError(msg string) error { return faultInput(errors.New(msg)) }
 
 // ParseHeaderFlag splits a --header value "Name: value" or "Name=value".
+// Its errors say what is wrong, not which value: the caller names it.
 func ParseHeaderFlag(kv string) (name, value string, err error) {
 	i := strings.IndexAny(kv, ":=")
 	if i <= 0 {
-		return "", "", faultInput(fmt.Errorf("header %q: want NAME=VALUE or \"NAME: VALUE\"", kv))
+		return "", "", inputError(`want NAME=VALUE or "NAME: VALUE"`)
 	}
 	name = strings.TrimSpace(kv[:i])
 	value = strings.TrimSpace(kv[i+1:])
 	for _, r := range name {
 		if !isTokenChar(r) {
-			return "", "", faultInput(fmt.Errorf("header %q: %q is not a valid header name", kv, name))
+			return "", "", faultInput(fmt.Errorf("%q is not a valid header name", name))
 		}
 	}
 	if strings.ContainsAny(value, "\r\n\x00") {
-		return "", "", faultInput(fmt.Errorf("header %s: value contains a line break or NUL", name))
+		return "", "", inputError("the value contains a line break or NUL")
 	}
 	return http.CanonicalHeaderKey(name), value, nil
 }
