@@ -122,7 +122,7 @@ type splitter struct {
 	opts   *RelayOptions
 	res    *RelayResult
 	log    *Log        // the Recorder, if it ends leases; else nil
-	pool   *bufferPool // log's pool; nil allocates and never reuses
+	pool   *bufferPool // log's pool, set with log; nil allocates and never reuses
 	batch  []session.Record
 	lease  *lease // what batch points into
 	leased bool   // cur is in lease
@@ -183,15 +183,21 @@ func (s *splitter) record(frame []byte, size int64, noEOL bool, now time.Time) {
 
 // leaseCur adds cur to the lease of the records being batched.
 func (s *splitter) leaseCur() {
-	if s.log == nil || s.leased {
+	if s.pool == nil || s.leased {
 		return
 	}
+	s.cur.refs.Add(1)
+	l := s.batchLease()
+	l.reads = append(l.reads, s.cur)
+	s.leased = true
+}
+
+// batchLease returns the lease of the records being batched, starting one.
+func (s *splitter) batchLease() *lease {
 	if s.lease == nil {
 		s.lease = s.pool.getLease()
 	}
-	s.cur.refs.Add(1)
-	s.lease.reads = append(s.lease.reads, s.cur)
-	s.leased = true
+	return s.lease
 }
 
 // addPending adds part of a line, b, the slice of cur at offset at, to
@@ -226,12 +232,8 @@ func (s *splitter) takePending() ([]byte, int64) {
 			for _, p := range s.pending {
 				n += copy(frame[n:], p)
 			}
-			if s.log != nil {
-				if s.lease == nil {
-					s.lease = s.pool.getLease()
-				}
-				s.lease.frames = append(s.lease.frames, frame)
-			}
+			l := s.batchLease() // frame came from the pool: there is one
+			l.frames = append(l.frames, frame)
 		} else {
 			frame = bytes.Join(s.pending, nil) // one exactly sized, unzeroed allocation
 		}
