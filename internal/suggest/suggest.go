@@ -33,6 +33,13 @@ func Distance(a, b string) int {
 // Closest returns up to n candidates within maxDist of word (compared
 // without case), nearest first, ties in alphabetical order.
 func Closest(word string, candidates []string, maxDist, n int) []string {
+	return Ranked(word, candidates, n, func(_ string, d int) bool { return d <= maxDist })
+}
+
+// Ranked returns up to n of the candidates keep accepts, given each one's
+// distance to word (compared without case), nearest first, ties in
+// alphabetical order.
+func Ranked(word string, candidates []string, n int, keep func(cand string, dist int) bool) []string {
 	type cand struct {
 		s string
 		d int
@@ -40,7 +47,7 @@ func Closest(word string, candidates []string, maxDist, n int) []string {
 	var cs []cand
 	lw := strings.ToLower(word)
 	for _, c := range candidates {
-		if d := Distance(lw, strings.ToLower(c)); d <= maxDist {
+		if d := Distance(lw, strings.ToLower(c)); keep(c, d) {
 			cs = append(cs, cand{c, d})
 		}
 	}
