@@ -125,6 +125,12 @@ type Call struct {
 	exchange      uint64
 }
 
+// Parked reports whether the call's latest answer was an MRTR
+// input_required result. Such a call is answered: the server asked for
+// input and the next move (a retry with inputResponses, or none) is the
+// client's. It stays open so that a retry can continue it.
+func (c *Call) Parked() bool { return c.parked }
+
 // Duration is End-Start for a settled call and 0 for an open one.
 func (c *Call) Duration() time.Duration {
 	if c.End.IsZero() {

@@ -161,7 +161,9 @@ func (c *Checker) Counts(sessionID string) map[Signal]int {
 // and missing frames. Call it once, after the last Add.
 func (c *Checker) Finish() {
 	for _, call := range c.store.Open() {
-		if call.State == calls.Streaming {
+		if call.State == calls.Streaming || call.Parked() {
+			// A listen is not waiting, and an input_required result
+			// answered its request (MRTR): neither is unanswered.
 			continue
 		}
 		what := call.Method
