@@ -34,11 +34,30 @@ func System() *IOStreams {
 	s.stdinTTY = isTerminal(os.Stdin)
 	_, noColor := os.LookupEnv("NO_COLOR")
 	s.colorOff = noColor || os.Getenv("TERM") == "dumb"
-	s.width = 100
-	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 20 {
+	s.width = 80
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 20 {
+		s.width = w
+	} else if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 20 {
 		s.width = c
 	}
+	s.forceTTY(os.LookupEnv(ForceTTYEnv))
 	return s
+}
+
+// ForceTTYEnv names the variable that makes stdout count as a terminal
+// even when it is redirected (gh's GH_FORCE_TTY): any value forces it, and
+// a number above 20 also sets the width, so a script test can show the aligned,
+// fitted rendering at 80 or 200 columns.
+const ForceTTYEnv = "MCPWARD_FORCE_TTY"
+
+func (s *IOStreams) forceTTY(v string, ok bool) {
+	if !ok || v == "" {
+		return
+	}
+	s.stdoutTTY = true
+	if w, err := strconv.Atoi(v); err == nil && w > 20 {
+		s.width = w
+	}
 }
 
 // Test returns streams backed by buffers, plus those buffers (stdin, stdout,

@@ -1,0 +1,179 @@
+package iostreams
+
+import (
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A TablePrinter renders rows for a person or for a program, as gh's
+// tableprinter does:
+//
+//   - on a terminal: a header row, columns aligned with two spaces between
+//     them, the whole table fitted to the terminal's width; a cell that does
+//     not fit is cut and ends in "…";
+//   - otherwise (piped, or --format tsv): one line per row, cells separated
+//     by tabs, nothing cut, and no header, so that cut, awk and sort see
+//     only data.
+//
+// Tabs and line breaks inside a cell become spaces in both renderings, so a
+// value can never break the row structure.
+type TablePrinter struct {
+	out    io.Writer
+	tty    bool
+	width  int
+	indent string
+	header []string
+	rows   [][]string
+}
+
+// minCellWidth is the narrowest a cut column gets: room for two runes and
+// the ellipsis. A table with more columns than fit at this width overflows
+// the terminal instead of showing only ellipses.
+const minCellWidth = 3
+
+// NewTablePrinter returns a printer writing to w: aligned and fitted to
+// width when tty is true, tab-separated otherwise.
+func NewTablePrinter(w io.Writer, tty bool, width int) *TablePrinter {
+	return &TablePrinter{out: w, tty: tty, width: width}
+}
+
+// NewTablePrinter returns a table printer on stdout, aligned and fitted to
+// the terminal when stdout is one, tab-separated otherwise.
+func (s *IOStreams) NewTablePrinter() *TablePrinter {
+	return NewTablePrinter(s.Out, s.IsStdoutTTY(), s.TerminalWidth())
+}
+
+// IsTTY reports whether the table is rendered for a person.
+func (t *TablePrinter) IsTTY() bool { return t.tty }
+
+// SetIndent puts prefix before every line on a terminal (a table nested in
+// a report); its width counts against the terminal's. Tab-separated output
+// is never indented.
+func (t *TablePrinter) SetIndent(prefix string) { t.indent = prefix }
+
+// AddHeader sets the column titles, shown on a terminal only.
+func (t *TablePrinter) AddHeader(cols ...string) { t.header = cols }
+
+// AddRow appends one row.
+func (t *TablePrinter) AddRow(cells ...string) {
+	row := make([]string, len(cells))
+	for i, c := range cells {
+		row[i] = clean(c)
+	}
+	t.rows = append(t.rows, row)
+}
+
+// Render writes the table.
+func (t *TablePrinter) Render() error {
+	var b strings.Builder
+	if !t.tty {
+		for _, r := range t.rows {
+			b.WriteString(strings.Join(r, "\t"))
+			b.WriteByte('\n')
+		}
+		_, err := io.WriteString(t.out, b.String())
+		return err
+	}
+	all := t.rows
+	if len(t.header) > 0 {
+		h := make([]string, len(t.header))
+		for i, c := range t.header {
+			h[i] = clean(c)
+		}
+		all = append([][]string{h}, t.rows...)
+	}
+	n := 0
+	for _, r := range all {
+		n = max(n, len(r))
+	}
+	if n == 0 {
+		return nil
+	}
+	natural := make([]int, n)
+	for _, r := range all {
+		for i, c := range r {
+			natural[i] = max(natural[i], ansi.StringWidth(c))
+		}
+	}
+	widths := fit(natural, t.width-ansi.StringWidth(t.indent)-2*(n-1))
+	for _, r := range all {
+		b.WriteString(t.indent)
+		// Trailing empty cells leave no padding behind.
+		last := len(r) - 1
+		for last > 0 && r[last] == "" {
+			last--
+		}
+		for i := 0; i <= last; i++ {
+			c := r[i]
+			if ansi.StringWidth(c) > widths[i] {
+				c = ansi.Truncate(c, widths[i], "…")
+			}
+			b.WriteString(c)
+			if i < last {
+				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+2))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(t.out, b.String())
+	return err
+}
+
+// fit shares avail cells among columns of the given natural widths: a
+// column narrower than its fair share keeps its width, and the wide ones
+// split what is left equally (the first ones get the odd cells), so a long
+// description is cut before a short id is.
+func fit(natural []int, avail int) []int {
+	widths := make([]int, len(natural))
+	total := 0
+	for _, w := range natural {
+		total += w
+	}
+	if total <= avail {
+		copy(widths, natural)
+		return widths
+	}
+	left := make([]int, 0, len(natural))
+	for i := range natural {
+		left = append(left, i)
+	}
+	for {
+		share := avail / max(len(left), 1)
+		var rest []int
+		for _, i := range left {
+			if natural[i] <= share {
+				widths[i] = natural[i]
+				avail -= natural[i]
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		if len(rest) == len(left) || len(rest) == 0 {
+			left = rest
+			break
+		}
+		left = rest
+	}
+	if len(left) == 0 {
+		return widths
+	}
+	share, odd := avail/len(left), avail%len(left)
+	for k, i := range left {
+		w := share
+		if k < odd {
+			w++
+		}
+		widths[i] = max(w, minCellWidth)
+	}
+	return widths
+}
+
+// clean keeps a cell on one line and in one column.
+func clean(s string) string {
+	if !strings.ContainsAny(s, "\t\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\t", " ", "\r\n", " ", "\r", " ", "\n", " ").Replace(s)
+}
