@@ -20,6 +20,12 @@ import (
 // tools/call for it, so that no real tool runs whatever the server does.
 const noTool = "mcpward-no-such-tool"
 
+// unknownVersion is the protocol version of the unsupported-version
+// probes: well formed and later than every known revision, so that a
+// dual-era server cannot take it for an old client's and answer down its
+// legacy path (an early date made the go-sdk do exactly that).
+const unknownVersion = "2099-01-01"
+
 const naStdio = "n/a (stdio): requires the Streamable HTTP framing; this transport has no HTTP layer"
 
 // httpRules are the T-group rules checked over HTTP, in report order.
@@ -142,7 +148,7 @@ func (e *engine) unsupportedVersion(ctx context.Context, modern bool) {
 		return
 	}
 	if modern {
-		r := e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: "1999-01-01"})
+		r := e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: unknownVersion})
 		var d struct {
 			Supported []string `json:"supported"`
 		}
@@ -152,7 +158,7 @@ func (e *engine) unsupportedVersion(ctx context.Context, modern bool) {
 		e.judge(id, r, r.status() == 400 && r.code() == mcp.CodeUnsupportedProtocolVersion && len(d.Supported) > 0, "400 with -32022 and data.supported")
 		return
 	}
-	r := e.send(ctx, rawReq{method: mcp.MethodToolsList, noDefaults: true, header: map[string][]string{"Mcp-Protocol-Version": {"1999-01-01"}}})
+	r := e.send(ctx, rawReq{method: mcp.MethodToolsList, noDefaults: true, header: map[string][]string{"Mcp-Protocol-Version": {unknownVersion}}})
 	e.judge(id, r, r.status() == 400, "400 (legacy: an unsupported MCP-Protocol-Version is a bad request)")
 }
 
