@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -150,9 +151,11 @@ func (e *engine) send(ctx context.Context, q rawReq) rawResp {
 		sess = q.sess
 	}
 	reply, err := sess.Client.Send(ctx, call)
-	ex := &result.Exchange{Request: compactJSON(frame), RequestHeader: shown, Method: q.httpMethod}
-	if ex.Method == "" {
-		ex.Method = http.MethodPost
+	ex := &result.Exchange{Request: compactJSON(frame)}
+	if k := sess.Conn.Kind(); k == "http" || k == "sse" {
+		// Headers and the HTTP method exist only on HTTP; on stdio they
+		// would be evidence of something never sent.
+		ex.RequestHeader, ex.Method = shown, cmp.Or(q.httpMethod, http.MethodPost)
 	}
 	if err != nil {
 		ex.Note = "no answer: " + oneLine(err.Error())

@@ -4,10 +4,12 @@
 package compat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -263,6 +265,11 @@ func writeText(w io.Writer, rep *engine.Report, res *result.Result) {
 			if len(f.Evidence.Request) > 0 {
 				fmt.Fprintf(w, "            request:  %s\n", clip(string(f.Evidence.Request)))
 			}
+			// The headers are often the point of the probe (Origin,
+			// MCP-Protocol-Version, Mcp-Name): show what was sent.
+			if h := headerLine(f.Evidence); h != "" {
+				fmt.Fprintf(w, "            headers:  %s\n", h)
+			}
 			switch {
 			case f.Evidence.Status != 0:
 				fmt.Fprintf(w, "            response: HTTP %d %s\n", f.Evidence.Status, clip(string(f.Evidence.Response)))
@@ -307,6 +314,20 @@ func writeText(w io.Writer, rep *engine.Report, res *result.Result) {
 	}
 	label := map[int]string{0: "PASS", 1: "RISKY", 2: "INCOMPLETE", 3: "VIOLATION"}[res.ExitCode]
 	fmt.Fprintf(w, "\n%d violation(s), %d risky -> %s (exit %d)\n", res.Summary.Violations, res.Summary.RiskyRules, label, res.ExitCode)
+}
+
+// headerLine renders the HTTP method and the request headers mcpward set
+// on a probe, sorted by name ("POST; Mcp-Method: tools/list; Origin: …"),
+// or "" for an exchange without HTTP details.
+func headerLine(ex *result.Exchange) string {
+	if ex.Method == "" && len(ex.RequestHeader) == 0 {
+		return ""
+	}
+	parts := []string{cmp.Or(ex.Method, "POST")}
+	for _, k := range slices.Sorted(maps.Keys(ex.RequestHeader)) {
+		parts = append(parts, k+": "+ex.RequestHeader[k])
+	}
+	return strings.Join(parts, "; ")
 }
 
 func clip(s string) string {

@@ -117,3 +117,30 @@ func TestCompatGridAndJSON(t *testing.T) {
 		}
 	}
 }
+
+// The Origin check is about a header: the text evidence shows the Origin
+// it sent (issue 11 item 15), and a stdio exchange shows no headers at all.
+func TestCompatTextShowsRequestHeaders(t *testing.T) {
+	out, code := run(t, "nonconformant-legacy", true, "text", "legacy-2025-11-25")
+	if code != 3 {
+		t.Fatalf("exit %d, want 3:\n%s", code, out)
+	}
+	_, after, ok := strings.Cut(out, "violation transport.origin_invalid_not_403")
+	if !ok {
+		t.Fatalf("no origin violation:\n%s", out)
+	}
+	var block string
+	for i, line := range strings.Split(after, "\n") {
+		if i > 0 && !strings.HasPrefix(line, "            ") {
+			break
+		}
+		block += line + "\n"
+	}
+	if !strings.Contains(block, "headers:  POST; ") || !strings.Contains(block, "Origin: http://mcpward-evil.example") {
+		t.Errorf("origin evidence does not show the Origin header sent:\n%s", block)
+	}
+	out, _ = run(t, "paginated", false, "text")
+	if strings.Contains(out, "headers:") {
+		t.Errorf("stdio evidence shows HTTP headers:\n%s", out)
+	}
+}
