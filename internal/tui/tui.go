@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/tui/common"
+	"github.com/mcpward/mcpward/internal/tui/components/palette"
 	"github.com/mcpward/mcpward/internal/tui/components/table"
 	"github.com/mcpward/mcpward/internal/tui/components/textview"
 	"github.com/mcpward/mcpward/internal/tui/keymap"
@@ -56,6 +58,10 @@ type Options struct {
 	Clipboard func(string) tea.Cmd
 	// Flash is shown once at start (e.g. "loaded newest 20 of 31 logs").
 	Flash string
+	// Intro is a line that stays under the header while no filter or
+	// command is being typed: what the user is looking at and the first
+	// keys to press (demo --ui explains itself with it).
+	Intro string
 }
 
 // FramesMsg carries one coalesced batch from the source.
@@ -526,6 +532,12 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.stepSession(key.Matches(k, km.NextSession))
 		return nil
 	case key.Matches(k, km.Back):
+		if m.active == pageSessions && m.sfilter == "" && k.String() == "q" {
+			// q at the top level quits, as in less, k9s and lazygit; esc
+			// never does, so backing out with esc cannot end the view.
+			m.quitting = true
+			return nil
+		}
 		if m.active == pageStream {
 			if m.str.Filter() != "" {
 				m.str.SetFilter("")
@@ -600,26 +612,37 @@ func (m *Model) editKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// command runs a palette command.
+// command runs a palette command (the list is palette.Commands).
 func (m *Model) command(in string) tea.Cmd {
 	f := strings.Fields(in)
 	if len(f) == 0 {
 		return nil
 	}
-	switch f[0] {
-	case "q", "quit", "exit":
+	cmd, ok := palette.Lookup(strings.ToLower(f[0]))
+	if !ok {
+		q := strings.ToLower(in)
+		for _, s := range m.st.Sessions() {
+			if strings.Contains(strings.ToLower(s.Label), q) {
+				m.openSession(s.ID)
+				return nil
+			}
+		}
+		return common.ErrorCmd(fmt.Errorf("no command or session %q (: lists the commands)", in))
+	}
+	switch cmd.Name {
+	case "quit":
 		m.quitting = true
-	case "help", "?":
+	case "help":
 		m.openOverlay(ovHelp)
-	case "sessions", "session", "s", "..":
+	case "sessions":
 		m.active = pageSessions
-	case "stream", "frames":
+	case "stream":
 		if id := m.currentSession(); id != "" {
 			m.openSession(id)
 		}
 	case "summary":
 		m.openOverlay(ovSummary)
-	case "caps", "capabilities":
+	case "caps":
 		m.openOverlay(ovCaps)
 	case "export":
 		path := ""
@@ -630,15 +653,6 @@ func (m *Model) command(in string) tea.Cmd {
 			return m.exportFormatCmd(m.currentSession(), f[1], path)
 		}
 		return m.exportCmd(m.currentSession(), path)
-	default:
-		q := strings.ToLower(in)
-		for _, s := range m.st.Sessions() {
-			if strings.Contains(strings.ToLower(s.Label), q) {
-				m.openSession(s.ID)
-				return nil
-			}
-		}
-		return common.ErrorCmd(fmt.Errorf("no command or session %q", in))
 	}
 	return nil
 }
@@ -899,7 +913,14 @@ func (m *Model) render() {
 		return
 	}
 	body := m.pages[m.active].View()
-	if m.overlay != ovNone {
+	switch {
+	case m.mode == modePalette:
+		var labels []string
+		for _, s := range m.st.Sessions() {
+			labels = append(labels, s.Label)
+		}
+		body = palette.View(m.c, m.input, labels, w, max(0, h-3))
+	case m.overlay != ovNone:
 		body = m.tv.View()
 	}
 	lines := []string{m.header(), m.prompt()}
@@ -971,6 +992,9 @@ func (m *Model) prompt() string {
 	case modePalette:
 		return st.FilterText.Render(":" + m.input + "▏")
 	}
+	if m.opts.Intro != "" {
+		return st.Faint.Render(m.opts.Intro)
+	}
 	return ""
 }
 
@@ -990,7 +1014,6 @@ func (m *Model) footer() string {
 	for _, b := range bindings {
 		hints = append(hints, b.Help().Key+" "+b.Help().Desc)
 	}
-	left := st.Footer.Render(strings.Join(hints, " · "))
 	var right string
 	switch {
 	case m.mode == modeConfirmDelete:
@@ -1006,9 +1029,41 @@ func (m *Model) footer() string {
 	}
 	w := m.c.Width
 	rw := lipgloss.Width(right)
-	if rw >= w {
+	if rw+2 >= w {
 		return ansi.Truncate(right, w, "…")
 	}
-	lw := w - rw - 1
-	return table.Fit(ansi.Truncate(left, lw, "…"), lw, false) + " " + right
+	lw := w - rw - 2 // two spaces keep the hints apart from the counters
+	left := st.Footer.Render(fitHints(hints, lw))
+	return table.Fit(left, max(0, lw), false) + "  " + right
+}
+
+// fitHints joins as many whole hints as fit in w cells, never cutting one
+// in half; when some are left out, the help hint ("? help") is kept last
+// so the rest can always be found.
+func fitHints(hints []string, w int) string {
+	const sep, help = " · ", "? help"
+	join := strings.Join(hints, sep)
+	if ansi.StringWidth(join) <= w {
+		return join
+	}
+	var tail []string
+	if slices.Contains(hints, help) {
+		tail = []string{help}
+	}
+	var kept []string
+	for _, h := range hints {
+		if h == help {
+			continue
+		}
+		next := strings.Join(append(append(append([]string{}, kept...), h), tail...), sep)
+		if ansi.StringWidth(next) > w {
+			break
+		}
+		kept = append(kept, h)
+	}
+	out := strings.Join(append(kept, tail...), sep)
+	if ansi.StringWidth(out) > w {
+		return ""
+	}
+	return out
 }

@@ -171,7 +171,7 @@ func TestEmptyState(t *testing.T) {
 func TestSessionsTable(t *testing.T) {
 	hs := newHarness(t, 120, 24, Options{})
 	scripted(hs)
-	hs.want("NAME", "CLIENT", "REQ", "RESP", "ERR", "ACTIVITY", "LAST", "clean", "demo-client 1.0", "1 sessions · 1 err")
+	hs.want("NAME", "CLIENT", "REQ", "RESP", "ERR", "ACTIVITY", "LAST", "clean", "demo-client 1.0", "1 session · 1 err")
 	// narrow: CLIENT and ACTIVITY hidden
 	hs.send(tea.WindowSizeMsg{Width: 70, Height: 20})
 	hs.wantNot("CLIENT", "ACTIVITY")
@@ -188,10 +188,10 @@ func TestStreamRowsAndDetail(t *testing.T) {
 		"━━━━━─────", "1/2",                        // progress bar
 		"pending", "┆", "server: echo done", `"abc"`)
 	hs.want("frames 13/13", "1 err", "1 pending")
-	// narrow stream: time as ss.SSSS, no DETAIL, breadcrumb shortened
+	// narrow stream: no DETAIL, breadcrumb shortened, the time still a clock time
 	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	hs.wantNot("DETAIL", "sessions ›")
-	hs.want("clean (1/1)", "00.1300")
+	hs.want("clean (1/1)", "12:00:00.130")
 }
 
 func TestPendingSpinnerAdvances(t *testing.T) {

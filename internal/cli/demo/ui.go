@@ -9,6 +9,10 @@ import (
 	"github.com/mcpward/mcpward/internal/tui/memsource"
 )
 
+// DemoIntro is the line the demo's live view keeps on screen: what plays
+// and the keys to start with (the real UI records what a proxy relays).
+const DemoIntro = "demo: a scripted session with a clean@v1 server, as mcpward proxy would record it · enter opens · s tool summary · : commands · ? keys · q quits"
+
 // demoUI plays a scripted clean@v1 session (synthetic records: initialize,
 // tools/list, calls with progress, an error, stderr, one left pending)
 // into the live view, one record every 400 ms, then a steady trickle of
@@ -39,6 +43,6 @@ func demoUI(ctx context.Context, opts *DemoOptions, dir string) error {
 			}
 		}
 	}()
-	fmt.Fprintf(opts.IO.ErrOut, "demo: a scripted clean@v1 session in the live view (ctrl+c quits)\n")
-	return ui.Run(ctx, &ui.UIOptions{IO: opts.IO, Version: opts.Version, StateDir: dir, Theme: "auto"}, src, nil, nil)
+	fmt.Fprintf(opts.IO.ErrOut, "demo: a scripted clean@v1 session in the live view (q quits)\n")
+	return ui.Run(ctx, &ui.UIOptions{IO: opts.IO, Version: opts.Version, StateDir: dir, Theme: "auto", Intro: DemoIntro}, src, nil, nil)
 }

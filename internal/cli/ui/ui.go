@@ -34,11 +34,13 @@ type UIOptions struct {
 	Theme     string
 	// NoColor is set by NO_COLOR or when stdout has colour off.
 	NoColor bool
+	// Intro is a line shown under the header (demo --ui says what plays).
+	Intro string
 }
 
 // NewCmdUI builds `mcpward ui`.
 func NewCmdUI(f *cmdutil.Factory, runF func(context.Context, *UIOptions) error) *cobra.Command {
-	opts := &UIOptions{IO: f.IOStreams, Version: f.Version, LookupEnv: f.LookupEnv, Environ: f.Environ}
+	opts := &UIOptions{IO: f.IOStreams, Version: f.Version, LookupEnv: f.StateEnv, Environ: f.Environ}
 	cmd := &cobra.Command{
 		Use:   "ui",
 		Short: "Live view of recorded sessions",
@@ -47,7 +49,8 @@ socket, and from the newest --history session logs (0 reads all). Logs created o
 grown later are picked up too.
 
 Keys: enter opens, / filters (tool:, method:, id:, dir:, kind:, status:), : runs
-a command, ? lists every key. ctrl+c quits.`,
+a command (it lists them), ? lists every key. q on the sessions page, or
+ctrl+c anywhere, quits.`,
 		Example: `  mcpward ui
   mcpward ui --history 0 --theme light`,
 		Args: cobra.NoArgs,
@@ -81,7 +84,7 @@ a command, ? lists every key. ctrl+c quits.`,
 		},
 	}
 	cmd.Flags().IntVar(&opts.History, "history", 20, "how many of the newest session logs to read at start (0: all)")
-	cmd.Flags().StringVar(&opts.StateDir, "state-dir", "", "state directory (default $MCPWARD_HOME or ~/.local/state/mcpward)")
+	cmdutil.AddStateDirFlag(cmd, f)
 	cmd.Flags().StringVar(&opts.Theme, "theme", "auto", "colour theme: dark, light or auto")
 	return cmd
 }
@@ -120,6 +123,7 @@ func modelOptions(ctx context.Context, opts *UIOptions, src common.Source, repla
 		NoColor:   opts.NoColor,
 		Version:   opts.Version,
 		Context:   ctx,
+		Intro:     opts.Intro,
 	}
 }
 

@@ -61,10 +61,13 @@ func (m *Model) Query() string { return m.query }
 func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 
 func (m *Model) inner() (int, int) {
-	w := max(10, m.w*9/10) - 4
 	h := max(3, m.h-4) - 3 // border 2, title 1
-	return w, h
+	return InnerWidth(m.w), h
 }
+
+// InnerWidth is the text width of a panel on a screen w cells wide, so
+// that an overlay can lay out a table that fits without wrapping.
+func InnerWidth(w int) int { return max(10, w*9/10) - 4 }
 
 func (m *Model) find() {
 	m.matches = m.matches[:0]
@@ -157,8 +160,7 @@ func (m *Model) View() string {
 	var rows []string
 	var src []int
 	for i, l := range m.lines {
-		wrapped := strings.Split(ansi.Hardwrap(l, w, true), "\n")
-		for _, r := range wrapped {
+		for _, r := range Wrap(l, m.plain[i], w) {
 			rows = append(rows, r)
 			src = append(src, i)
 		}
@@ -200,4 +202,75 @@ func (m *Model) View() string {
 	}
 	box := st.Overlay.Width(w + 4).Render(b.String())
 	return lipgloss.Place(m.w, max(1, m.h-2), lipgloss.Center, lipgloss.Center, box)
+}
+
+// Wrap breaks a styled line into rows of at most w cells at word
+// boundaries (a word longer than a row is cut). A line that starts with a
+// label column ("baseline     text…", a word and two or more spaces)
+// continues under its text, not under the label, so wrapped key-value
+// lines stay readable. Breaks are found in the plain text and cut out of
+// the styled one, so styles never hide a space from the wrapper.
+func Wrap(styled, plain string, w int) []string {
+	total := ansi.StringWidth(plain)
+	if w <= 0 || total <= w {
+		return []string{styled}
+	}
+	indent := labelIndent(plain)
+	if indent > w/2 {
+		indent = 0
+	}
+	pad := strings.Repeat(" ", indent)
+	var out []string
+	pos := 0 // cells of plain consumed
+	for width := w; pos < total; width = w - indent {
+		n := breakAt(ansi.Cut(plain, pos, total), width)
+		if n == 0 { // only spaces left
+			break
+		}
+		line := ansi.Cut(styled, pos, pos+n)
+		if len(out) > 0 {
+			line = pad + line
+		}
+		out = append(out, line)
+		pos += n
+		// skip the spaces the break fell on
+		for pos < total && ansi.Cut(plain, pos, pos+1) == " " {
+			pos++
+		}
+	}
+	return out
+}
+
+// breakAt returns how many cells of rest go on a row of width cells: up
+// to the last space that fits (a hyphenated name such as mcpward-runs-v2
+// stays whole), or width cells of a word longer than the row.
+func breakAt(rest string, width int) int {
+	if ansi.StringWidth(rest) <= width {
+		return ansi.StringWidth(strings.TrimRight(rest, " "))
+	}
+	head := ansi.Cut(rest, 0, width)
+	if ansi.Cut(rest, width, width+1) == " " {
+		return ansi.StringWidth(strings.TrimRight(head, " "))
+	}
+	if i := strings.LastIndexByte(head, ' '); i > 0 {
+		return ansi.StringWidth(strings.TrimRight(head[:i], " "))
+	}
+	return width
+}
+
+// labelIndent returns the width of a leading "label   " column: a run of
+// non-space characters followed by at least two spaces; 0 without one.
+func labelIndent(plain string) int {
+	i := strings.IndexByte(plain, ' ')
+	if i <= 0 || !strings.HasPrefix(plain[i:], "  ") {
+		return 0
+	}
+	j := i
+	for j < len(plain) && plain[j] == ' ' {
+		j++
+	}
+	if j == len(plain) {
+		return 0
+	}
+	return ansi.StringWidth(plain[:j])
 }

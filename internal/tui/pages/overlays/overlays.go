@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/tui/common"
+	"github.com/mcpward/mcpward/internal/tui/components/textview"
 	"github.com/mcpward/mcpward/internal/tui/keymap"
 	"github.com/mcpward/mcpward/internal/tui/pages/stream"
 	"github.com/mcpward/mcpward/internal/tui/store"
@@ -273,7 +274,11 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 	add(fmt.Sprintf("definitions  %d tools · %s · ~%d tokens%s (paid on every conversation)",
 		sum.ToolCount, Bytes(sum.DefinitionBytes), sum.DefinitionTokens, so), nil)
 	add("", nil)
-	add(fmt.Sprintf("%-24s %6s %4s %8s %18s %18s", "TOOL", "CALLS", "ERR", "P50", "DEF", "RESULT"), st.TableHeader.Render)
+	// The tool column takes what the numbers leave, so the table fits the
+	// panel without wrapping (at 80 columns a row used to wrap mid-word).
+	const numW = 6 + 1 + 4 + 1 + 8 + 1 + 13 + 1 + 13
+	nameW := max(8, min(32, textview.InnerWidth(c.Width)-numW-1))
+	add(fmt.Sprintf("%-*s %6s %4s %8s %13s %13s", nameW, "TOOL", "CALLS", "ERR", "P50", "DEF", "RESULT"), st.TableHeader.Render)
 	for _, t := range sum.Tools {
 		e := "·"
 		if t.Errors > 0 {
@@ -283,7 +288,7 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 		if t.Calls == 0 {
 			p50 = "–"
 		}
-		line := fmt.Sprintf("%-24s %6d %4s %8s %18s %18s", trunc(t.Name, 24), t.Calls, e, p50,
+		line := fmt.Sprintf("%-*s %6d %4s %8s %13s %13s", nameW, trunc(t.Name, nameW), t.Calls, e, p50,
 			fmt.Sprintf("%s ~%dt", Bytes(t.DefinitionBytes), t.DefinitionTokens),
 			fmt.Sprintf("%s ~%dt", Bytes(t.ResultBytes), t.ResultTokens))
 		var style func(...string) string

@@ -175,9 +175,10 @@ func (p *Page) View() string {
 		return p.empty()
 	}
 	now := p.c.Now()
+	names := DisplayNames(p.rows)
 	row := func(i int) []table.Cell {
 		s := p.rows[i]
-		name := s.Label
+		name := names[i]
 		var nameSt = (*lipStyle)(nil)
 		switch {
 		case s.Drift.Failed():
@@ -229,7 +230,11 @@ func (p *Page) Footer() string {
 	for _, s := range p.rows {
 		e += errs(s)
 	}
-	return fmt.Sprintf("%d sessions · %d err", len(p.rows), e)
+	noun := "sessions"
+	if len(p.rows) == 1 {
+		noun = "session"
+	}
+	return fmt.Sprintf("%d %s · %d err", len(p.rows), noun, e)
 }
 
 // ShortHelp implements help.KeyMap.
@@ -290,3 +295,32 @@ func Age(d time.Duration) string {
 }
 
 type lipStyle = lipgloss.Style
+
+// DisplayNames returns the name each session is shown by: its label, and
+// for labels that several sessions share, the time the session started
+// ("weather · 14:03:07"), or where even that is shared the end of its id
+// ("weather · 14:03:07 #Q4ZK"), so that two runs of one server can be
+// told apart.
+func DisplayNames(rows []*store.Session) []string {
+	byLabel := map[string]int{}
+	for _, s := range rows {
+		byLabel[s.Label]++
+	}
+	out := make([]string, len(rows))
+	byName := map[string]int{}
+	for i, s := range rows {
+		out[i] = s.Label
+		if byLabel[s.Label] > 1 {
+			if t := s.Info.First; !t.IsZero() {
+				out[i] += " · " + t.Local().Format("15:04:05")
+			}
+		}
+		byName[out[i]]++
+	}
+	for i, s := range rows {
+		if byLabel[s.Label] > 1 && byName[out[i]] > 1 && len(s.ID) >= 4 {
+			out[i] += " #" + s.ID[len(s.ID)-4:]
+		}
+	}
+	return out
+}

@@ -284,9 +284,12 @@ func (p *Page) View() string {
 	st := p.c.Styles
 	w := p.c.Width
 	now := p.c.Now()
+	// A clock time people can read at every width: milliseconds while the
+	// method column keeps room for a tool name, whole seconds below that
+	// (a bare "05.0000" read as a number, not a time).
 	timeFmt, timeW := "15:04:05.000", 12
-	if w < 90 {
-		timeFmt, timeW = "05.0000", 7
+	if w < 70 {
+		timeFmt, timeW = "15:04:05", 8
 	}
 	cols := []table.Column{{Title: "TIME", Width: timeW}, {Title: " ", Width: 1}, {Title: "METHOD/TOOL", Width: 28},
 		{Title: "ID", Width: 6}, {Title: "DUR", Width: 9, Right: true}, {Title: "STATUS", Width: 10}, {Title: "DETAIL"}}
