@@ -100,6 +100,12 @@ type pageRun struct {
 	scopes []string // cacheScope per page
 }
 
+// MissingFrames is how many records the log lacks: the seq gaps, or what
+// its lost records declare when that is more. The recorder gives a frame it
+// fails to write its seq, so a gap and the lost record that explains it
+// count the same frames; adding them would count each twice.
+func (ss *Session) MissingFrames() int64 { return max(ss.Missing, ss.Lost) }
+
 func newSession(rec *session.Record, line, index int) *Session {
 	return &Session{
 		ID: rec.Session, Label: rec.Label, Transport: rec.Transport,

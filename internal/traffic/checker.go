@@ -178,9 +178,9 @@ func (c *Checker) Finish() {
 			fmt.Sprintf("%s id %s was never answered%s", what, call.ID, extra), nil)
 	}
 	for _, ss := range c.store.Sessions() {
-		if n := ss.Missing + ss.Lost; n > 0 {
+		if n := ss.MissingFrames(); n > 0 {
 			c.report(ss.ID, "message.frames_missing", 0, ss.FirstLine,
-				fmt.Sprintf("%d frames are missing from the log (seq gaps %d, lost records %d)", n, ss.Missing, ss.Lost), nil)
+				fmt.Sprintf("%d frames are missing from the log (seq gaps %d; lost records declare %d)", n, ss.Missing, ss.Lost), nil)
 		}
 	}
 }

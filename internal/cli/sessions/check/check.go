@@ -68,9 +68,10 @@ directory, narrowed by --session or --label) and gate on what they find.
 rule ids (message.id_reused, transport.server_request…), levels (must, should,
 may) and classes (violation, risky, info). A selected MUST-level violation exits
 3, any other selected finding or failed assertion exits 1, nothing selected 0;
-an unreadable log, or a file with no session records at all, exits 4. Torn or
-corrupt lines are reported (INCOMPLETE) and skipped; frames missing from a log
-fail the gate when the incomplete signal is selected.
+an unreadable log, or a file with no session records at all, exits 4. A log
+with torn or corrupt lines or missing frames (seq gaps, lost records) is
+INCOMPLETE: the rest is still checked and listed, and the run exits 2, which
+outranks every finding.
 
 Tool definitions are compared with their baseline ('mcpward sessions baseline'),
 which this command never writes.`,
@@ -236,8 +237,10 @@ func checkRun(opts *CheckOptions) error {
 			res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("%s: %d more lines skipped", display, skipped-len(problems)))
 		}
 		for _, ss := range chk.Store().Sessions() {
-			if ss.Missing+ss.Lost > 0 {
+			if n := ss.MissingFrames(); n > 0 {
 				res.Evidence.Complete = false
+				res.Evidence.Problems = append(res.Evidence.Problems,
+					fmt.Sprintf("%s: session %s: %d frames missing from the log (seq gaps %d; lost records declare %d)", display, ss.ID, n, ss.Missing, ss.Lost))
 			}
 			reports = append(reports, sessionReport{file: display, session: ss, summary: ss.Summary()})
 			drift(opts, res, col, dir, display, ss)
@@ -255,6 +258,11 @@ func checkRun(opts *CheckOptions) error {
 	}
 	if code == cmdutil.ExitOK && col.selectedDrift > 0 {
 		code = cmdutil.ExitDrift
+	}
+	if !res.Evidence.Complete {
+		// What the log lacks may hold anything: incomplete evidence is
+		// never a pass, and it outranks every finding (2 > 3 > 1 > 0).
+		code = cmdutil.ExitIncomplete
 	}
 	res.ExitCode = code
 	res.Gate = result.Gate{FailOn: opts.FailOn, Failed: code != cmdutil.ExitOK}

@@ -113,7 +113,7 @@ func (s *textSink) finish(e *ending) error {
 	for _, ss := range e.Sessions {
 		sum := ss.Summary()
 		fmt.Fprintf(s.w, "\n== summary %s (%s) ==\n", ss.ID, ss.Label)
-		fmt.Fprintf(s.w, "calls %d, errors %d, frames %d, missing %d\n", ss.Calls, ss.Errors, ss.Frames, ss.Missing+ss.Lost)
+		fmt.Fprintf(s.w, "calls %d, errors %d, frames %d, missing %d\n", ss.Calls, ss.Errors, ss.Frames, ss.MissingFrames())
 		complete := ""
 		if !sum.ListComplete {
 			complete = " so far"
