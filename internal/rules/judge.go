@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -16,10 +19,17 @@ const (
 	VerdictDeclinedCorrectly = "declined-correctly"
 	VerdictDegradedReported  = "degraded-reported"
 	VerdictDegradedSilent    = "degraded-silent"
-	VerdictViolation         = "violation"
+	// VerdictFailed: the call failed and no rule says the server was wrong
+	// to fail (a legacy profile, or a failure the evidence does not tie to
+	// a missing capability).
+	VerdictFailed = "failed"
+	// VerdictNotJudged: the call got no answer that could be judged (the
+	// evidence is incomplete).
+	VerdictNotJudged = "not-judged"
+	VerdictViolation = "violation"
 )
 
-var verdictOrder = []string{VerdictOK, VerdictDeclinedCorrectly, VerdictDegradedReported, VerdictDegradedSilent, VerdictViolation}
+var verdictOrder = []string{VerdictOK, VerdictDeclinedCorrectly, VerdictDegradedReported, VerdictDegradedSilent, VerdictFailed, VerdictNotJudged, VerdictViolation}
 
 // WorseVerdict returns the worse of two verdicts ("" counts as best).
 func WorseVerdict(a, b string) string {
@@ -37,6 +47,10 @@ type Outcome struct {
 	Error *OutcomeError
 	// Result is the raw result of a successful answer.
 	Result json.RawMessage
+	// ServerRequests are the methods of the requests a legacy server sent
+	// the client while the call was in flight (roots/list,
+	// sampling/createMessage, elicitation/create, ping), in order.
+	ServerRequests []string
 }
 
 // OutcomeError is a JSON-RPC error code and its data.
@@ -163,6 +177,10 @@ func MissingCapabilities(data json.RawMessage) []string {
 type Judgement struct {
 	Verdict  string
 	Findings []Judged
+	// Incomplete says why the outcome could not be judged (no answer, and
+	// nothing shows the server was wrong not to answer): missing evidence,
+	// not a finding.
+	Incomplete string
 }
 
 // Judged is one finding of a judgement.
@@ -181,9 +199,19 @@ type JudgeOptions struct {
 	ServerExtensions []string
 }
 
-// JudgeDegradation applies snapgauge §5's decision table to one probe
-// replayed under a reduced profile.
+// JudgeDegradation judges one probe replayed under a profile other than
+// the baseline. A modern profile is judged by META-CAP-MISSING,
+// MRTR-CAP-GATED and §1.5 (extensions); a legacy profile only by the
+// legacy rules (§11: the server respects the capabilities declared in
+// initialize), never by a 2026-07-28 rule.
+//
+// A violation needs evidence that breaks the clause: a failure is blamed
+// on a missing capability only when the baseline showed the tool asks for
+// a capability this profile did not declare.
 func JudgeDegradation(p Profile, base BaselineCall, got Outcome, opts JudgeOptions) Judgement {
+	if p.Legacy() {
+		return judgeLegacy(p, got)
+	}
 	j := decide(p, base, got, opts)
 	if got.Failure == "" && got.Error == nil {
 		for _, ext := range leaks(p, got.Result, opts.ServerExtensions) {
@@ -194,31 +222,224 @@ func JudgeDegradation(p Profile, base BaselineCall, got Outcome, opts JudgeOptio
 	return j
 }
 
+// judgeLegacy judges a call made on a legacy session opened with the
+// profile's capabilities.
+func judgeLegacy(p Profile, got Outcome) Judgement {
+	var j Judgement
+	caps := p.clientCaps()
+	if p.ProtocolVersion >= "2025-06-18" {
+		seen := map[string]bool{}
+		for _, m := range got.ServerRequests {
+			c := capabilityOf(m)
+			if m == mcp.MethodPing || seen[m] || !isInputMethod(m) || caps.Declares(c) {
+				continue
+			}
+			seen[m] = true
+			j.Verdict = VerdictViolation
+			j.Findings = append(j.Findings, Judged{"degrade.legacy_request_without_capability",
+				fmt.Sprintf("the server sent %s to profile %s, which did not declare %s in initialize", m, p.Name, c)})
+		}
+	}
+	if j.Verdict == VerdictViolation {
+		return j
+	}
+	failed := ""
+	switch {
+	case got.Failure != "":
+		return Judgement{Verdict: VerdictNotJudged, Incomplete: fmt.Sprintf("no answer under profile %s: %s", p.Name, got.Failure)}
+	case got.Error != nil:
+		failed = fmt.Sprintf("error %d (%s)", got.Error.Code, oneLine(got.Error.Message))
+	case isErrorResult(got.Result):
+		failed = "an isError result"
+	default:
+		return Judgement{Verdict: VerdictOK}
+	}
+	return Judgement{Verdict: VerdictFailed, Findings: []Judged{{"degrade.legacy_outcome",
+		fmt.Sprintf("%s under legacy profile %s", failed, p.Name)}}}
+}
+
+func isInputMethod(m string) bool {
+	return m == mcp.MethodElicitationCreate || m == mcp.MethodSamplingCreateMessage || m == mcp.MethodRootsList
+}
+
+func isErrorResult(result json.RawMessage) bool {
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(result, &r) == nil && r.IsError
+}
+
+// clientCaps decodes the profile's ClientCapabilities.
+func (p Profile) clientCaps() *mcp.ClientCapabilities {
+	var c mcp.ClientCapabilities
+	_ = json.Unmarshal(p.ClientCapabilities(), &c)
+	return &c
+}
+
+// MissingRequired returns what a -32021's data.requiredCapabilities asks
+// for that caps (a ClientCapabilities object) does not declare: a
+// capability ("sampling"), a mode ("elicitation.url", "sampling.tools") or
+// an extension id. Capabilities caps declares may be listed too: the
+// schema says requiredCapabilities holds the capabilities the server
+// requires, not only the missing ones.
+func MissingRequired(caps json.RawMessage, data json.RawMessage) []string {
+	var c mcp.ClientCapabilities
+	_ = json.Unmarshal(caps, &c)
+	var d struct {
+		Required map[string]json.RawMessage `json:"requiredCapabilities"`
+		Missing  []string                   `json:"missing"`
+	}
+	_ = json.Unmarshal(data, &d)
+	set := map[string]bool{}
+	for k, v := range d.Required {
+		var sub map[string]json.RawMessage
+		_ = json.Unmarshal(v, &sub)
+		switch k {
+		case "extensions":
+			for e := range sub {
+				if !c.Declares("extensions." + e) {
+					set[e] = true
+				}
+			}
+			continue
+		case "experimental":
+			for e := range sub {
+				if _, ok := c.Experimental[e]; !ok {
+					set["experimental."+e] = true
+				}
+			}
+			continue
+		}
+		if !c.Declares(k) {
+			set[k] = true
+			continue
+		}
+		for m := range sub {
+			if (k == "elicitation" || k == "sampling") && !c.Declares(k+"."+m) {
+				set[k+"."+m] = true
+			}
+		}
+	}
+	for _, m := range d.Missing {
+		if m != "" && !c.Declares(m) && !c.Declares("extensions."+m) {
+			set[m] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// An InputGap is one inputRequests entry of an input_required result that
+// asks for something the request's capabilities did not declare
+// (MRTR-CAP-GATED).
+type InputGap struct {
+	// Key is the inputRequests key, Method the requested method.
+	Key, Method string
+	// Need is the capability or mode that was missing: "roots",
+	// "sampling", "sampling.tools", "elicitation.form", "elicitation.url".
+	Need string
+}
+
+// InputGaps judges an input_required result against the ClientCapabilities
+// the request declared: elicitation needs the matching form or url mode
+// (an empty elicitation object means form), sampling with tools or
+// toolChoice needs sampling.tools, roots/list needs roots. Entries with
+// other methods are another rule's business (MRTR-VALUE-TYPES). Sorted by
+// key. Both engines (compat, traffic) judge MRTR-CAP-GATED with it.
+func InputGaps(caps json.RawMessage, result json.RawMessage) []InputGap {
+	var r struct {
+		ResultType    string                     `json:"resultType"`
+		InputRequests map[string]json.RawMessage `json:"inputRequests"`
+	}
+	if json.Unmarshal(result, &r) != nil || r.ResultType != mcp.ResultTypeInputRequired {
+		return nil
+	}
+	var c mcp.ClientCapabilities
+	_ = json.Unmarshal(caps, &c)
+	var out []InputGap
+	for _, k := range slices.Sorted(maps.Keys(r.InputRequests)) {
+		var ir struct {
+			Method string `json:"method"`
+			Params struct {
+				Mode       string          `json:"mode"`
+				Tools      json.RawMessage `json:"tools"`
+				ToolChoice json.RawMessage `json:"toolChoice"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(r.InputRequests[k], &ir) != nil {
+			continue
+		}
+		need := ""
+		switch ir.Method {
+		case mcp.MethodRootsList:
+			need = "roots"
+		case mcp.MethodSamplingCreateMessage:
+			need = "sampling"
+			if c.Declares("sampling") && (len(ir.Params.Tools) > 0 || len(ir.Params.ToolChoice) > 0) {
+				need = "sampling.tools"
+			}
+		case mcp.MethodElicitationCreate:
+			need = "elicitation.form"
+			if ir.Params.Mode == "url" {
+				need = "elicitation.url"
+			}
+		default:
+			continue
+		}
+		if !c.Declares(need) {
+			out = append(out, InputGap{Key: k, Method: ir.Method, Need: need})
+		}
+	}
+	return out
+}
+
 func decide(p Profile, base BaselineCall, got Outcome, opts JudgeOptions) Judgement {
 	viol := func(id, format string, args ...any) Judgement {
 		return Judgement{Verdict: VerdictViolation, Findings: []Judged{{id, fmt.Sprintf(format, args...)}}}
 	}
+	caps := p.ClientCapabilities()
+	// needed are the capabilities the baseline answer asked for that this
+	// profile does not declare: the evidence that serving the request
+	// needs a capability the profile lacks (META-CAP-MISSING).
+	var needed []string
+	for _, c := range base.Exercised {
+		if !p.Declares(c) {
+			needed = append(needed, c)
+		}
+	}
+	unexplained := func(what string) Judgement {
+		return Judgement{Verdict: VerdictFailed, Findings: []Judged{{"degrade.unexplained",
+			fmt.Sprintf("%s under profile %s where the baseline gave %s; the baseline asked for no capability this profile lacks, so nothing shows a missing capability caused it", what, p.Name, base.Essence)}}}
+	}
 	if got.Failure != "" {
-		return viol("degrade.wrong_error", "no answer under profile %s: %s", p.Name, got.Failure)
+		if len(needed) > 0 {
+			return viol("degrade.wrong_error", "no answer under profile %s (%s); the tool needs %s, which the profile did not declare: a missing capability is -32021", p.Name, got.Failure, strings.Join(needed, ", "))
+		}
+		return Judgement{Verdict: VerdictNotJudged, Incomplete: fmt.Sprintf("no answer under profile %s: %s", p.Name, got.Failure)}
 	}
 	essence := Essence(got)
 	if e := got.Error; e != nil {
 		if e.Code == mcp.CodeMissingClientCapability {
-			names := MissingCapabilities(e.Data)
-			if len(names) == 0 {
-				return viol("degrade.wrong_error", "-32021 without data.requiredCapabilities naming what is missing")
+			if len(MissingCapabilities(e.Data)) == 0 {
+				return viol("degrade.wrong_error", "-32021 without data.requiredCapabilities naming what is required")
 			}
-			for _, n := range names {
-				if p.Declares(n) {
-					return viol("degrade.wrong_error", "-32021 names %s, which profile %s declared", n, p.Name)
+			missing := MissingRequired(caps, e.Data)
+			if len(missing) == 0 {
+				return viol("degrade.wrong_error", "-32021 requires only %s, all of which profile %s declared: nothing it names is missing",
+					strings.Join(MissingCapabilities(e.Data), ", "), p.Name)
+			}
+			j := Judgement{Verdict: VerdictDeclinedCorrectly}
+			for _, n := range missing {
+				if !slices.Contains(base.Exercised, n) && !slices.Contains(base.Exercised, strings.SplitN(n, ".", 2)[0]) {
+					j.Findings = append(j.Findings, Judged{"degrade.over_declared",
+						fmt.Sprintf("-32021 requires %s, which the tool did not ask for under the baseline profile (it may need it on other calls)", n)})
 				}
 			}
-			for _, n := range names {
-				if !slices.Contains(base.Exercised, n) {
-					return viol("degrade.over_declared", "-32021 names %s, which the tool never asked for under the baseline profile", n)
-				}
-			}
-			return Judgement{Verdict: VerdictDeclinedCorrectly}
+			return j
 		}
 		if essence == base.Essence {
 			return Judgement{Verdict: VerdictOK}
@@ -226,18 +447,20 @@ func decide(p Profile, base BaselineCall, got Outcome, opts JudgeOptions) Judgem
 		if opts.HeaderAbsentHTTP && e.Code == mcp.CodeHeaderMismatch {
 			return Judgement{Verdict: VerdictDeclinedCorrectly}
 		}
-		return viol("degrade.wrong_error", "error %d (%s) under profile %s where the baseline gave %s; a missing capability is -32021", e.Code, oneLine(e.Message), p.Name, base.Essence)
+		what := fmt.Sprintf("error %d (%s)", e.Code, oneLine(e.Message))
+		if len(needed) > 0 {
+			return viol("degrade.wrong_error", "%s under profile %s; the tool asked for %s under the baseline and the profile did not declare it: a missing capability is -32021", what, p.Name, strings.Join(needed, ", "))
+		}
+		return unexplained(what)
 	}
 	// An input_required asking for an undeclared capability is wrong even
 	// when the baseline asked the same (MRTR-CAP-GATED binds per request).
-	var undeclared []string
-	for _, c := range Exercised(got.Result) {
-		if !p.Declares(c) {
-			undeclared = append(undeclared, c)
+	if gaps := InputGaps(caps, got.Result); len(gaps) > 0 {
+		var needs []string
+		for _, g := range gaps {
+			needs = append(needs, fmt.Sprintf("%s (%s, needs %s)", g.Key, g.Method, g.Need))
 		}
-	}
-	if len(undeclared) > 0 {
-		return viol("degrade.input_required_without_capability", "input_required asks for %s, which profile %s did not declare", strings.Join(undeclared, ", "), p.Name)
+		return viol("degrade.input_required_without_capability", "input_required asks for %s, which profile %s did not declare", strings.Join(needs, "; "), p.Name)
 	}
 	if essence == base.Essence {
 		return Judgement{Verdict: VerdictOK}
@@ -251,7 +474,10 @@ func decide(p Profile, base BaselineCall, got Outcome, opts JudgeOptions) Judgem
 	}
 	_ = json.Unmarshal(got.Result, &r)
 	if r.IsError {
-		return viol("degrade.wrong_error", "an isError result (prose) under profile %s instead of -32021", p.Name)
+		if len(needed) > 0 {
+			return viol("degrade.wrong_error", "an isError result (prose) under profile %s; the tool asked for %s under the baseline and the profile did not declare it: a missing capability is -32021", p.Name, strings.Join(needed, ", "))
+		}
+		return unexplained("an isError result")
 	}
 	if r.ResultType == mcp.ResultTypeInputRequired {
 		return Judgement{Verdict: VerdictOK}
@@ -259,10 +485,10 @@ func decide(p Profile, base BaselineCall, got Outcome, opts JudgeOptions) Judgem
 	var marker []string
 	if len(r.Meta.Degraded) > 0 && json.Unmarshal(r.Meta.Degraded, &marker) == nil {
 		return Judgement{Verdict: VerdictDegradedReported, Findings: []Judged{{"degrade.reported",
-			fmt.Sprintf("reduced result under profile %s, marked _meta[\"mcp/degraded\"] = [%s]", p.Name, strings.Join(marker, ", "))}}}
+			fmt.Sprintf("reduced result under profile %s, marked _meta[\"mcp/degraded\"] = [%s] (snapgauge's convention)", p.Name, strings.Join(marker, ", "))}}}
 	}
 	return Judgement{Verdict: VerdictDegradedSilent, Findings: []Judged{{"degrade.silent",
-		fmt.Sprintf("the result under profile %s differs from the baseline and carries no _meta[\"mcp/degraded\"] marker", p.Name)}}}
+		fmt.Sprintf("the result under profile %s differs from the baseline (a fallback, which the spec allows) and carries no _meta[\"mcp/degraded\"] marker (snapgauge's convention, in no revision)", p.Name)}}}
 }
 
 // leaks returns the extensions the result uses that the profile did not
@@ -324,16 +550,21 @@ func ClassifyEra(discoverOK, initializeOK bool) string {
 	return EraUnknown
 }
 
-// CodeRules returns the error-code rules a code breaks: error.reserved_code
-// for an undefined code in -32020…-32099, and for a modern answer
-// error.legacy_code_on_modern (-32002, -32042) and error.draft_code
+// CodeRules returns the error-code rules a modern answer's code breaks
+// (a legacy answer breaks none): error.reserved_code for an undefined code
+// in -32020…-32099, error.legacy_code_on_modern (-32002, -32042) and error.draft_code
 // (-32001, -32003, -32004).
 func CodeRules(code int64, modern bool) []string {
 	var out []string
+	if !modern {
+		// JSON-RPC leaves -32000…-32099 to implementations: the 2026-07-28
+		// reservation does not bind a legacy answer.
+		return nil
+	}
 	if mcp.IsReservedUndefined(code) {
 		out = append(out, "error.reserved_code")
 	}
-	if modern {
+	{
 		if code == mcp.CodeResourceNotFound || code == mcp.CodeURLElicitationRequired {
 			out = append(out, "error.legacy_code_on_modern")
 		}
@@ -347,30 +578,47 @@ func CodeRules(code int64, modern bool) []string {
 // CacheHintProblem checks a complete result of a cacheable method: it
 // returns "cache.hints_missing" or "cache.hints_invalid" with a message,
 // or "" when both hints are present and valid. input_required results are
-// exempt (CACHE-NO-HINTS-ON-IR).
+// exempt (CACHE-NO-HINTS-ON-IR). ttlMs is judged as JSON Schema's
+// "integer" is: any number with an integer value, so 60000.0 and 6e4 are
+// valid. The compat engine and the traffic checker both call it.
 func CacheHintProblem(result json.RawMessage) (ruleID, message string) {
 	if rt, _ := mcp.ResultTypeOf(result); rt == mcp.ResultTypeInputRequired {
 		return "", ""
 	}
-	h, err := mcp.CacheHintsOf(result)
-	if err != nil {
-		return "cache.hints_invalid", err.Error()
+	var v struct {
+		TTLMs      json.RawMessage `json:"ttlMs"`
+		CacheScope json.RawMessage `json:"cacheScope"`
 	}
+	if err := json.Unmarshal(result, &v); err != nil {
+		return "cache.hints_invalid", "the result is not a JSON object"
+	}
+	present := func(r json.RawMessage) bool { return len(r) > 0 && string(r) != "null" }
 	var missing []string
-	if h.TTLMs == nil {
+	if !present(v.TTLMs) {
 		missing = append(missing, "ttlMs")
 	}
-	if h.CacheScope == nil {
+	if !present(v.CacheScope) {
 		missing = append(missing, "cacheScope")
 	}
 	if len(missing) > 0 {
 		return "cache.hints_missing", "no " + strings.Join(missing, ", no ")
 	}
-	if *h.TTLMs < 0 {
-		return "cache.hints_invalid", fmt.Sprintf("ttlMs is %d (must be ≥ 0)", *h.TTLMs)
+	ttl := bytes.TrimSpace(v.TTLMs)
+	n, ok := new(big.Float).SetString(string(ttl))
+	switch {
+	case ttl[0] == '"' || !ok:
+		return "cache.hints_invalid", fmt.Sprintf("ttlMs is %s (must be an integer ≥ 0)", ttl)
+	case !n.IsInt():
+		return "cache.hints_invalid", fmt.Sprintf("ttlMs is %s, not an integer", ttl)
+	case n.Sign() < 0:
+		return "cache.hints_invalid", fmt.Sprintf("ttlMs is %s (must be ≥ 0)", ttl)
 	}
-	if s := *h.CacheScope; s != mcp.CacheScopePublic && s != mcp.CacheScopePrivate {
-		return "cache.hints_invalid", fmt.Sprintf("cacheScope is %q (must be public or private)", s)
+	var scope string
+	if json.Unmarshal(v.CacheScope, &scope) != nil {
+		return "cache.hints_invalid", fmt.Sprintf("cacheScope is %s, not a string", bytes.TrimSpace(v.CacheScope))
+	}
+	if scope != mcp.CacheScopePublic && scope != mcp.CacheScopePrivate {
+		return "cache.hints_invalid", fmt.Sprintf("cacheScope is %q (must be public or private)", scope)
 	}
 	return "", ""
 }

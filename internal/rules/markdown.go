@@ -18,6 +18,10 @@ func WriteMarkdown(w io.Writer) error {
 	b.WriteString("seen in live traffic. **Level** is the force of the spec clause; **class** decides the exit\n")
 	b.WriteString("code: `violation` → 3 (the server is wrong), `risky` → 1 in `compat`, `info` never fails.\n")
 	b.WriteString("**Spec** names the clause in the protocol digest (`DIGEST §n`).\n\n")
+	b.WriteString("A rule is a `violation` only when it rests on a MUST or MUST NOT of the spec: under each table,\n")
+	b.WriteString("every violation-level rule shows that clause (its DIGEST id, the first revision it binds, and\n")
+	b.WriteString("what it says). Rules without one are `risky` (the spec says SHOULD) or `info`, and their note says\n")
+	b.WriteString("where they come from. See docs/design.md, \"Verdicts rest on MUST clauses\".\n\n")
 	all := All()
 	fmt.Fprintf(&b, "%d rules in %d groups.\n", len(all), len(groupOrder))
 	for _, g := range groupOrder {
@@ -28,7 +32,7 @@ func WriteMarkdown(w io.Writer) error {
 				continue
 			}
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", r.ID, r.Level, r.Class, r.On, cell(r.Summary), cell(r.Cite()))
-			if r.Note != "" || len(r.Aliases) > 0 {
+			if r.Note != "" || len(r.Aliases) > 0 || r.Must != "" {
 				notes = append(notes, r)
 			}
 		}
@@ -36,6 +40,9 @@ func WriteMarkdown(w io.Writer) error {
 			b.WriteString("\n")
 			for _, r := range notes {
 				fmt.Fprintf(&b, "- `%s`:", r.ID)
+				if c, ok := r.Clause(); ok {
+					fmt.Fprintf(&b, " **%s** (since %s): %s.", c.ID, c.Since, strings.TrimSuffix(c.Text, "."))
+				}
 				if len(r.Aliases) > 0 {
 					fmt.Fprintf(&b, " also known as `%s`.", strings.Join(r.Aliases, "`, `"))
 				}

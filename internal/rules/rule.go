@@ -54,6 +54,10 @@ type Rule struct {
 	Spec string `json:"spec"`
 	// Section is the DIGEST section (§3.2).
 	Section string `json:"section"`
+	// Must is the id of the MUST / MUST NOT clause (see [Clause]) a
+	// violation-level rule rests on. Only a rule with one may be of class
+	// violation (exit 3); the catalogue tests enforce it.
+	Must string `json:"must,omitempty"`
 	// On is the transport the rule is checked on (http, stdio, any).
 	On string `json:"on"`
 	// Aliases are ids other tools (snapgauge) or other engines use for the
@@ -64,6 +68,14 @@ type Rule struct {
 	// Note records why a level differs from a reference tool or how an
 	// ambiguity of the spec is handled.
 	Note string `json:"note,omitempty"`
+}
+
+// Clause returns the MUST clause the rule rests on, if it has one.
+func (r Rule) Clause() (Clause, bool) {
+	if r.Must == "" {
+		return Clause{}, false
+	}
+	return LookupClause(r.Must)
 }
 
 // Cite returns "HTTP-GET-405 (DIGEST §3.2)".

@@ -154,17 +154,29 @@ func TestJudgeDegradation(t *testing.T) {
 		rules   []string
 	}{
 		{"same", minimal, base, Outcome{Result: json.RawMessage(full)}, VerdictOK, nil},
-		{"no answer", minimal, base, Outcome{Failure: "timeout"}, VerdictViolation, []string{"degrade.wrong_error"}},
+		// No answer is missing evidence, unless the baseline showed the tool
+		// needs a capability the profile lacks.
+		{"no answer", minimal, base, Outcome{Failure: "timeout"}, VerdictNotJudged, nil},
+		{"no answer, capability needed", noElicit, baseIR, Outcome{Failure: "timeout"}, VerdictViolation, []string{"degrade.wrong_error"}},
 		{"reported", noElicit, base, Outcome{Result: json.RawMessage(reduced + `,"_meta":{"mcp/degraded":["elicitation"]}}`)}, VerdictDegradedReported, []string{"degrade.reported"}},
 		{"silent", noElicit, base, Outcome{Result: json.RawMessage(reduced + `}`)}, VerdictDegradedSilent, []string{"degrade.silent"}},
 		{"declined", noElicit, baseIR, missing(`{"requiredCapabilities":{"elicitation":{}}}`), VerdictDeclinedCorrectly, nil},
 		{"declined via missing", noElicit, baseIR, missing(`{"missing":["elicitation"]}`), VerdictDeclinedCorrectly, nil},
 		{"-32021 empty", noElicit, baseIR, missing(`{}`), VerdictViolation, []string{"degrade.wrong_error"}},
 		{"-32021 declared", noSampling, baseIR, missing(`{"missing":["elicitation"]}`), VerdictViolation, []string{"degrade.wrong_error"}},
-		{"over declared", noSampling, base, missing(`{"missing":["sampling"]}`), VerdictViolation, []string{"degrade.over_declared"}},
+		// Issue 11 item 1: requiredCapabilities lists every capability the
+		// server requires, declared ones included (go-sdk
+		// test_missing_capability under no-sampling).
+		{"required lists declared too", noSampling, baseIR, missing(`{"requiredCapabilities":{"roots":{},"sampling":{}}}`), VerdictDeclinedCorrectly, []string{"degrade.over_declared"}},
+		{"required mode missing", noElicit, baseIR, missing(`{"requiredCapabilities":{"elicitation":{"url":{}}}}`), VerdictDeclinedCorrectly, nil},
+		{"required mode declared", BuiltinProfiles()[0], baseIR, missing(`{"requiredCapabilities":{"elicitation":{"url":{}},"roots":{}}}`), VerdictViolation, []string{"degrade.wrong_error"}},
+		// Item 2: a capability not seen under the baseline is info.
+		{"over declared", noSampling, base, missing(`{"missing":["sampling"]}`), VerdictDeclinedCorrectly, []string{"degrade.over_declared"}},
 		{"same error", minimal, BaselineCall{Essence: "error:-32602"}, Outcome{Error: &OutcomeError{Code: -32602}}, VerdictOK, nil},
-		{"other error", minimal, base, Outcome{Error: &OutcomeError{Code: -32603, Message: "boom"}}, VerdictViolation, []string{"degrade.wrong_error"}},
-		{"prose", minimal, base, Outcome{Result: json.RawMessage(`{"resultType":"complete","isError":true,"content":[]}`)}, VerdictViolation, []string{"degrade.wrong_error"}},
+		{"other error", minimal, base, Outcome{Error: &OutcomeError{Code: -32603, Message: "boom"}}, VerdictFailed, []string{"degrade.unexplained"}},
+		{"other error, capability needed", noElicit, baseIR, Outcome{Error: &OutcomeError{Code: -32603, Message: "boom"}}, VerdictViolation, []string{"degrade.wrong_error"}},
+		{"prose", minimal, base, Outcome{Result: json.RawMessage(`{"resultType":"complete","isError":true,"content":[]}`)}, VerdictFailed, []string{"degrade.unexplained"}},
+		{"prose, capability needed", minimal, baseIR, Outcome{Result: json.RawMessage(`{"resultType":"complete","isError":true,"content":[]}`)}, VerdictViolation, []string{"degrade.wrong_error"}},
 		{"ir undeclared", minimal, base, Outcome{Result: json.RawMessage(ir)}, VerdictViolation, []string{"degrade.input_required_without_capability"}},
 		{"ir declared", noSampling, base, Outcome{Result: json.RawMessage(ir)}, VerdictOK, nil},
 		{"task leak", noTasks, base, Outcome{Result: json.RawMessage(`{"resultType":"task","taskId":"t"}`)}, VerdictViolation, []string{"degrade.silent", "degrade.extension_leak"}},
@@ -196,7 +208,9 @@ func TestCodeRules(t *testing.T) {
 		want   []string
 	}{
 		{-32020, true, nil}, {-32021, true, nil}, {-32022, true, nil}, {-32601, true, nil},
-		{-32023, true, []string{"error.reserved_code"}}, {-32099, false, []string{"error.reserved_code"}},
+		{-32023, true, []string{"error.reserved_code"}}, {-32099, true, []string{"error.reserved_code"}},
+		// JSON-RPC leaves -32000…-32099 to implementations before 2026-07-28.
+		{-32023, false, nil}, {-32099, false, nil},
 		{-32019, true, nil}, {-32100, true, nil},
 		{-32002, true, []string{"error.legacy_code_on_modern"}}, {-32002, false, nil},
 		{-32042, true, []string{"error.legacy_code_on_modern"}}, {-32042, false, nil},
@@ -217,6 +231,14 @@ func TestCacheHintProblem(t *testing.T) {
 		{`{"ttlMs":-1,"cacheScope":"private"}`, "cache.hints_invalid"},
 		{`{"ttlMs":1.5,"cacheScope":"private"}`, "cache.hints_invalid"},
 		{`{"ttlMs":1,"cacheScope":"shared"}`, "cache.hints_invalid"},
+		// Item 10: JSON Schema's integer is any number with an integer value;
+		// the traffic checker accepted these while compat did not.
+		{`{"ttlMs":60000.0,"cacheScope":"public"}`, ""},
+		{`{"ttlMs":6e4,"cacheScope":"public"}`, ""},
+		{`{"ttlMs":"60000","cacheScope":"public"}`, "cache.hints_invalid"},
+		{`{"ttlMs":null,"cacheScope":"public"}`, "cache.hints_missing"},
+		{`{"ttlMs":-0.5,"cacheScope":"public"}`, "cache.hints_invalid"},
+		{`{"ttlMs":1,"cacheScope":1}`, "cache.hints_invalid"},
 		{`{"resultType":"input_required","requestState":"x"}`, ""},
 	}
 	for _, tt := range tests {
@@ -241,4 +263,33 @@ func FuzzParseProfile(f *testing.F) {
 			_ = p.ClientCapabilities()
 		}
 	})
+}
+
+func TestInputGaps(t *testing.T) {
+	ir := func(reqs string) json.RawMessage {
+		return json.RawMessage(`{"resultType":"input_required","inputRequests":{` + reqs + `}}`)
+	}
+	tests := []struct {
+		name, caps string
+		result     json.RawMessage
+		want       []string
+	}{
+		{"nothing declared", `{}`, ir(`"r":{"method":"roots/list"},"s":{"method":"sampling/createMessage","params":{}},"e":{"method":"elicitation/create","params":{}}`),
+			[]string{"e elicitation.form", "r roots", "s sampling"}},
+		{"all declared", `{"roots":{},"sampling":{},"elicitation":{}}`, ir(`"r":{"method":"roots/list"},"s":{"method":"sampling/createMessage","params":{}},"e":{"method":"elicitation/create","params":{}}`), nil},
+		{"url mode needs url", `{"elicitation":{}}`, ir(`"e":{"method":"elicitation/create","params":{"mode":"url","url":"https://x"}}`), []string{"e elicitation.url"}},
+		{"form declared explicitly", `{"elicitation":{"form":{}}}`, ir(`"e":{"method":"elicitation/create","params":{"mode":"form"}}`), nil},
+		{"sampling tools", `{"sampling":{}}`, ir(`"s":{"method":"sampling/createMessage","params":{"tools":[]}}`), []string{"s sampling.tools"}},
+		{"unknown method is another rule", `{}`, ir(`"x":{"method":"ping"}`), nil},
+		{"complete result", `{}`, json.RawMessage(`{"resultType":"complete","content":[]}`), nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, g := range InputGaps(json.RawMessage(tt.caps), tt.result) {
+			got = append(got, g.Key+" "+g.Need)
+		}
+		if !cmp.Equal(got, tt.want) {
+			t.Errorf("%s: InputGaps = %v, want %v", tt.name, got, tt.want)
+		}
+	}
 }

@@ -502,7 +502,7 @@ func (c *Checker) response(f *calls.Frame, r func(rule, msg string)) {
 	}
 	if modern && slices.Contains(rules.CacheableMethods, call.Method) && call.Rounds == 1 &&
 		(!res.HasResultType || res.ResultType == mcp.ResultTypeComplete) {
-		if id, msg := cacheHintProblem(m.Result); id != "" {
+		if id, msg := rules.CacheHintProblem(m.Result); id != "" {
 			r(id, fmt.Sprintf("%s: %s", call.Method, msg))
 		}
 		if scopes := call.PageScopes(); len(scopes) > 1 && scopes[len(scopes)-1] != scopes[0] {
@@ -553,8 +553,7 @@ func (c *Checker) inputRequired(f *calls.Frame, call *calls.Call, res *calls.Res
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	caps := &mcp.ClientCapabilities{}
-	capsOK := json.Unmarshal(call.ClientCaps, caps) == nil
+	capsOK := json.Valid(call.ClientCaps)
 	for _, k := range keys {
 		var ir struct {
 			Method string `json:"method"`
@@ -567,9 +566,11 @@ func (c *Checker) inputRequired(f *calls.Frame, call *calls.Call, res *calls.Res
 		if deprecatedMethod(ir.Method) {
 			r("era.deprecated_method", fmt.Sprintf("inputRequests[%q] uses %s, deprecated in 2026-07-28", k, ir.Method))
 		}
-		capName := strings.SplitN(ir.Method, "/", 2)[0]
-		if capsOK && !caps.Declares(capName) {
-			r("degrade.input_required_without_capability", fmt.Sprintf("inputRequests[%q] asks for %s, which the request's clientCapabilities do not declare", k, capName))
+	}
+	// MRTR-CAP-GATED is judged by the same function as in compat.
+	if capsOK {
+		for _, g := range rules.InputGaps(call.ClientCaps, f.Msg.Result) {
+			r("degrade.input_required_without_capability", fmt.Sprintf("inputRequests[%q] asks for %s, which the request's clientCapabilities do not declare", g.Key, g.Need))
 		}
 	}
 }
@@ -644,29 +645,4 @@ func inputSchemaProblem(s json.RawMessage) string {
 		return "an inputSchema whose root type is a union " + string(t)
 	}
 	return "an inputSchema with root type " + string(t)
-}
-
-// cacheHintProblem is rules.CacheHintProblem, except that an
-// integer-valued ttlMs spelled 60000.0 or 6e4 is an integer, as JSON
-// Schema's "integer" says.
-func cacheHintProblem(result json.RawMessage) (string, string) {
-	id, msg := rules.CacheHintProblem(result)
-	if id != "cache.hints_invalid" {
-		return id, msg
-	}
-	var v struct {
-		TTLMs      json.RawMessage `json:"ttlMs"`
-		CacheScope *string         `json:"cacheScope"`
-	}
-	if json.Unmarshal(result, &v) != nil || v.CacheScope == nil {
-		return id, msg
-	}
-	n, ok := new(big.Float).SetString(string(bytes.TrimSpace(v.TTLMs)))
-	if !ok || !n.IsInt() || n.Sign() < 0 {
-		return id, msg
-	}
-	if s := *v.CacheScope; s != mcp.CacheScopePublic && s != mcp.CacheScopePrivate {
-		return id, fmt.Sprintf("cacheScope is %q (must be public or private)", s)
-	}
-	return "", ""
 }
