@@ -74,11 +74,23 @@ type Target struct {
 type Probe struct {
 	ID   string `json:"id"`
 	Tool string `json:"tool"`
+	// Enabled false keeps the probe in the file without calling it: init
+	// writes tools it labels write or destructive that way, and enabling
+	// one is an explicit edit to true. nil (the key is absent) means
+	// enabled.
+	Enabled *bool `json:"enabled,omitempty"`
+	// Reason says why the probe is disabled (or anything else the author
+	// wants a reviewer to read); mcpward only shows it.
+	Reason string `json:"reason,omitempty"`
 	// Arguments is a JSON object (nil means {}).
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	// Capture is "shape" (default) or "values".
 	Capture string `json:"capture,omitempty"`
 }
+
+// IsEnabled reports whether record and check call the probe: unless
+// "enabled" is false.
+func (p *Probe) IsEnabled() bool { return p.Enabled == nil || *p.Enabled }
 
 // Transport names how the target is reached: "fixture", "http" or "stdio".
 func (t *Target) Transport() string {

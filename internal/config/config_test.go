@@ -77,6 +77,48 @@ func TestParseEmptyProbesIsNotInherit(t *testing.T) {
 	}
 }
 
+// TestParseProbeEnabled pins the explicit switch init writes for probes of
+// write and destructive tools: "enabled": false with a "reason" keeps the
+// probe out of record and check, an edit to true turns it on, and an
+// absent key means enabled.
+func TestParseProbeEnabled(t *testing.T) {
+	f, err := Parse([]byte(`{"targets": {"a": {"fixture": "clean@v1", "probes": [
+	  {"id": "off", "tool": "delete_note", "enabled": false, "reason": "destructive"},
+	  {"id": "on", "tool": "delete_note", "enabled": true, "reason": "reviewed"},
+	  {"id": "plain", "tool": "list_notes"}
+	]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, on := false, true
+	want := []Probe{
+		{ID: "off", Tool: "delete_note", Enabled: &off, Reason: "destructive"},
+		{ID: "on", Tool: "delete_note", Enabled: &on, Reason: "reviewed"},
+		{ID: "plain", Tool: "list_notes"},
+	}
+	ps := f.Targets["a"].Probes
+	if d := cmp.Diff(want, ps); d != "" {
+		t.Errorf("probes mismatch (-want +got):\n%s", d)
+	}
+	for i, wantOn := range []bool{false, true, true} {
+		if got := ps[i].IsEnabled(); got != wantOn {
+			t.Errorf("probe %s IsEnabled() = %v, want %v", ps[i].ID, got, wantOn)
+		}
+	}
+	// What init writes reads back the same.
+	b, err := Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Parse(b)
+	if err != nil {
+		t.Fatalf("Parse(Marshal()) = %v\n%s", err, b)
+	}
+	if d := cmp.Diff(f, g); d != "" {
+		t.Errorf("round trip mismatch (-want +got):\n%s", d)
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string
@@ -108,6 +150,9 @@ func TestParseErrors(t *testing.T) {
 		{"probe no id", `{"targets": {"w": {"fixture": "f", "probes": [{"tool": "t"}]}}}`, `probe needs an "id" in targets.w.probes[0]`},
 		{"probe dup id", `{"targets": {"w": {"fixture": "f", "probes": [{"id": "a", "tool": "t"}, {"id": "a", "tool": "u"}]}}}`, `duplicate probe id "a" in targets.w.probes[1]`},
 		{"probe capture", `{"targets": {"w": {"fixture": "f", "probes": [{"id": "a", "tool": "t", "capture": "all"}]}}}`, `capture must be "shape" or "values", got "all" in targets.w.probes[0].capture`},
+		{"probe enabled not bool", `{"targets": {"w": {"fixture": "f", "probes": [{"id": "a", "tool": "t", "enabled": "yes"}]}}}`, `want true or false, got a string in targets.w.probes[0].enabled`},
+		{"probe reason not string", `{"targets": {"w": {"fixture": "f", "probes": [{"id": "a", "tool": "t", "reason": 1}]}}}`, `want a string, got a number in targets.w.probes[0].reason`},
+		{"probe enable typo", `{"targets": {"w": {"fixture": "f", "probes": [{"id": "a", "tool": "t", "enable": true}]}}}`, `unknown key "enable" in targets.w.probes[0] (did you mean "enabled"?)`},
 		{"probe args not object", `{"targets": {"w": {"fixture": "f", "probes": [{"id": "a", "tool": "t", "arguments": [1]}]}}}`, `want an object, got an array in targets.w.probes[0].arguments`},
 		{"profiles not object", `{"targets": {}, "profiles": {"p": 1}}`, `want an object, got a number in profiles.p`},
 		{"volatile empty", `{"targets": {"w": {"fixture": "f", "volatile": [""]}}}`, `empty string in targets.w.volatile[0]`},

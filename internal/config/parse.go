@@ -387,7 +387,7 @@ func validateTarget(path string, t *Target) error {
 	return nil
 }
 
-var probeKeys = []string{"id", "tool", "arguments", "capture"}
+var probeKeys = []string{"id", "tool", "enabled", "reason", "arguments", "capture"}
 
 func parseProbes(path string, raw json.RawMessage) ([]Probe, error) {
 	var items []json.RawMessage
@@ -410,6 +410,13 @@ func parseProbes(path string, raw json.RawMessage) ([]Probe, error) {
 				err = str(kp, m.val, &pr.ID)
 			case "tool":
 				err = str(kp, m.val, &pr.Tool)
+			case "enabled":
+				var on bool
+				if err = boolean(kp, m.val, &on); err == nil {
+					pr.Enabled = &on
+				}
+			case "reason":
+				err = str(kp, m.val, &pr.Reason)
 			case "arguments":
 				if _, err = object(kp, m.val); err == nil {
 					pr.Arguments = m.val

@@ -98,6 +98,28 @@ func TestFromConfigProbes(t *testing.T) {
 	if len(none.Probes) != 0 {
 		t.Errorf("explicit empty probes: got %d", len(none.Probes))
 	}
+	off, on := false, true
+	mixed, err := FromConfig("", "a", &config.Target{Fixture: "clean@v1", Probes: []config.Probe{
+		{ID: "del", Tool: "delete_note", Enabled: &off, Reason: "destructive"},
+		{ID: "arch", Tool: "archive_note", Enabled: &on},
+		{ID: "list", Tool: "list_notes"},
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ran, skipped []string
+	for _, p := range mixed.Probes {
+		ran = append(ran, p.ID)
+	}
+	for _, p := range mixed.Disabled {
+		skipped = append(skipped, p.ID)
+	}
+	if d := cmp.Diff([]string{"arch", "list"}, ran); d != "" {
+		t.Errorf("enabled probes mismatch (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"del"}, skipped); d != "" {
+		t.Errorf("disabled probes mismatch (-want +got):\n%s", d)
+	}
 	cmdT, err := FromConfig("/cfg", "s", &config.Target{Command: "node", Args: []string{"s.js"}, Cwd: "srv", Home: "/abs", Env: map[string]string{"B": "2", "A": "1"}}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,9 @@ type Target struct {
 	Spec *target.Spec
 	// Probes are run after the lists, in order.
 	Probes []probe.Probe
+	// Disabled are the config's probes with "enabled": false: kept for the
+	// reviewer, never called, and not part of the probe spec.
+	Disabled []config.Probe
 	// Profiles are the compat profile names (part of the probe spec).
 	Profiles []string
 	// Capabilities is the ClientCapabilities JSON to declare (nil: {}).
@@ -146,6 +149,10 @@ func FromConfig(dir, name string, ct *config.Target, lookup func(string) (string
 	switch {
 	case ct.Probes != nil:
 		for _, p := range ct.Probes {
+			if !p.IsEnabled() {
+				t.Disabled = append(t.Disabled, p)
+				continue
+			}
 			t.Probes = append(t.Probes, probe.Probe{ID: p.ID, Tool: p.Tool, Arguments: p.Arguments, Capture: p.Capture})
 		}
 	case ct.Fixture != "":

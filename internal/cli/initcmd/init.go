@@ -24,7 +24,9 @@ import (
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/heuristic"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
@@ -69,8 +71,12 @@ func NewCmdInit(f *cmdutil.Factory, runF func(context.Context, *InitOptions) err
 		Long: `Connect to the server, list its tools, and write mcpward.json with one target
 and one probe per tool. A seeded probe passes only the tool's required
 arguments, each with a placeholder (the first enum value, the minimum or 1, true,
-[], {}, or "example"): review them before recording, since record calls every
-probe.
+[], {}, or "example"): review them before recording, since record and check
+call every enabled probe.
+
+Only tools labelled read are enabled. A tool labelled write or destructive (from
+its name, description or annotations, or declaring destructiveHint: true) gets a
+probe with "enabled": false and a "reason"; set "enabled": true to call it.
 
 Nothing is written if the server cannot be fully listed. An existing config is
 kept unless --force is given.`,
@@ -186,7 +192,20 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 	if err := contract.WriteFileAtomic(opts.ConfigPath, b, 0o644); err != nil {
 		return fault.Input(fmt.Errorf("write %s: %w", opts.ConfigPath, err))
 	}
-	fmt.Fprintf(opts.IO.Out, "wrote %s (target %s: %d tools, %d probes seeded)\n", opts.ConfigPath, opts.Target, len(obs.Snapshot.Surface.Tools), len(ct.Probes))
+	var disabled []string
+	for _, p := range ct.Probes {
+		if !p.IsEnabled() {
+			disabled = append(disabled, p.Tool)
+		}
+	}
+	seeded := fmt.Sprintf("%d probes seeded", len(ct.Probes))
+	if len(disabled) > 0 {
+		seeded += fmt.Sprintf(", %d disabled", len(disabled))
+	}
+	fmt.Fprintf(opts.IO.Out, "wrote %s (target %s: %d tools, %s)\n", opts.ConfigPath, opts.Target, len(obs.Snapshot.Surface.Tools), seeded)
+	if len(disabled) > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "disabled (labelled write or destructive, so not called until you set \"enabled\": true): %s\n", strings.Join(disabled, ", "))
+	}
 	fmt.Fprintf(opts.IO.ErrOut, "next: review the seeded probe arguments, then run 'mcpward record %s'\n", opts.Target)
 	return nil
 }
@@ -195,6 +214,12 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 // arguments hold only the required properties, each with a placeholder
 // (snapgauge §2): the first enum value; the minimum (else 1) for integer
 // and number; true; []; {}; otherwise "example".
+//
+// Only probes of tools labelled read are enabled. A tool labelled write or
+// destructive (by its words or its annotations, or declaring
+// destructiveHint: true) gets a probe written with "enabled": false and a
+// "reason": record and check would otherwise call it on every CI run, and
+// turning it on is an edit a reviewer makes on purpose.
 func SeedProbes(tools []snapshot.Object) []config.Probe {
 	out := make([]config.Probe, 0, len(tools))
 	for _, t := range tools {
@@ -218,10 +243,60 @@ func SeedProbes(tools []snapshot.Object) []config.Probe {
 		if err != nil {
 			b = []byte("{}")
 		}
-		out = append(out, config.Probe{ID: name, Tool: name, Arguments: b, Capture: snapshot.CaptureShape})
+		pr := config.Probe{ID: name, Tool: name, Arguments: b, Capture: snapshot.CaptureShape}
+		if why := unsafeReason(name, t); why != "" {
+			off := false
+			pr.Enabled = &off
+			pr.Reason = why
+		}
+		out = append(out, pr)
 	}
 	slices.SortStableFunc(out, func(a, b config.Probe) int { return strings.Compare(a.ID, b.ID) })
 	return out
+}
+
+// unsafeReason says why calling the tool from every record and check is not
+// safe by default, or "" for a tool labelled read.
+func unsafeReason(name string, t snapshot.Object) string {
+	ann := toolAnnotations(t)
+	l := heuristic.ClassifyWithAnnotations(name, snapshot.Str(t, "description"), ann)
+	hinted := ann != nil && ann.DestructiveHint != nil && *ann.DestructiveHint
+	if l.Risk == heuristic.Read && !hinted {
+		return ""
+	}
+	risk := l.Risk
+	var why string
+	switch {
+	case hinted:
+		risk, why = heuristic.Destructive, "its annotations declare destructiveHint: true"
+	case l.Source == heuristic.SourceAnnotations && l.Risk == heuristic.Destructive:
+		why = "its annotations declare readOnlyHint: false, and destructiveHint defaults to true"
+	case l.Source == heuristic.SourceAnnotations:
+		why = "its annotations declare it is not read-only"
+	case l.Word != "":
+		why = fmt.Sprintf("its name or description says %q", l.Word)
+	default:
+		why = "nothing in its name, description or annotations says it only reads"
+	}
+	return fmt.Sprintf("%s is labelled %s (%s): check the arguments, then set \"enabled\": true to call it on every record and check", name, risk, why)
+}
+
+// toolAnnotations reads a tool's annotations, nil when absent or not an
+// object of the expected shape.
+func toolAnnotations(t snapshot.Object) *mcp.ToolAnnotations {
+	raw, ok := t["annotations"]
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var a mcp.ToolAnnotations
+	if json.Unmarshal(b, &a) != nil {
+		return nil
+	}
+	return &a
 }
 
 func placeholder(s map[string]any) any {

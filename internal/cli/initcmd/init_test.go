@@ -56,8 +56,8 @@ func TestNewCmdInitFlags(t *testing.T) {
 func TestSeedProbes(t *testing.T) {
 	var tools []snapshot.Object
 	src := `[
-	  {"name": "z_last", "inputSchema": {"type": "object"}},
-	  {"name": "all", "inputSchema": {"type": "object", "required": ["e", "i", "n", "m", "b", "a", "o", "s", "t", "u"], "properties": {
+	  {"name": "z_last", "description": "Reads z.", "inputSchema": {"type": "object"}},
+	  {"name": "all", "description": "Shows everything.", "inputSchema": {"type": "object", "required": ["e", "i", "n", "m", "b", "a", "o", "s", "t", "u"], "properties": {
 	    "e": {"type": "string", "enum": ["metric", "imperial"]},
 	    "i": {"type": "integer"},
 	    "n": {"type": "number", "minimum": 0.5},
@@ -77,12 +77,55 @@ func TestSeedProbes(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := SeedProbes(tools)
+	off := false
 	want := []config.Probe{
 		{ID: "all", Tool: "all", Arguments: json.RawMessage(`{"a":[],"b":true,"e":"metric","i":1,"m":10,"n":0.5,"o":{},"s":"example","t":1,"u":"example"}`), Capture: "shape"},
-		{ID: "bare", Tool: "bare", Arguments: json.RawMessage(`{}`), Capture: "shape"},
+		{ID: "bare", Tool: "bare", Enabled: &off, Reason: `bare is labelled write (nothing in its name, description or annotations says it only reads): check the arguments, then set "enabled": true to call it on every record and check`,
+			Arguments: json.RawMessage(`{}`), Capture: "shape"},
 		{ID: "z_last", Tool: "z_last", Arguments: json.RawMessage(`{}`), Capture: "shape"},
 	}
 	if d := cmp.Diff(want, got, cmp.Transformer("raw", func(r json.RawMessage) string { return string(r) })); d != "" {
 		t.Errorf("SeedProbes() mismatch (-want +got):\n%s", d)
+	}
+}
+
+// TestSeedProbesSafety pins issue 13 item 1: only tools labelled read get
+// an enabled probe; write, destructive and destructiveHint: true tools are
+// written disabled with the reason.
+func TestSeedProbesSafety(t *testing.T) {
+	tests := []struct {
+		tool       string
+		wantReason string // "" : enabled
+	}{
+		{`{"name": "list_notes", "description": "List notes."}`, ""},
+		{`{"name": "get_weather", "annotations": {"readOnlyHint": true}}`, ""},
+		{`{"name": "delete_note", "description": "Delete a note."}`, `delete_note is labelled destructive (its name or description says "delete")`},
+		{`{"name": "create_note", "description": "Create a note."}`, `create_note is labelled write (its name or description says "create")`},
+		{`{"name": "archive_note", "annotations": {"destructiveHint": true}}`, `archive_note is labelled destructive (its annotations declare destructiveHint: true)`},
+		{`{"name": "get_thing", "annotations": {"readOnlyHint": true, "destructiveHint": true}}`, `get_thing is labelled destructive (its annotations declare destructiveHint: true)`},
+		{`{"name": "tidy", "annotations": {"readOnlyHint": false}}`, `tidy is labelled destructive (its annotations declare readOnlyHint: false, and destructiveHint defaults to true)`},
+		{`{"name": "tag", "annotations": {"readOnlyHint": false, "destructiveHint": false}}`, `tag is labelled write (its annotations declare it is not read-only)`},
+		{`{"name": "list_and_purge", "annotations": {"readOnlyHint": true}}`, `list_and_purge is labelled destructive (its name or description says "purge")`},
+	}
+	for _, tt := range tests {
+		var tool snapshot.Object
+		if err := json.Unmarshal([]byte(tt.tool), &tool); err != nil {
+			t.Fatal(err)
+		}
+		ps := SeedProbes([]snapshot.Object{tool})
+		if len(ps) != 1 {
+			t.Fatalf("SeedProbes(%s) = %d probes", tt.tool, len(ps))
+		}
+		p := ps[0]
+		if tt.wantReason == "" {
+			if !p.IsEnabled() || p.Reason != "" {
+				t.Errorf("SeedProbes(%s): enabled %v, reason %q; want enabled, no reason", tt.tool, p.IsEnabled(), p.Reason)
+			}
+			continue
+		}
+		want := tt.wantReason + `: check the arguments, then set "enabled": true to call it on every record and check`
+		if p.IsEnabled() || p.Enabled == nil || p.Reason != want {
+			t.Errorf("SeedProbes(%s): enabled %v, reason\n got %q\nwant %q", tt.tool, p.IsEnabled(), p.Reason, want)
+		}
 	}
 }

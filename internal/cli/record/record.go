@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -213,6 +214,7 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 	if err := cmdutil.CheckOutputPath("snapshot", rt.Path); err != nil {
 		return err
 	}
+	AnnounceProbes(opts.IO.ErrOut, rt.Target)
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
 	obs, err := Observe(ctx, rt.Target, &contract.ObserveOptions{
@@ -235,6 +237,35 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 	fmt.Fprintf(opts.IO.Out, "recorded %s -> %s (%s, %s, %s)\n", rt.Name, rt.Path,
 		plural(len(s.Tools), "tool"), plural(len(s.Resources), "resource"), plural(len(s.Prompts), "prompt"))
 	return nil
+}
+
+// AnnounceProbes says on w, before anything is called, which tools the
+// target's probes will call (tools/call can change a server's data) and
+// which disabled probes are skipped. It prints nothing for a target with
+// neither.
+func AnnounceProbes(w io.Writer, t *contract.Target) {
+	if len(t.Probes) > 0 {
+		names := make([]string, 0, len(t.Probes))
+		for _, p := range t.Probes {
+			names = append(names, probeName(p.ID, p.Tool))
+		}
+		fmt.Fprintf(w, "will call: %s\n", strings.Join(names, ", "))
+	}
+	if len(t.Disabled) > 0 {
+		names := make([]string, 0, len(t.Disabled))
+		for _, p := range t.Disabled {
+			names = append(names, probeName(p.ID, p.Tool))
+		}
+		fmt.Fprintf(w, "not calling (\"enabled\": false): %s\n", strings.Join(names, ", "))
+	}
+}
+
+// probeName is the tool, with the probe id when it differs.
+func probeName(id, tool string) string {
+	if id == "" || id == tool {
+		return tool
+	}
+	return fmt.Sprintf("%s (probe %s)", tool, id)
 }
 
 // Observe is contract.Observe, with a server that could not be reached at
