@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/feed"
 	"github.com/mcpward/mcpward/internal/session"
 )
@@ -21,6 +22,16 @@ import (
 // `mcpward hub-path`, or "env" and the three variables the state
 // directory is derived from.
 const ResolveScript = `p=$(mcpward hub-path 2>/dev/null) && [ -n "$p" ] && printf 'sock\n%s\n' "$p" || printf 'env\n%s\n%s\n%s\n' "${MCPWARD_HOME-}" "${XDG_STATE_HOME-}" "${HOME-}"`
+
+// PathScript runs on the remote machine (through sh) and prints only its
+// hub socket path, by the same rules as [ParseResolve]: `mcpward hub-path`,
+// else MCPWARD_HOME, an absolute XDG_STATE_HOME, or HOME. It is what a
+// printed command asks the remote when it is run, so that printing it does
+// not connect.
+const PathScript = `p=$(mcpward hub-path 2>/dev/null) && [ -n "$p" ] || ` +
+	`if [ -n "${MCPWARD_HOME-}" ]; then p=$MCPWARD_HOME/` + feed.SocketName + `; ` +
+	`else case "${XDG_STATE_HOME-}" in /*) p=$XDG_STATE_HOME/mcpward/` + feed.SocketName + ` ;; ` +
+	`*) p=$HOME/.local/state/mcpward/` + feed.SocketName + ` ;; esac; fi; echo "$p"`
 
 // CheckTarget refuses a target that ssh would read as an option or that
 // holds spaces or control characters.
@@ -120,7 +131,28 @@ func ForwardArgs(target, remoteSock, localSock string) []string {
 		"-o", "ServerAliveInterval=15", "-R", remoteSock + ":" + localSock, target}
 }
 
-// Resolve asks the remote machine for its hub socket by running ssh.
+// PrintedCommand is the forward command for a person to run, without
+// knowing the remote hub socket yet: the -R argument asks the remote for it
+// with [PathScript] when the command runs (the last line of its answer, so
+// that shell start-up noise is skipped). Printing it connects nowhere.
+func PrintedCommand(ssh, target, localSock string) string {
+	ask := CommandLine([]string{ssh, "-o", "BatchMode=yes", "-T", target, "sh -c " + shellQuote(PathScript)}) + " | tail -n 1"
+	fwd := ForwardArgs(target, "REMOTE", localSock)
+	q := make([]string, 0, len(fwd)+1)
+	q = append(q, shellQuote(ssh))
+	for _, a := range fwd {
+		if a == "REMOTE:"+localSock {
+			q = append(q, `"$(`+ask+`)":`+shellQuote(localSock))
+			continue
+		}
+		q = append(q, shellQuote(a))
+	}
+	return strings.Join(q, " ")
+}
+
+// Resolve asks the remote machine for its hub socket by running ssh. An
+// ssh that fails or an answer that names no socket is marked
+// fault.Incomplete (exit 2), with ssh's own words as the reason.
 func Resolve(ctx context.Context, ssh, target string, env []string) (string, error) {
 	cmd := exec.CommandContext(ctx, ssh, ResolveArgs(target)...)
 	cmd.Env = env
@@ -132,9 +164,13 @@ func Resolve(ctx context.Context, ssh, target string, env []string) (string, err
 		if msg == "" {
 			msg = err.Error()
 		}
-		return "", fmt.Errorf("ask %s for its state directory: %s", target, msg)
+		return "", fault.Incomplete(fmt.Errorf("ask %s for its state directory: %s", target, msg))
 	}
-	return ParseResolve(out.Bytes())
+	sock, err := ParseResolve(out.Bytes())
+	if err != nil {
+		return "", fault.Incomplete(fmt.Errorf("ask %s for its state directory: %w", target, err))
+	}
+	return sock, nil
 }
 
 // Forward starts ssh forwarding the sockets. The caller must Wait for it;
@@ -146,7 +182,7 @@ func Forward(ctx context.Context, ssh, target, remoteSock, localSock string, env
 	cmd.Stderr = errOut
 	reap(cmd)
 	if err := cmd.Start(); err != nil {
-		return nil, nil, fmt.Errorf("start ssh: %w", err)
+		return nil, nil, fault.Incomplete(fmt.Errorf("start ssh: %w", err))
 	}
 	return cmd, &errOut.b, nil
 }

@@ -1,6 +1,9 @@
 package remote
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,4 +77,67 @@ func FuzzParseResolve(f *testing.F) {
 			t.Errorf("ParseResolve(%q) = %q", b, p)
 		}
 	})
+}
+
+// TestPrintedCommandRuns runs the printed command through sh with a fake
+// ssh that plays the remote machine (it runs the remote command locally,
+// after a line of start-up noise) and records the forward's arguments: the
+// -R argument must name the socket the remote would report.
+func TestPrintedCommandRuns(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("needs sh")
+	}
+	const fakeSSH = `#!/bin/sh
+case "$*" in
+*BatchMode=yes*) for a; do last=$a; done; echo 'Welcome to box'; exec sh -c "$last" ;;
+esac
+printf '%s\n' "$@" > "$FAKE_OUT"
+`
+	const fakeMcpward = "#!/bin/sh\n[ \"$1\" = hub-path ] && echo /opt/mw/hub.sock\n"
+	tests := []struct {
+		name     string
+		mcpward  bool
+		env      []string
+		wantSock string
+	}{
+		{"hub-path", true, []string{"HOME=/home/ann"}, "/opt/mw/hub.sock"},
+		{"MCPWARD_HOME", false, []string{"HOME=/home/ann", "MCPWARD_HOME=/srv/mw", "XDG_STATE_HOME=/xdg"}, "/srv/mw/hub.sock"},
+		{"XDG_STATE_HOME", false, []string{"HOME=/home/ann", "XDG_STATE_HOME=/xdg"}, "/xdg/mcpward/hub.sock"},
+		{"relative XDG ignored", false, []string{"HOME=/home/ann", "XDG_STATE_HOME=rel"}, "/home/ann/.local/state/mcpward/hub.sock"},
+		{"HOME", false, []string{"HOME=/home/ann"}, "/home/ann/.local/state/mcpward/hub.sock"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bin := filepath.Join(dir, "bin")
+			if err := os.Mkdir(bin, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			ssh := filepath.Join(bin, "ssh")
+			if err := os.WriteFile(ssh, []byte(fakeSSH), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tt.mcpward {
+				if err := os.WriteFile(filepath.Join(bin, "mcpward"), []byte(fakeMcpward), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			local := filepath.Join(dir, "my dir", "box.sock")
+			line := PrintedCommand(ssh, "ann@box", local)
+			out := filepath.Join(dir, "out")
+			cmd := exec.Command("sh", "-c", line)
+			cmd.Env = append([]string{"PATH=" + bin + ":/usr/bin:/bin", "FAKE_OUT=" + out}, tt.env...)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("sh -c %s: %v\n%s", line, err, b)
+			}
+			got, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Join(ForwardArgs("ann@box", tt.wantSock, local), "\n") + "\n"
+			if d := cmp.Diff(want, string(got)); d != "" {
+				t.Errorf("forward arguments mismatch (-want +got):\n%s\ncommand: %s", d, line)
+			}
+		})
+	}
 }

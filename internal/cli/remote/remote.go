@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/feed"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/iostreams"
@@ -42,7 +43,7 @@ type RemoteOptions struct {
 
 // NewCmdRemote returns `mcpward remote`.
 func NewCmdRemote(f *cmdutil.Factory, runF func(context.Context, *RemoteOptions) error) *cobra.Command {
-	opts := &RemoteOptions{IO: f.IOStreams, LookupEnv: f.LookupEnv, Environ: f.Environ}
+	opts := &RemoteOptions{IO: f.IOStreams, LookupEnv: f.StateEnv, Environ: f.Environ}
 	cmd := &cobra.Command{
 		Use:   "remote <user@host>",
 		Short: "Watch another machine's sessions over SSH",
@@ -52,7 +53,12 @@ mcpward asks the remote machine where its hub socket is (mcpward hub-path,
 else from its MCPWARD_HOME, XDG_STATE_HOME or HOME), then runs
   ssh -N -o ExitOnForwardFailure=yes -R <remote hub.sock>:<local socket> user@host
 so that proxies running there stream to a hub here. ssh is stopped when
-mcpward stops. Needs Unix sockets on both ends (OpenSSH 6.7 or later).`,
+mcpward stops. Needs Unix sockets on both ends (OpenSSH 6.7 or later).
+
+--print-command prints that command and connects nowhere: unless
+--remote-state-dir names the remote directory, the printed command asks the
+remote for its socket when you run it. If ssh fails, the exit code is 2 and
+the reason is ssh's own message.`,
 		Example: `  mcpward remote dev@build-box
   mcpward remote dev@build-box --print-command
   mcpward remote dev@build-box --remote-state-dir /srv/mcpward`,
@@ -80,6 +86,7 @@ mcpward stops. Needs Unix sockets on both ends (OpenSSH 6.7 or later).`,
 	fl.BoolVar(&opts.PrintCommand, "print-command", false, "print the ssh command and exit")
 	fl.StringVar(&opts.RemoteStateDir, "remote-state-dir", "", "the remote machine's mcpward state `directory` (absolute; default: ask it)")
 	fl.StringVar(&opts.SSH, "ssh", "ssh", "ssh `program` to run")
+	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
 }
 
@@ -88,17 +95,31 @@ func remoteRun(ctx context.Context, opts *RemoteOptions) error {
 		ctx = context.Background()
 	}
 	env := opts.Environ()
-	remoteSock, err := remoteSocket(ctx, opts, env)
-	if err != nil {
-		return err
-	}
 	localState, err := session.StateDir(opts.LookupEnv)
 	if err != nil {
 		return err
 	}
 	localSock := remote.LocalSocket(localState, opts.Target)
+	if opts.PrintCommand {
+		// Printing connects nowhere: without --remote-state-dir the
+		// command asks the remote for its socket when it runs.
+		line := remote.PrintedCommand(opts.SSH, opts.Target, localSock)
+		if opts.RemoteStateDir != "" {
+			sock, err := remote.SocketFromStateDir(opts.RemoteStateDir)
+			if err != nil {
+				return err
+			}
+			line = remote.CommandLine(append([]string{opts.SSH}, remote.ForwardArgs(opts.Target, sock, localSock)...))
+		}
+		_, err := fmt.Fprintln(opts.IO.Out, line)
+		return err
+	}
+	remoteSock, err := remoteSocket(ctx, opts, env)
+	if err != nil {
+		return err
+	}
 	var tmp string
-	if feed.CheckSocketPath(localSock) != nil && !opts.PrintCommand {
+	if feed.CheckSocketPath(localSock) != nil {
 		// A long local state directory: a private short one instead.
 		if tmp, err = os.MkdirTemp("", "mwr"); err != nil {
 			return fmt.Errorf("remote: %w", err)
@@ -106,12 +127,6 @@ func remoteRun(ctx context.Context, opts *RemoteOptions) error {
 		defer os.RemoveAll(tmp)
 		localSock = filepath.Join(tmp, "hub.sock")
 	}
-	argv := append([]string{opts.SSH}, remote.ForwardArgs(opts.Target, remoteSock, localSock)...)
-	if opts.PrintCommand {
-		_, err := fmt.Fprintln(opts.IO.Out, remote.CommandLine(argv))
-		return err
-	}
-
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	h, err := hub.New(ctx, hub.Options{Socket: localSock})
@@ -150,7 +165,7 @@ func remoteRun(ctx context.Context, opts *RemoteOptions) error {
 				msg = err.Error()
 			}
 			return &cmdutil.HintError{
-				Err:  fmt.Errorf("remote: ssh to %s stopped: %s", opts.Target, msg),
+				Err:  fault.Incomplete(fmt.Errorf("remote: ssh to %s stopped: %s", opts.Target, msg)),
 				Hint: fmt.Sprintf("if a hub or a stale socket holds %s, remove it: ssh %s rm %s", remoteSock, opts.Target, remoteSock),
 			}
 		}
@@ -193,13 +208,13 @@ func oneLine(b []byte, n int) string {
 // NewCmdHubPath returns the hidden `mcpward hub-path`, which prints this
 // machine's hub socket: what `mcpward remote` asks the remote side.
 func NewCmdHubPath(f *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:    "hub-path",
 		Short:  "Print the hub socket path",
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := session.StateDir(f.LookupEnv)
+			dir, err := session.StateDir(f.StateEnv)
 			if err != nil {
 				return err
 			}
@@ -207,4 +222,6 @@ func NewCmdHubPath(f *cmdutil.Factory) *cobra.Command {
 			return err
 		},
 	}
+	cmdutil.AddStateDirFlag(cmd, f)
+	return cmd
 }

@@ -14,9 +14,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/feed"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/remote"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -103,21 +105,32 @@ func TestFlags(t *testing.T) {
 	}
 }
 
-func TestPrintCommandAsksRemote(t *testing.T) {
+// Issue 13 item 2: --print-command connects nowhere; the printed command
+// asks the remote for its socket when it is run.
+func TestPrintCommandConnectsNowhere(t *testing.T) {
 	opts, dir := setup(t)
 	opts.PrintCommand = true
 	if err := remoteRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	out := opts.IO.Out.(interface{ String() string }).String()
-	want := opts.SSH + " -N -o ExitOnForwardFailure=yes -o StreamLocalBindUnlink=yes -o ServerAliveInterval=15 -R " +
-		"/home/ann/.local/state/mcpward/hub.sock:" + filepath.Join(dir, "st", "remote", "box.sock") + " ann@box\n"
+	want := remote.PrintedCommand(opts.SSH, "ann@box", filepath.Join(dir, "st", "remote", "box.sock")) + "\n"
 	if d := cmp.Diff(want, out); d != "" {
 		t.Errorf("printed command mismatch (-want +got):\n%s", d)
 	}
-	args, _ := os.ReadFile(filepath.Join(dir, "args"))
-	if !strings.Contains(string(args), "BatchMode=yes -T ann@box sh -c") {
-		t.Errorf("resolve not run as expected: %s", args)
+	if _, err := os.Stat(filepath.Join(dir, "args")); !os.IsNotExist(err) {
+		t.Errorf("ssh was run: %v", err)
+	}
+}
+
+// An ssh that cannot ask the remote is incomplete evidence (exit 2) with
+// ssh's reason, not an internal error.
+func TestResolveFailureIsIncomplete(t *testing.T) {
+	opts, _ := setup(t)
+	opts.SSH = filepath.Join(t.TempDir(), "no-ssh")
+	err := remoteRun(context.Background(), opts)
+	if !errors.Is(err, fault.ErrIncomplete) || !strings.Contains(err.Error(), "ask ann@box for its state directory") {
+		t.Errorf("err = %v, want an incomplete error naming what was asked", err)
 	}
 }
 
@@ -190,7 +203,7 @@ func TestRunSSHFailsWithHint(t *testing.T) {
 	}
 	err := remoteRun(context.Background(), opts)
 	var he *cmdutil.HintError
-	if !errors.As(err, &he) || !strings.Contains(err.Error(), "remote port forwarding failed") ||
+	if !errors.As(err, &he) || !errors.Is(err, fault.ErrIncomplete) || !strings.Contains(err.Error(), "remote port forwarding failed") ||
 		!strings.Contains(he.Hint, "rm /home/ann/.local/state/mcpward/hub.sock") {
 		t.Errorf("err = %v", err)
 	}
