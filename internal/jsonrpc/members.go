@@ -22,7 +22,7 @@ func Members(obj []byte, fn func(name, value []byte) bool) bool {
 		if vStart < 0 {
 			return false
 		}
-		kEnd := skipString(obj, i) // valid: objectKey read it
+		kEnd := skipString(obj, i, false) // valid: objectKey read it
 		end := scanValue(obj, vStart, false, maxDepth-1)
 		if end < 0 || !fn(obj[i+1:kEnd-1], obj[vStart:end]) {
 			return false

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf8"
 )
 
 // maxDepth is encoding/json's nesting limit: deeper values are invalid
@@ -18,8 +19,9 @@ const maxDepth = 10000
 func Valid(b []byte) bool { return validJSON(b, false) }
 
 // ValidLine is [Valid], but a "\n" or "\r" anywhere makes it false (the
-// value must fit on one log line), so that a writer needs one pass over a
-// frame, not three.
+// value must fit on one log line), and so does invalid UTF-8 inside a
+// string (the line must be valid UTF-8, and a reader must get the exact
+// bytes back), so that a writer needs one pass over a frame, not four.
 func ValidLine(b []byte) bool { return validJSON(b, true) }
 
 // SkipSpace returns the index after the JSON whitespace at b[i:].
@@ -34,7 +36,7 @@ func SkipValue(b []byte, i int) int { return scanValue(b, i, false, maxDepth-1) 
 
 // SkipString returns the index after the JSON string that starts (with its
 // quote) at b[i], or -1 if it is not a valid JSON string.
-func SkipString(b []byte, i int) int { return skipString(b, i) }
+func SkipString(b []byte, i int) int { return skipString(b, i, false) }
 
 // SkipNumber returns the index after the longest valid JSON number at b[i:]
 // (i < len(b)), or -1 if none starts there.
@@ -92,7 +94,7 @@ func scanValue(b []byte, i int, noLineBreak bool, depth int) int {
 			}
 			continue
 		case c == '"':
-			if i = skipString(b, i); i < 0 {
+			if i = skipString(b, i, noLineBreak); i < 0 {
 				return -1
 			}
 		case c == '-' || (c >= '0' && c <= '9'):
@@ -170,7 +172,7 @@ func objectKey(b []byte, i int, noLineBreak bool) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	if i = skipString(b, i); i < 0 {
+	if i = skipString(b, i, noLineBreak); i < 0 {
 		return -1
 	}
 	if i = ws(b, i, noLineBreak); i < 0 || i >= len(b) || b[i] != ':' {
@@ -226,29 +228,38 @@ func special(w uint64) uint64 {
 }
 
 // skipString returns the index after the string that starts (with its
-// quote) at i, or -1 if it is not a valid JSON string.
-func skipString(b []byte, i int) int {
+// quote) at i, or -1 if it is not a valid JSON string, or if checkUTF8 and
+// it holds invalid UTF-8. Outside strings valid JSON is ASCII, so this is
+// the only place a UTF-8 check is needed: it costs nothing on ASCII text
+// (the scan stops at bytes >= 0x80 as at quotes), and on other text it
+// replaces a second pass over the frame.
+func skipString(b []byte, i int, checkUTF8 bool) int {
+	var hi uint64 // the high bits that stop the scan too
+	if checkUTF8 {
+		hi = msb
+	}
 	i++
 	for {
 		// Straight to the next byte to look at. Short strings, the bulk of
 		// a tools/list, end within their first word; long ones are tested
 		// 32 bytes at a time, then word by word.
 		if len(b)-i >= 8 {
-			if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
+			if w := binary.LittleEndian.Uint64(b[i:]); special(w)|w&hi != 0 {
+				i += bits.TrailingZeros64(special(w)|w&hi) >> 3
 			} else {
 				i += 8
 				for len(b)-i >= 32 {
 					w := b[i : i+32 : i+32]
-					if special(binary.LittleEndian.Uint64(w))|special(binary.LittleEndian.Uint64(w[8:]))|
-						special(binary.LittleEndian.Uint64(w[16:]))|special(binary.LittleEndian.Uint64(w[24:])) != 0 {
+					w0, w1 := binary.LittleEndian.Uint64(w), binary.LittleEndian.Uint64(w[8:])
+					w2, w3 := binary.LittleEndian.Uint64(w[16:]), binary.LittleEndian.Uint64(w[24:])
+					if special(w0)|special(w1)|special(w2)|special(w3)|(w0|w1|w2|w3)&hi != 0 {
 						break
 					}
 					i += 32
 				}
 				for len(b)-i >= 8 {
-					if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-						i += bits.TrailingZeros64(m) >> 3
+					if w := binary.LittleEndian.Uint64(b[i:]); special(w)|w&hi != 0 {
+						i += bits.TrailingZeros64(special(w)|w&hi) >> 3
 						break
 					}
 					i += 8
@@ -278,10 +289,37 @@ func skipString(b []byte, i int) int {
 			}
 		case c < 0x20:
 			return -1
+		case c >= utf8.RuneSelf && checkUTF8:
+			// Text that is not ASCII: check all of it up to the next
+			// quote, escape or control byte at once with utf8.Valid
+			// (no character holds one of those, so the cut is safe),
+			// while it is in cache, rather than stopping at every
+			// character.
+			j := nextSpecial(b, i+1)
+			if !utf8.Valid(b[i:j]) {
+				return -1
+			}
+			i = j
 		default:
 			i++
 		}
 	}
+}
+
+// nextSpecial returns the index of the first byte at or after i that
+// special flags, or len(b).
+func nextSpecial(b []byte, i int) int {
+	for ; len(b)-i >= 8; i += 8 {
+		if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return i
 }
 
 func isHex(c byte) bool {

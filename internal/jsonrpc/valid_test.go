@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var validSeeds = []string{
@@ -18,7 +19,7 @@ var validSeeds = []string{
 }
 
 func FuzzValidEquivalent(f *testing.F) {
-	for _, s := range validSeeds {
+	for _, s := range append(validSeeds, utf8Seeds()...) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -26,9 +27,8 @@ func FuzzValidEquivalent(f *testing.F) {
 		if got := validJSON(b, false); got != want {
 			t.Fatalf("validJSON(%q) = %v, json.Valid = %v", b, got, want)
 		}
-		wantNL := want && bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') < 0
-		if got := validJSON(b, true); got != wantNL {
-			t.Fatalf("validJSON(%q, noLineBreak) = %v, want %v", b, got, wantNL)
+		if got, want := validJSON(b, true), validLineRef(b); got != want {
+			t.Fatalf("ValidLine(%q) = %v, want %v", b, got, want)
 		}
 	})
 }
@@ -46,10 +46,35 @@ func wordSeeds() []string {
 	return out
 }
 
+// validLineRef is what ValidLine must say: json.Valid, no line break,
+// valid UTF-8 (json.Valid does not check it inside strings).
+func validLineRef(b []byte) bool {
+	return json.Valid(b) && bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') < 0 && utf8.Valid(b)
+}
+
+// utf8Seeds put invalid UTF-8 (a stray continuation byte, a truncated
+// sequence, an overlong form, a surrogate, a byte that never occurs)
+// after every prefix length of a word, next to valid multi-byte text.
+func utf8Seeds() []string {
+	bad := []string{"\x80", "\xc3", "\xe6\x97", "\xc0\xaf", "\xed\xa0\x80", "\xff", "\xf4\x90\x80\x80"}
+	var out []string
+	for k := range 40 {
+		pad := strings.Repeat("a", k)
+		for _, x := range bad {
+			out = append(out, `{"s":"`+pad+x+`"}`, `{"`+pad+x+`":1}`, `["`+pad+`日本`+x+`é"]`, `"`+pad+x)
+		}
+		out = append(out, `{"s":"`+pad+`日本語 déjà"}`, `"`+pad+`€"`)
+	}
+	return out
+}
+
 func TestValidEquivalentSeeds(t *testing.T) {
-	for _, s := range append(validSeeds, wordSeeds()...) {
+	for _, s := range append(append(validSeeds, wordSeeds()...), utf8Seeds()...) {
 		if got, want := validJSON([]byte(s), false), json.Valid([]byte(s)); got != want {
 			t.Errorf("validJSON(%.40q) = %v, json.Valid = %v", s, got, want)
+		}
+		if got, want := ValidLine([]byte(s)), validLineRef([]byte(s)); got != want {
+			t.Errorf("ValidLine(%.40q) = %v, want %v", s, got, want)
 		}
 	}
 }

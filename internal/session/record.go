@@ -115,9 +115,11 @@ type Record struct {
 
 // SpliceJSON reports whether frame is stored as a raw JSON value ("frame"):
 // it must be valid JSON, start and end with a non-space byte (so the
-// reader gets the exact bytes back) and hold no line break (so the record
-// stays on one line). One pass of a validator equivalent to json.Valid
-// checks all of it: it is the one JSON pass the writer makes.
+// reader gets the exact bytes back), hold no line break (so the record
+// stays on one line) and be valid UTF-8 (so the line is: json.Valid does
+// not check inside strings, and a frame that is not goes to frameBase64).
+// One pass of a validator equivalent to json.Valid checks all of it: it is
+// the one JSON pass the writer makes.
 func SpliceJSON(frame []byte) bool {
 	if len(frame) == 0 || isSpace(frame[0]) || isSpace(frame[len(frame)-1]) {
 		return false

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -26,6 +27,12 @@ func TestAppendRecordFrameEncoding(t *testing.T) {
 		{"not json", `hello "world"`, `"frameText":"hello \"world\""`},
 		{"control bytes", "a\x00b\x1fc\td", `"frameText":"a\u0000b\u001fc\td"`},
 		{"invalid utf-8", "\xff\xfe{", `"frameBase64":"//57"`},
+		// Valid JSON, but a JSON string cannot hold these bytes: spliced,
+		// they made the log line invalid UTF-8 (json.Valid does not check).
+		{"json with invalid utf-8 in a string", "{\"s\":\"caf\xe9\"}", `"frameBase64":"eyJzIjoiY2Fm6SJ9"`},
+		{"json with invalid utf-8 in a key", "{\"\xff\":1}", `"frameBase64":"eyL/IjoxfQ=="`},
+		{"json with a surrogate encoded in utf-8", "[\"\xed\xa0\x80\"]", `"frameBase64":"WyLtoIAiXQ=="`},
+		{"json with valid multi-byte text", `{"s":"日本語 déjà €"}`, `"frame":{"s":"日本語 déjà €"}`},
 		{"empty line", "", `"frameText":""`},
 		{"json scalar", `42`, `"frame":42`},
 		{"unicode separators", "{\"a\":\"\u2028\"}", "\"frame\":{\"a\":\"\u2028\"}"},
@@ -40,8 +47,8 @@ func TestAppendRecordFrameEncoding(t *testing.T) {
 			if !bytes.Contains(line, []byte(tt.member)) {
 				t.Errorf("AppendRecord() = %s\nwant it to contain %s", line, tt.member)
 			}
-			if !json.Valid(line) {
-				t.Fatalf("AppendRecord() = %q is not valid JSON", line)
+			if !json.Valid(line) || !utf8.Valid(line) {
+				t.Fatalf("AppendRecord() = %q is not valid JSON in UTF-8", line)
 			}
 			got, err := NewReader(bytes.NewReader(line)).Next()
 			if err != nil {
@@ -216,13 +223,16 @@ func FuzzReader(f *testing.F) {
 }
 
 func FuzzAppendRecordFrame(f *testing.F) {
-	for _, s := range []string{"", "{}", "\xff", "{\"a\":1}\r", " 1", "\"\\u0000\"", "[1,\n2]"} {
+	for _, s := range []string{"", "{}", "\xff", "{\"a\":1}\r", " 1", "\"\\u0000\"", "[1,\n2]", "{\"s\":\"\xe9\"}"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		line := AppendRecord(nil, &Record{Seq: 1, Time: t0, Dir: ServerToClient, Frame: frame, HasFrame: true})
 		if bytes.IndexByte(line, '\n') != len(line)-1 {
 			t.Fatalf("record is not one line: %q", line)
+		}
+		if !utf8.Valid(line) {
+			t.Fatalf("record is not valid UTF-8: %q", line)
 		}
 		r, err := NewReader(bytes.NewReader(line)).Next()
 		if err != nil {

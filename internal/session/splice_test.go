@@ -57,3 +57,15 @@ func BenchmarkSpliceJSONToolsList(b *testing.B) {
 		}
 	}
 }
+
+// A 1 MB frame of non-ASCII text (accented Latin and CJK), where checking
+// UTF-8 cannot take the ASCII shortcut.
+func BenchmarkSpliceJSON1MBUnicode(b *testing.B) {
+	fr := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("déjà vu 日本語のテキスト ", 30000) + `"}]}}`)
+	b.SetBytes(int64(len(fr)))
+	for b.Loop() {
+		if !SpliceJSON(fr) {
+			b.Fatal("not spliceable")
+		}
+	}
+}
