@@ -25,13 +25,46 @@ func bigFrame(size int, secret bool) []byte {
 	return []byte(b.String())
 }
 
+// BenchmarkText is the text path: a megabyte of log lines that are not
+// JSON (a server's stderr, a truncated frame), with and without a hidden
+// name in it.
+func BenchmarkText(b *testing.B) {
+	r := mustNew(b, Config{Secrets: true, Keys: []string{"ssn"}})
+	for _, bc := range []struct {
+		name   string
+		secret bool
+	}{{"1MB_clean", false}, {"1MB_matches", true}} {
+		var sb strings.Builder
+		for i := 0; sb.Len() < 1<<20; i++ {
+			fmt.Fprintf(&sb, "2026-12-01T10:00:00Z INFO request=%d path=/v1/forecast?city=Paris&days=3 status=200 bytes=5120 {\"user\":\"bob\"}\n", i)
+			if bc.secret && i%50 == 0 {
+				fmt.Fprintf(&sb, "2026-12-01T10:00:00Z WARN lookup ssn=%09d\n", i)
+			}
+		}
+		frame := []byte(sb.String())
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(frame)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, changed := r.Frame(frame); changed != bc.secret {
+					b.Fatalf("changed = %v", changed)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkFrame(b *testing.B) {
 	r := mustNew(b, Config{Secrets: true, Keys: []string{"ssn"}, Paths: []string{"params.arguments.pin"}})
 	for _, bc := range []struct {
 		name   string
 		secret bool
-	}{{"1MB_clean", false}, {"1MB_matches", true}} {
+		ssn    bool // a member named ssn: every string is scanned as text
+	}{{"1MB_clean", false, false}, {"1MB_matches", true, false}, {"1MB_key_present", true, true}} {
 		frame := bigFrame(1<<20, bc.secret)
+		if bc.ssn {
+			frame = append([]byte(`{"ssn":"1","x":`), append(frame, '}')...)
+		}
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(frame)))
 			b.ReportAllocs()

@@ -87,6 +87,23 @@ var builtinDetectors = []*detector{
 		re:       regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*`),
 	},
 	{
+		name:     "url-password",
+		literals: []string{"://"},
+		// scheme://user:password@host: the password goes, the user stays
+		// (it says which account). The last "@" before the path ends the
+		// userinfo, as in net/url.
+		re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/?#@:"'<>]*:([^\s/?#"'<>]+)@`),
+		group: 1,
+	},
+	{
+		name:     "url-user-token",
+		literals: []string{"://"},
+		// scheme://TOKEN@host: a long user with no password is a token
+		// (https://ghp_…@github.com, https://x-oauth-basic…).
+		re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://([A-Za-z0-9_\-.~%+=]{20,})@`),
+		group: 1,
+	},
+	{
 		name:     "key-value",
 		literals: []string{"passw", "passphrase", "secret", "token", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key"},
 		// "password=hunter2", "db_password: hunter2", `token="abc"` in
@@ -133,12 +150,20 @@ func normName(dst []byte, name []byte) []byte {
 
 // isSecretName reports whether a normalised name is a credential name.
 func isSecretName(n []byte) bool {
-	if len(n) == 0 || notSecret[string(n)] {
+	if len(n) < 5 {
+		return false
+	}
+	// The last three bytes of every suffix: most names leave here, before
+	// the suffix loop and the map lookup (the text scanner asks for every
+	// "name=" it meets).
+	switch string(n[len(n)-3:]) {
+	case "ord", "swd", "ase", "ret", "ken", "key", "ion", "kie", "ial", "als":
+	default:
 		return false
 	}
 	for _, s := range secretSuffixes {
 		if bytes.HasSuffix(n, []byte(s)) {
-			return true
+			return !notSecret[string(n)]
 		}
 	}
 	return false

@@ -50,11 +50,26 @@ func (r *Redactor) Header(name, value string) (string, bool) {
 		}
 		return value, false
 	}
-	b := []byte(value)
-	if out, hit := r.scrubText(b, nil); hit {
+	var buf []byte
+	if r.keyHit([]byte(lname), &buf) || r.keyHit([]byte(strings.TrimPrefix(lname, "x-")), &buf) {
+		// X-Ssn with --redact-key ssn, X-Csrf-Token with --redact-secrets.
+		return Placeholder, value != Placeholder
+	}
+	return r.Text(value)
+}
+
+// Text returns s with what the value detectors find hidden, and the values
+// of hidden names in it (`ssn=…` in a query string or a form body,
+// `"ssn": "…"` in a line of JSON that does not parse). It is for text kept
+// outside a frame: a URL, an error message.
+func (r *Redactor) Text(s string) (string, bool) {
+	if !r.Enabled() || s == "" {
+		return s, false
+	}
+	if out, hit := r.scrubText([]byte(s), nil); hit {
 		return string(out), true
 	}
-	return value, false
+	return s, false
 }
 
 // decodeSentinel decodes an x-mcp-header value in its Base64 form
@@ -158,7 +173,8 @@ func (r *Redactor) Argv(argv []string) ([]string, bool) {
 		if ok {
 			spans = append(spans, sp)
 		}
-		spans = mergeSpans(r.findSecrets(b, activeDetectors(r.dets, b), spans))
+		spans = r.findSecrets(b, activeDetectors(r.dets, b), spans)
+		spans = mergeSpans(r.keySpans(b, true, spans))
 		if len(spans) > 0 {
 			set(i, string(replaceSpans(b, spans, nil)))
 		}

@@ -34,6 +34,7 @@ type Config struct {
 type Redactor struct {
 	secrets bool
 	keys    map[string]bool // lowercased
+	keyList []textKey       // the same, for the text scanner
 	argKeys map[string]bool // lowercased, '-' → '_': names as flags
 	values  []*regexp.Regexp
 	paths   []path
@@ -64,6 +65,9 @@ func New(cfg Config) (*Redactor, error) {
 				continue
 			}
 			lk := strings.ToLower(k)
+			if !r.keys[lk] {
+				r.keyList = append(r.keyList, newTextKey(lk))
+			}
 			r.keys[lk] = true
 			r.argKeys[strings.ReplaceAll(lk, "-", "_")] = true
 		}
@@ -230,7 +234,8 @@ func mergeSpans(spans []span) []span {
 // scrubText returns b with what the value detectors find replaced by the
 // placeholder (a new slice), or b itself and false.
 func (r *Redactor) scrubText(b []byte, collect *[]string) ([]byte, bool) {
-	spans := mergeSpans(r.findSecrets(b, activeDetectors(r.dets, b), nil))
+	spans := r.findSecrets(b, activeDetectors(r.dets, b), nil)
+	spans = mergeSpans(r.keySpans(b, true, spans))
 	if len(spans) == 0 {
 		return b, false
 	}
@@ -281,6 +286,7 @@ func (r *Redactor) frame(frame []byte, collect *[]string) ([]byte, bool) {
 	s.reset(r, frame)
 	s.collect = collect
 	s.detMask = activeDetectors(r.dets, frame)
+	s.keyText = len(r.keys) > 0 && r.anyKeyIn(frame)
 	s.extra = r.callPaths(frame)
 	var edits []edit
 	if s.document() {
@@ -319,14 +325,21 @@ func (r *Redactor) textEdits(s *scanner, data []byte) []edit {
 			next = le + 1
 		}
 		if js, ok := jsonPart(data, ls, le); ok {
-			collect := s.collect
+			collect, keyText := s.collect, s.keyText
 			s.reset(r, data[:le])
-			s.collect, s.pos = collect, js
+			s.collect, s.keyText, s.pos = collect, keyText, js
 			s.detMask = activeDetectors(r.dets, data[js:le])
 			s.extra = r.callPaths(data[js:le])
-			if s.document() {
+			if s.value(modeData, nil) {
+				// A JSON value, maybe with bytes after it on its line
+				// ("{…} trailing"): the value as JSON, the rest as text.
 				flush(ls)
 				edits = append(edits, s.edits...)
+				s.ws()
+				if s.pos < le {
+					spanStart = s.pos
+					flush(le)
+				}
 				ls = next
 				continue
 			}

@@ -51,6 +51,9 @@ type scanner struct {
 	// detMask: built-in detectors whose literals occur in the frame's raw
 	// bytes. A string with escapes is checked again on its decoded form.
 	detMask uint64
+	// keyText: a key rule's name occurs in the frame, so strings are
+	// scanned as text for "name=value" and "name": "value" too.
+	keyText bool
 	// quiet > 0 while skipping a value that is hidden whole.
 	quiet int
 	// collect, if set, receives each hidden value (for header scrubbing).
@@ -65,7 +68,7 @@ type scanner struct {
 func (s *scanner) reset(r *Redactor, data []byte) {
 	s.r, s.data, s.pos, s.depth = r, data, 0, 0
 	s.stack, s.edits, s.extra = s.stack[:0], nil, nil
-	s.quiet, s.collect = 0, nil
+	s.quiet, s.collect, s.keyText = 0, nil, false
 	s.toolLen, s.tool, s.learned = 0, learnedTool{}, nil
 }
 
@@ -476,6 +479,11 @@ func (s *scanner) stringValue(start, end int, esc bool, m mode, av *argvState) {
 			mask = activeDetectors(s.r.dets, content)
 		}
 		spans = s.r.findSecrets(content, mask, spans)
+		if s.keyText {
+			// A string that holds a query, a form body or JSON text (a
+			// tool's text result): a hidden name's value goes too.
+			spans = s.r.keySpans(content, false, spans)
+		}
 	}
 	if len(spans) == 0 {
 		return

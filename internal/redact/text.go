@@ -1,0 +1,247 @@
+package redact
+
+import (
+	"bytes"
+	"strings"
+)
+
+// maxTextKey bounds the length of a quoted member name the text scanner
+// reads, so a long string without a closing quote is not read twice.
+const maxTextKey = 256
+
+// keySpans appends to spans the values that follow a hidden name in free
+// text, whatever its shape: a JSON member in a line that is not one JSON
+// value (`"ssn": "v"`, pretty-printed output, trailing bytes, a truncated
+// frame), a form or query parameter (`ssn=v&…`), a log field (`ssn: v`,
+// `ssn='v'`). A name is hidden when the key rule names it or, with
+// names set, when it is a credential name (--redact-secrets). A value
+// whose end is missing (a truncated copy) is hidden to the end of its line
+// (a string) or of b (an object or array).
+func (r *Redactor) keySpans(b []byte, names bool, spans []span) []span {
+	if len(r.keyList) == 0 && !(names && r.secrets) {
+		return spans
+	}
+	var buf [64]byte
+	for i := 0; i < len(b); {
+		c := b[i]
+		var name []byte
+		next := i + 1 // where to go on when this is not a hidden name
+		after := 0
+		switch {
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(b) && j-i <= maxTextKey && b[j] != c && b[j] != '\n' {
+				if b[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(b) || b[j] != c {
+				i = next
+				continue
+			}
+			name, after = b[i+1:j], j+1
+		case isKeyByte(c) && (i == 0 || !isKeyByte(b[i-1])):
+			j := i + 1
+			for j < len(b) && isKeyByte(b[j]) {
+				j++
+			}
+			name, after, next = b[i:j], j, j
+		default:
+			i = next
+			continue
+		}
+		k := skipBlanks(b, after)
+		if k >= len(b) || (b[k] != ':' && b[k] != '=') || (k+1 < len(b) && b[k+1] == b[k]) || !r.textKeyHit(name, names, buf[:0]) {
+			i = next
+			continue
+		}
+		sp, end := textValue(b, k+1)
+		if sp.end > sp.start {
+			spans = append(spans, sp)
+		}
+		i = max(end, next)
+	}
+	return spans
+}
+
+// textKeyHit reports whether a name read in text is hidden.
+func (r *Redactor) textKeyHit(name []byte, names bool, buf []byte) bool {
+	if len(name) == 0 {
+		return false
+	}
+	for _, k := range r.keyList {
+		// "user.ssn=…": the last segment of a dotted name counts too.
+		if len(name) == len(k.lit) && hasPrefixFold(name, k.lit) ||
+			len(name) > len(k.lit) && name[len(name)-len(k.lit)-1] == '.' && hasPrefixFold(name[len(name)-len(k.lit):], k.lit) {
+			return true
+		}
+	}
+	return names && r.secrets && isSecretName(normName(buf, name))
+}
+
+// isKeyByte reports whether c may be part of an unquoted name.
+func isKeyByte(c byte) bool { return keyBytes[c] }
+
+var keyBytes = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
+	}
+	return t
+}()
+
+func skipBlanks(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// authSchemes are words an authorization value starts with: they stay, so
+// "Authorization: Bearer [REDACTED]" says what kind of credential it was.
+var authSchemes = []string{"bearer ", "basic ", "digest ", "token ", "bot "}
+
+// textValue returns the span of the value that starts at or after b[i]
+// (blanks skipped) and the offset just past it. Quotes and the
+// "null", "true" and "false" literals are kept.
+func textValue(b []byte, i int) (span, int) {
+	i = skipBlanks(b, i)
+	if i >= len(b) {
+		return span{}, i
+	}
+	switch c := b[i]; c {
+	case '"', '\'':
+		j := i + 1
+		for j < len(b) && b[j] != c && b[j] != '\n' {
+			if b[j] == '\\' && j+1 < len(b) && b[j+1] != '\n' {
+				j++
+			}
+			j++
+		}
+		end := j
+		if j < len(b) && b[j] == '\n' && j > i+1 && b[j-1] == '\r' {
+			end-- // an unterminated string ends at its line
+		}
+		return span{i + 1, end}, min(j+1, len(b))
+	case '{', '[':
+		j := skipComposite(b, i)
+		return span{i, j}, j
+	}
+	for _, s := range authSchemes {
+		if hasPrefixFold(b[i:], s) {
+			i = skipBlanks(b, i+len(s))
+			break
+		}
+	}
+	j := i
+	for j < len(b) && !isValueEnd(b[j]) {
+		j++
+	}
+	switch string(b[i:j]) {
+	case "null", "true", "false":
+		return span{}, j
+	}
+	return span{i, j}, j
+}
+
+// isValueEnd reports whether c ends a bare value (a query parameter, a
+// log field, a JSON number).
+func isValueEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', ',', ';', '&', '"', '\'', '<', '>', '{', '}', '[', ']':
+		return true
+	}
+	return false
+}
+
+// skipComposite returns the offset just past the JSON-like object or array
+// that starts at b[i], or len(b) when it is not closed (a truncated copy:
+// the rest is part of the value).
+func skipComposite(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return j + 1
+			}
+		case '"':
+			for j++; j < len(b) && b[j] != '"'; j++ {
+				if b[j] == '\\' {
+					j++
+				}
+			}
+		}
+	}
+	return len(b)
+}
+
+// keyFreq ranks ASCII letters by how common they are in English text and
+// JSON: the prefilter searches for the rarest byte of a key.
+const keyFreq = "etaoinsrhldcumfpgwybvkxjqz"
+
+// anyKeyIn reports whether one of the key rule's names occurs in b,
+// ignoring ASCII case: the prefilter that keeps the text scan of JSON
+// strings off frames that cannot need it.
+func (r *Redactor) anyKeyIn(b []byte) bool {
+	for _, k := range r.keyList {
+		if containsFold(b, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// A textKey is a key rule's name prepared for the text scanner.
+type textKey struct {
+	lit string // lowercased
+	at  int    // index of its rarest byte
+}
+
+func newTextKey(lit string) textKey {
+	at, rank := 0, -1
+	for i := 0; i < len(lit); i++ {
+		r := strings.IndexByte(keyFreq, lit[i])
+		if r < 0 {
+			r = len(keyFreq) // digits and punctuation are rarer still
+		}
+		if r > rank {
+			at, rank = i, r
+		}
+	}
+	return textKey{lit, at}
+}
+
+// containsFold reports whether b contains k.lit, ignoring ASCII case. It
+// looks for the rarest byte of the key with IndexByte and checks the whole
+// key around each occurrence.
+func containsFold(b []byte, tk textKey) bool {
+	k, at := tk.lit, tk.at
+	if len(k) == 0 {
+		return false
+	}
+	c := k[at]
+	up := c
+	if 'a' <= c && c <= 'z' {
+		up = c - ('a' - 'A')
+	}
+	for _, x := range []byte{c, up} {
+		for i := at; i < len(b); {
+			j := bytes.IndexByte(b[i:], x)
+			if j < 0 {
+				break
+			}
+			p := i + j - at
+			if p+len(k) <= len(b) && hasPrefixFold(b[p:], k) {
+				return true
+			}
+			i += j + 1
+		}
+		if up == c {
+			break
+		}
+	}
+	return false
+}

@@ -1,0 +1,143 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestKeyEveryShape plants a --redact-key value in every shape a kept copy
+// can have and checks that no part of it survives (issue 12, item 8).
+func TestKeyEveryShape(t *testing.T) {
+	const secret = "alice-ssn-123"
+	leaks := func(b string) bool { return strings.Contains(b, "alice") }
+	r := mustNew(t, Config{Keys: []string{"ssn"}})
+	frames := []struct{ name, in string }{
+		{"stderr key=value", "2026-12-01 INFO loaded record ssn=alice-ssn-123 for user 7\n"},
+		{"stderr key: value", "lookup: ssn: alice-ssn-123, status ok"},
+		{"stderr quoted", "lookup ssn='alice-ssn-123' ok"},
+		{"stderr JSON in a log line", `time=1 msg="got" body={"user":"bob","ssn":"alice-ssn-123"}`},
+		{"JSON with trailing bytes", `{"jsonrpc":"2.0","id":1,"params":{"ssn":"alice-ssn-123"}} trailing`},
+		{"JSON with trailing JSON", `{"a":1}{"ssn":"alice-ssn-123"}`},
+		{"pretty-printed, one line of it", `    "ssn": "alice-ssn-123",`},
+		{"pretty-printed, object value on its line", `  "SSN" : {`},
+		{"pretty-printed whole, with trailing bytes", "{\n  \"id\": 1,\n  \"ssn\": {\n    \"v\": \"alice-ssn-123\"\n  }\n}\nEOF"},
+		{"pretty-printed whole", "{\n  \"id\": 1,\n  \"ssn\": \"alice-ssn-123\"\n}\n"},
+		{"form-encoded body", "name=bob&ssn=alice-ssn-123&plan=pro"},
+		{"query string in a frame", `GET /lookup?ssn=alice-ssn-123&x=1 HTTP/1.1`},
+		{"JSON text inside a JSON string", `{"result":{"content":[{"type":"text","text":"{\n  \"ssn\": \"alice-ssn-123\"\n}"}]}}`},
+		{"query inside a JSON string", `{"result":{"url":"https://example.com/cb?ssn=alice-ssn-123&next=1"}}`},
+		{"truncated after the value", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"ssn":"alice-ssn-123","note":"xxxxxxxx`},
+		{"truncated inside the value", `{"jsonrpc":"2.0","id":1,"params":{"arguments":{"ssn":"alice-ss`},
+		{"truncated inside an object value", `{"params":{"ssn":{"v":"alice-ssn-123","w":[1,2`},
+		{"truncated SSE event", "event: message\ndata: {\"result\":{\"ssn\":\"alice-ssn-1"},
+		{"CRLF lines", "a: 1\r\nssn: alice-ssn-123\r\n"},
+	}
+	for _, tt := range frames {
+		t.Run(tt.name, func(t *testing.T) {
+			got, changed := r.Frame([]byte(tt.in))
+			if !changed || leaks(string(got)) {
+				t.Errorf("Frame(%q) = %q, %v; the secret leaks", tt.in, got, changed)
+			}
+		})
+	}
+	headers := []struct{ name, value string }{
+		{"Location", "https://example.com/callback?code=1&ssn=" + secret},
+		{"Path", "/mcp?ssn=" + secret},
+		{"Content-Location", "/items?SSN=" + secret + "#frag"},
+		{"X-Ssn", secret},
+		{"Link", `<https://example.com/next?ssn=` + secret + `>; rel="next"`},
+	}
+	for _, h := range headers {
+		if got, changed := r.Header(h.name, h.value); !changed || leaks(got) {
+			t.Errorf("Header(%q, %q) = %q, %v; the secret leaks", h.name, h.value, got, changed)
+		}
+	}
+	if got, changed := r.Text("upstream: GET /x?ssn=" + secret + ": 502"); !changed || leaks(got) {
+		t.Errorf("Text() = %q, %v; the secret leaks", got, changed)
+	}
+}
+
+// TestTextShapes pins the exact output of the text scanner: only the value
+// goes, quotes and neighbours stay.
+func TestTextShapes(t *testing.T) {
+	keys := Config{Keys: []string{"ssn"}}
+	secrets := Config{Secrets: true}
+	tests := []struct {
+		name string
+		cfg  Config
+		in   string
+		want string // "" means: unchanged
+	}{
+		{"form", keys, "a=1&ssn=123-45&b=2", "a=1&ssn=[REDACTED]&b=2"},
+		{"JSON with trailing bytes keeps its JSON", keys, `{"ssn":"x1"} tail ssn=y`, `{"ssn":"[REDACTED]"} tail ssn=[REDACTED]`},
+		{"truncated string hidden to the end", keys, `{"a":{"ssn":"12345`, `{"a":{"ssn":"[REDACTED]`},
+		{"truncated object hidden to the end", keys, `{"ssn":{"a":"1","b":`, `{"ssn":[REDACTED]`},
+		{"closed object hidden whole", keys, `x {"ssn":{"a":"1"},"b":2} y`, `x {"ssn":[REDACTED],"b":2} y`},
+		{"dotted name", keys, "user.ssn=1234 ok", "user.ssn=[REDACTED] ok"},
+		{"literals kept", keys, `"ssn": null, broken`, ""},
+		{"other names kept", keys, "ssnx=1 xssn=2 ssn==3 a::ssn", ""},
+		{"no key rule no text scan", Config{Values: []string{"zzz"}}, "ssn=1", ""},
+		{"truncated password", secrets, `{"params":{"password":"hunter2-pa`, `{"params":{"password":"[REDACTED]`},
+		{"authorization keeps its scheme", secrets, "sent Authorization: Bearer abc123", "sent Authorization: Bearer [REDACTED]"},
+		{"progress token is no secret", secrets, "progress_token=7", ""},
+		{"key in a JSON string", keys, `{"text":"ssn: 42-1, name: bob"}`, `{"text":"ssn: [REDACTED], name: bob"}`},
+		{"key in a JSON string, escaped quotes", keys, `{"text":"{\"ssn\":\"42-1\"}"}`, `{"text":"{\"ssn\":\"[REDACTED]\"}"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := mustNew(t, tt.cfg)
+			got, changed := r.Frame([]byte(tt.in))
+			want := tt.want
+			if want == "" {
+				want = tt.in
+			}
+			if string(got) != want || changed != (tt.want != "") {
+				t.Errorf("Frame(%q) = %q, %v; want %q", tt.in, got, changed, want)
+			}
+		})
+	}
+}
+
+// TestURLUserinfo: --redact-secrets hides the password of a URL wherever
+// it is kept: a server's argv, a --target URL in a start record, an error
+// message (issue 12, item 7).
+func TestURLUserinfo(t *testing.T) {
+	r := mustNew(t, Config{Secrets: true})
+	frames := []struct{ in, want string }{
+		{`{"argv":["server","postgres://admin:pw-s3cret@localhost/db"]}`, `{"argv":["server","postgres://admin:[REDACTED]@localhost/db"]}`},
+		{`{"target":"http://admin:pw-s3cret@127.0.0.1:8080/mcp","listen":"127.0.0.1:7000"}`, `{"target":"http://admin:[REDACTED]@127.0.0.1:8080/mcp","listen":"127.0.0.1:7000"}`},
+		{`{"argv":["server","--db=mysql://root:pw@s3cret@db:3306/x"]}`, `{"argv":["server","--db=mysql://root:[REDACTED]@db:3306/x"]}`},
+		{`{"env":"DATABASE_URL=redis://:pw-s3cret@cache"}`, `{"env":"DATABASE_URL=redis://:[REDACTED]@cache"}`},
+		{"connecting to amqp://guest:pw-s3cret@mq/vhost\n", "connecting to amqp://guest:[REDACTED]@mq/vhost\n"},
+		{`{"u":"https://abcdefghijklmnopqrstuvwxyz012345@git.example.com/r.git"}`, `{"u":"https://[REDACTED]@git.example.com/r.git"}`},
+		// Not userinfo: a port, an e-mail address after the URL, a short user.
+		{`{"u":"http://127.0.0.1:8080/a?x=1 mail bob@example.com","v":"ssh://git@github.com/o/r"}`, ""},
+	}
+	for _, tt := range frames {
+		got, changed := r.Frame([]byte(tt.in))
+		want := tt.want
+		if want == "" {
+			want = tt.in
+		}
+		if string(got) != want || changed != (tt.want != "") {
+			t.Errorf("Frame(%s) = %s, %v; want %s", tt.in, got, changed, want)
+		}
+	}
+	argv := []string{"psql", "postgres://admin:pw-s3cret@localhost/db"}
+	if got, _ := r.Argv(argv); strings.Contains(strings.Join(got, " "), "s3cret") {
+		t.Errorf("Argv(%q) = %q; the password leaks", argv, got)
+	}
+	if got, _ := r.Header("Location", "https://u:pw-s3cret@example.com/"); strings.Contains(got, "s3cret") {
+		t.Errorf("Header(Location) = %q; the password leaks", got)
+	}
+}
+
+// TestSecretSuffixesSeen pins that the fast path of isSecretName lets every
+// credential suffix through.
+func TestSecretSuffixesSeen(t *testing.T) {
+	for _, s := range secretSuffixes {
+		if !isSecretName([]byte(s)) || !isSecretName([]byte("my"+s)) {
+			t.Errorf("isSecretName(%q) = false", s)
+		}
+	}
+}
