@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"sync/atomic"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
@@ -34,6 +36,9 @@ type rawReq struct {
 	header map[string][]string
 	// noDefaults sends only header (plus Content-Type and Accept).
 	noDefaults bool
+	// metaKeys, when set, keeps only these keys of the envelope (a partial
+	// _meta).
+	metaKeys []string
 	// caps replaces the declared capabilities ({}) in the envelope.
 	caps json.RawMessage
 	// paramHeaders adds the Mcp-Param-* headers of the tool's bindings.
@@ -100,11 +105,15 @@ func (e *engine) send(ctx context.Context, q rawReq) rawResp {
 			params[k] = v
 		}
 		if q.meta {
-			params["_meta"] = map[string]any{
+			meta := map[string]any{
 				mcp.MetaProtocolVersion:    version,
 				mcp.MetaClientCapabilities: capsOr(q.caps),
 				mcp.MetaClientInfo:         mcp.Implementation{Name: "mcpward", Version: "compat"},
 			}
+			if q.metaKeys != nil {
+				maps.DeleteFunc(meta, func(k string, _ any) bool { return !slices.Contains(q.metaKeys, k) })
+			}
+			params["_meta"] = meta
 		}
 		if q.notify {
 			frame, _ = jsonrpc.EncodeNotification(q.method, params)

@@ -6,10 +6,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/rules"
@@ -34,11 +36,17 @@ var httpRules = []string{
 	"transport.missing_protocol_version_accepted", "transport.header_body_mismatch_accepted", "transport.mcp_name_missing_accepted",
 	"transport.mcp_name_mismatch_accepted", "transport.mcp_name_base64_not_decoded", "transport.unknown_method_not_404_32601",
 	"transport.unsupported_version_not_32022", "transport.origin_invalid_not_403", "transport.notification_not_202",
-	"transport.sse_no_accel_buffering", "transport.sse_no_keepalive",
+	"transport.sse_no_accel_buffering", "transport.sse_no_keepalive", ruleSessionAfterDelete,
 }
 
 // legacyHTTPRules bind legacy Streamable HTTP servers too.
-var legacyHTTPRules = []string{"transport.unsupported_version_not_32022", "transport.origin_invalid_not_403", "transport.notification_not_202"}
+var legacyHTTPRules = []string{"transport.unsupported_version_not_32022", "transport.origin_invalid_not_403", "transport.notification_not_202", ruleSessionAfterDelete}
+
+const (
+	ruleUnsupportedVersion = "transport.unsupported_version_not_32022"
+	ruleSessionAfterDelete = "transport.session_not_404_after_delete"
+	ruleMetaPartial        = "transport.meta_partial_not_32602"
+)
 
 func (e *engine) version() string {
 	if v := e.s.Client.ProtocolVersion(); v != "" {
@@ -130,6 +138,7 @@ func (e *engine) httpAssertions(ctx context.Context) {
 	e.origin(ctx, v, true)
 	e.notification(ctx, v, true)
 	e.sse(ctx, v)
+	e.sessionAfterDelete(ctx)
 	e.commonAssertions(ctx)
 }
 
@@ -139,15 +148,76 @@ func (e *engine) legacyHTTP(ctx context.Context) {
 	e.unsupportedVersion(ctx, false)
 	e.origin(ctx, v, v >= "2025-11-25")
 	e.notification(ctx, v, false)
+	e.sessionAfterDelete(ctx)
+}
+
+// sessionAfterDelete ends a session of its own with DELETE and sends one
+// more request with its id: a legacy server that ended a session MUST
+// answer that id with 404 (DIGEST §3.3 Sessions; 2025-03-26 transports:
+// "after which it MUST respond to requests containing that session ID with
+// HTTP 404 Not Found"). The session under test is left alone.
+func (e *engine) sessionAfterDelete(ctx context.Context) {
+	id := ruleSessionAfterDelete
+	if e.rep.Era == rules.EraModernOnly {
+		e.assert(id, NA, "n/a (modern-only server): 2026-07-28 has no sessions", nil)
+		return
+	}
+	fs, err := e.s.Fresh(ctx, func(o *client.Options) { o.Era = mcp.EraLegacy })
+	if err != nil {
+		e.assert(id, Skipped, "skipped: a fresh legacy session failed: "+oneLine(err.Error()), nil)
+		return
+	}
+	defer fs.Close()
+	v := fs.Client.ProtocolVersion()
+	sc, _ := fs.Conn.(interface{ SessionID() string })
+	sid := ""
+	if sc != nil {
+		sid = sc.SessionID()
+	}
+	switch {
+	case v < "2025-03-26":
+		e.assert(id, NA, "n/a: the server negotiated "+v+", which has no Streamable HTTP sessions", nil)
+		return
+	case sid == "":
+		e.assert(id, NA, "n/a: initialize minted no Mcp-Session-Id (sessions are optional)", nil)
+		return
+	}
+	hdr := func() map[string][]string {
+		h := map[string][]string{"Mcp-Session-Id": {sid}}
+		if v >= "2025-06-18" {
+			h["Mcp-Protocol-Version"] = []string{v}
+		}
+		return h
+	}
+	del := e.send(ctx, rawReq{httpMethod: http.MethodDelete, noDefaults: true, header: hdr(), sess: fs})
+	switch st := del.status(); {
+	case del.err != nil && del.reply == nil:
+		e.assert(id, Skipped, "skipped: DELETE got no answer: "+oneLine(del.err.Error()), del.ex)
+		return
+	case st == http.StatusMethodNotAllowed:
+		e.assert(id, NA, "n/a: DELETE answered 405, which is allowed: the server does not let clients end sessions", del.ex)
+		return
+	case st < 200 || st > 299:
+		e.assert(id, Skipped, fmt.Sprintf("inconclusive: DELETE answered HTTP %d, so the session may not have ended", st), del.ex)
+		return
+	}
+	r := e.send(ctx, rawReq{method: mcp.MethodPing, noDefaults: true, header: hdr(), sess: fs})
+	if r.ex != nil {
+		r.ex.Note = strings.TrimSpace(fmt.Sprintf("DELETE with this Mcp-Session-Id answered HTTP %d (session ended); then this ping with the same id. %s", del.status(), r.ex.Note))
+	}
+	e.judge(id, r, r.status() == http.StatusNotFound, "404 (the session was ended)")
 }
 
 func (e *engine) unsupportedVersion(ctx context.Context, modern bool) {
-	id := "transport.unsupported_version_not_32022"
+	id := ruleUnsupportedVersion
 	if !modern && e.version() < "2025-06-18" {
 		e.assert(id, NA, "n/a: MCP-Protocol-Version exists from 2025-06-18; the server speaks "+e.version(), nil)
 		return
 	}
 	if modern {
+		// §1.4: a server that does not implement the requested version
+		// MUST answer -32022 (HTTP 400) with data.supported, on any
+		// transport.
 		r := e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: unknownVersion})
 		var d struct {
 			Supported []string `json:"supported"`
@@ -155,7 +225,12 @@ func (e *engine) unsupportedVersion(ctx context.Context, modern bool) {
 		if er := r.rpcError(); er != nil {
 			_ = json.Unmarshal(er.Data, &d)
 		}
-		e.judge(id, r, r.status() == 400 && r.code() == mcp.CodeUnsupportedProtocolVersion && len(d.Supported) > 0, "400 with -32022 and data.supported")
+		pass := r.code() == mcp.CodeUnsupportedProtocolVersion && len(d.Supported) > 0
+		if e.kind == "http" {
+			e.judge(id, r, pass && r.status() == 400, "400 with -32022 and data.supported")
+			return
+		}
+		e.judgeStream(id, r, pass, "-32022 with data.supported")
 		return
 	}
 	r := e.send(ctx, rawReq{method: mcp.MethodToolsList, noDefaults: true, header: map[string][]string{"Mcp-Protocol-Version": {unknownVersion}}})
@@ -262,15 +337,27 @@ func (e *engine) commonAssertions(ctx context.Context) {
 		// On stdio a request without _meta is what a legacy client sends;
 		// a dual-era server may serve it the legacy way (DIGEST §1.4).
 		e.assert("transport.meta_missing_not_32602", NA, "n/a (dual-era server on stdio): a request without _meta is a legacy request", nil)
+		e.metaPartial(ctx)
 		e.removedMethods(ctx)
 	} else if e.modern {
 		r := e.send(ctx, rawReq{method: mcp.MethodToolsList, version: e.version()})
 		e.judgeStream("transport.meta_missing_not_32602", r, r.code() == mcp.CodeInvalidParams && (r.status() == 0 || r.status() == 400), "-32602 (HTTP 400)")
+		e.metaPartial(ctx)
 		e.removedMethods(ctx)
 	} else {
 		e.assert("transport.meta_missing_not_32602", NA, "n/a ("+e.rep.Era+" server): legacy requests carry no _meta envelope", nil)
+		e.assert(ruleMetaPartial, NA, "n/a ("+e.rep.Era+" server): legacy requests carry no _meta envelope", nil)
 	}
 	e.observationAssertions()
+}
+
+// metaPartial sends a tools/list whose _meta names the protocol version
+// but lacks the required clientCapabilities. The version key makes it a
+// modern request even on a dual-era server, so META-REQ-FIELDS binds: a
+// missing required key MUST be rejected with -32602 (HTTP 400).
+func (e *engine) metaPartial(ctx context.Context) {
+	r := e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: e.version(), metaKeys: []string{mcp.MetaProtocolVersion}})
+	e.judgeStream(ruleMetaPartial, r, r.code() == mcp.CodeInvalidParams && (r.status() == 0 || r.status() == 400), "-32602 (HTTP 400)")
 }
 
 func (e *engine) judgeStream(id string, r rawResp, pass bool, want string) {
@@ -362,6 +449,9 @@ func (e *engine) discoverEvidence() *exchangeT {
 // rules are checked instead.
 func (e *engine) stdioAssertions(ctx context.Context) {
 	for _, id := range httpRules {
+		if id == ruleUnsupportedVersion && e.kind == "stdio" {
+			continue // judged on stdio too, below
+		}
 		e.assert(id, NA, naStdio, nil)
 	}
 	for _, id := range []string{"xhdr.param_mismatch_accepted", "xhdr.param_missing_accepted", "xhdr.absent_param_rejected"} {
@@ -393,6 +483,11 @@ func (e *engine) stdioAssertions(ctx context.Context) {
 		}
 	}
 	e.malformed(ctx)
+	if e.modern {
+		e.unsupportedVersion(ctx, true)
+	} else {
+		e.assert(ruleUnsupportedVersion, NA, "n/a ("+e.rep.Era+" server on stdio): a legacy server negotiates the version in initialize, answering an unknown one with a version it supports", nil)
+	}
 	e.commonAssertions(ctx)
 }
 
