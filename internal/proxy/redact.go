@@ -11,9 +11,12 @@ import (
 // changed, only the copy that is kept.
 //
 // Frames, HTTP headers together with their body (so an Mcp-Param-* header
-// does not keep a secret the body lost), the argv of the start record and
-// the request path are redacted. A record that changed is marked
-// Redacted; its Size stays the length that travelled.
+// does not keep a secret the body lost), the argv and target URL of the
+// start record, the request path and the error text are redacted. A frame
+// cut at the record cap (Truncated) is redacted as text, so a hidden
+// member's value goes even when the JSON around it is incomplete. A record
+// that changed is marked Redacted; its Size stays the length that
+// travelled.
 func RedactFilter(red *redact.Redactor) func(*session.Record) {
 	return func(rec *session.Record) {
 		var changed bool
@@ -21,6 +24,11 @@ func RedactFilter(red *redact.Redactor) func(*session.Record) {
 		case rec.Dir == session.Meta:
 			if len(rec.Info) > 0 {
 				rec.Info, changed = red.Frame(rec.Info) // argv, target URL
+			}
+			if rec.Error != "" {
+				if e, hit := red.Text(rec.Error); hit {
+					rec.Error, changed = e, true
+				}
 			}
 			rec.Redacted = changed
 			return
@@ -36,10 +44,15 @@ func RedactFilter(red *redact.Redactor) func(*session.Record) {
 			rec.Frame, changed = red.Frame(rec.Frame)
 		}
 		if rec.Path != "" {
-			// A query string may carry a token (?api_key=…): it gets the
-			// value detectors like any header that is not a credential.
-			if p, hit := red.Header("Path", rec.Path); hit {
+			// A query string may carry a token (?api_key=…, ?ssn=…).
+			if p, hit := red.Text(rec.Path); hit {
 				rec.Path, changed = p, true
+			}
+		}
+		if rec.Error != "" {
+			// An error may quote a URL with its userinfo or query.
+			if e, hit := red.Text(rec.Error); hit {
+				rec.Error, changed = e, true
 			}
 		}
 		rec.Redacted = changed

@@ -147,3 +147,109 @@ func TestHTTPProxyRedactsLogAndFeedNotPipe(t *testing.T) {
 		}
 	}
 }
+
+// Secrets of the every-shape tests: a --redact-key value and a URL
+// password. No part of either may reach the log or the feed.
+var shapeSecrets = []string{"alice", "pw-url-s3cret"}
+
+func checkNoShapeSecrets(t *testing.T, where string, b []byte) {
+	t.Helper()
+	for _, s := range shapeSecrets {
+		if bytes.Contains(b, []byte(s)) {
+			t.Errorf("%s holds the secret %q:\n%s", where, s, b)
+		}
+	}
+}
+
+func shapeRedactor(t *testing.T) *redact.Redactor {
+	t.Helper()
+	red, err := redact.New(redact.Config{Secrets: true, Keys: []string{"ssn"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return red
+}
+
+// TestShimRedactsEveryShape: a server's argv with a URL password, and
+// --redact-key values in lines that are not one JSON value and in frames
+// over the record cap (issue 12, items 7 and 8).
+func TestShimRedactsEveryShape(t *testing.T) {
+	argv, environ := helperCommand(t, "cat")
+	argv = append(argv, "postgres://admin:pw-url-s3cret@localhost/db")
+	long := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"ssn":"alice-ssn-123","note":"` + strings.Repeat("x", 200) + `"}}}`
+	cut := `{"jsonrpc":"2.0","id":2,"params":{"arguments":{"pad":"` + strings.Repeat("y", 30) + `","ssn":"alice-ssn-123"}}}`
+	input := strings.Join([]string{
+		long, // cut at the cap after the value
+		cut,  // cut at the cap inside the value
+		`{"jsonrpc":"2.0","id":3,"params":{"ssn":"alice-ssn-123"}} trailing`,
+		`  "ssn": "alice-ssn-123",`,
+		`name=bob&ssn=alice-ssn-123&plan=pro`,
+		`INFO lookup ssn=alice-ssn-123 done`,
+		`connecting to postgres://admin:pw-url-s3cret@localhost/db`,
+	}, "\n") + "\n"
+	var out, errOut, logBuf bytes.Buffer
+	var feed feedCapture
+	lg := NewLog(&logBuf, &LogOptions{Session: "S", Label: "L", Filter: RedactFilter(shapeRedactor(t)), Feed: feed.record})
+	st, err := RunStdio(context.Background(), &StdioOptions{
+		Command: argv, Env: environ, Stdin: strings.NewReader(input), Stdout: &out, Stderr: &errOut, Recorder: lg, MaxFrame: 80,
+	})
+	if cerr := lg.Close(); err != nil || cerr != nil || st.Code != 0 {
+		t.Fatalf("RunStdio() = %+v, %v; Close() = %v", st, err, cerr)
+	}
+	if out.String() != input || errOut.String() != input {
+		t.Fatalf("relayed bytes changed: the pipe must carry the secrets untouched")
+	}
+	checkNoShapeSecrets(t, "the session log", logBuf.Bytes())
+	checkNoShapeSecrets(t, "the feed", feed.buf.Bytes())
+	var truncated int
+	for _, r := range readLog(t, bytes.NewReader(logBuf.Bytes())) {
+		if r.Truncated {
+			truncated++
+		}
+	}
+	if truncated != 6 { // long and cut, in each of c2s, s2c and stderr
+		t.Errorf("%d truncated records, want 6 (the test must cover frames over the cap)", truncated)
+	}
+}
+
+// TestHTTPProxyRedactsEveryShape: a query string, a form-encoded body, a
+// Location header, a --target URL with userinfo in the start record and an
+// error quoting a URL (issue 12, items 7 and 8).
+func TestHTTPProxyRedactsEveryShape(t *testing.T) {
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Location", "https://127.0.0.1/callback?code=1&ssn=alice-ssn-123")
+		w.Header().Set("Content-Type", "application/x-www-form-urlencoded")
+		w.WriteHeader(http.StatusFound)
+		io.WriteString(w, "ssn=alice-ssn-123&ok=1")
+	}))
+	defer target.Close()
+	u, _ := url.Parse(target.URL)
+	var logBuf bytes.Buffer
+	var feed feedCapture
+	lg := NewLog(&logBuf, &LogOptions{Session: "S", Label: "L", Filter: RedactFilter(shapeRedactor(t)), Feed: feed.record})
+	lg.Record(session.Record{Dir: session.Meta, Transport: session.HTTP, Kind: session.KindStart,
+		Info: []byte(`{"target":"http://admin:pw-url-s3cret@127.0.0.1:9/mcp","listen":"127.0.0.1:7000"}`)})
+	ps := httptest.NewServer(NewHTTPProxy(&HTTPOptions{Target: u, Recorder: lg}))
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Post(ps.URL+"/mcp?ssn=alice-ssn-123", "application/x-www-form-urlencoded", strings.NewReader("user=bob&ssn=alice-ssn-123"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	respBody, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	ps.Close()
+	lg.Record(session.Record{Dir: session.Meta, Transport: session.HTTP, Kind: session.KindNote,
+		Error: `upstream: Post "http://admin:pw-url-s3cret@127.0.0.1:9/mcp?ssn=alice-ssn-123": connection refused`})
+	if err := lg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if string(respBody) != "ssn=alice-ssn-123&ok=1" || !strings.Contains(resp.Header.Get("Location"), "alice-ssn-123") {
+		t.Fatalf("relayed bytes changed: body %q, Location %q", respBody, resp.Header.Get("Location"))
+	}
+	checkNoShapeSecrets(t, "the session log", logBuf.Bytes())
+	checkNoShapeSecrets(t, "the feed", feed.buf.Bytes())
+	if n := len(readLog(t, bytes.NewReader(logBuf.Bytes()))); n != 4 {
+		t.Errorf("%d records, want 4 (start, request, response, note)", n)
+	}
+}
