@@ -33,6 +33,10 @@ import (
 // DefaultFailOn is mcpsnoop's default gate.
 const DefaultFailOn = "error,invalid,warn"
 
+// DefaultSlow is the --slow threshold: a call that took less is not slow
+// enough to name in a report.
+const DefaultSlow = time.Second
+
 // CheckOptions are the inputs of `sessions check`.
 type CheckOptions struct {
 	IO      *iostreams.IOStreams
@@ -50,6 +54,10 @@ type CheckOptions struct {
 	ExpectTools []string
 	ForbidTools []string
 	MaxResults  int
+	// Slow is the duration at or over which a finished call is listed
+	// under "slow:" in the text report (0: the slowest few, whatever
+	// they took).
+	Slow time.Duration
 
 	gate gate
 }
@@ -57,7 +65,6 @@ type CheckOptions struct {
 // NewCmdCheck builds `mcpward sessions check`.
 func NewCmdCheck(f *cmdutil.Factory, runF func(*CheckOptions) error) *cobra.Command {
 	opts := &CheckOptions{IO: f.IOStreams, Factory: f, Version: f.Version}
-	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "check [LOG…]",
 		Short: "Check recorded sessions against the protocol rules",
@@ -80,12 +87,6 @@ which this command never writes.`,
   mcpward sessions check --label weather --expect-tool get_forecast --max-duration 2s`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Logs = args
-			if asJSON {
-				opts.Format = "json"
-			}
-			if _, ok := export.Lookup(opts.Format); !ok {
-				return cmdutil.FlagErrorf("--format %q: want one of %s", opts.Format, strings.Join(export.Formats(), ", "))
-			}
 			g, err := parseGate(opts.FailOn)
 			if err != nil {
 				return cmdutil.FlagErrorWrap(err)
@@ -93,6 +94,9 @@ which this command never writes.`,
 			opts.gate = g
 			if opts.MaxDuration < 0 {
 				return cmdutil.FlagErrorf("--max-duration must not be negative")
+			}
+			if opts.Slow < 0 {
+				return cmdutil.FlagErrorf("--slow must not be negative")
 			}
 			if opts.MaxResults < 1 {
 				return cmdutil.FlagErrorf("--max-results must be at least 1")
@@ -105,8 +109,7 @@ which this command never writes.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.FailOn, "fail-on", DefaultFailOn, "`list` of signals, rule ids, levels and classes that fail the check")
-	fl.StringVarP(&opts.Format, "format", "f", "text", "output `format`: "+strings.Join(export.Formats(), ", "))
-	fl.BoolVar(&asJSON, "json", false, "write the result as JSON (same as --format json)")
+	cmdutil.AddFormatFlags(cmd, &opts.Format, export.Formats()...)
 	fl.StringVar(&opts.BaselineDir, "baseline", "", "tool baseline `dir` (default <state>/baselines)")
 	fl.DurationVar(&opts.MaxDuration, "max-duration", 0, "fail if a finished tools/call took longer than `D`")
 	fl.StringArrayVar(&opts.ExpectTools, "expect-tool", nil, "fail unless a tools/call names `NAME` (repeatable)")
@@ -114,6 +117,7 @@ which this command never writes.`,
 	fl.StringVar(&opts.SessionID, "session", "", "check only the session with this `id` (or id prefix)")
 	fl.StringVar(&opts.Label, "label", "", "check only sessions of this server `label`")
 	fl.IntVar(&opts.MaxResults, "max-results", 1000, "report at most `N` findings (the rest are counted)")
+	fl.DurationVar(&opts.Slow, "slow", DefaultSlow, "list the slowest calls that took `D` or longer (0: the slowest few, however fast)")
 	return cmd
 }
 
@@ -179,6 +183,9 @@ type sessionReport struct {
 	file    string
 	session *calls.Session
 	summary calls.Summary
+	// slow counts the session's finished calls that took --slow or longer
+	// (the summary keeps only the slowest few of them).
+	slow int
 }
 
 func checkRun(opts *CheckOptions) error {
@@ -200,11 +207,15 @@ func checkRun(opts *CheckOptions) error {
 	var reports []sessionReport
 	calledTools := map[string]bool{}
 	var slow []string
+	slowCalls := map[string]int{} // session id → finished calls at or over --slow
 	for _, path := range paths {
 		display := displayPath(opts, path)
 		chk := traffic.New(&traffic.Options{File: display,
 			OnFinding: func(f traffic.Finding) { col.add(f, opts.gate.selects(f.RuleFinding, f.Signal)) },
 			OnSettle: func(c *calls.Call) {
+				if (c.State == calls.Completed || c.State == calls.Failed || c.State == calls.LateResult) && c.Duration() >= opts.Slow {
+					slowCalls[c.Session]++
+				}
 				if c.Method != mcp.MethodToolsCall {
 					return
 				}
@@ -242,7 +253,7 @@ func checkRun(opts *CheckOptions) error {
 				res.Evidence.Problems = append(res.Evidence.Problems,
 					fmt.Sprintf("%s: session %s: %d frames missing from the log (seq gaps %d; lost records declare %d)", display, ss.ID, n, ss.Missing, ss.Lost))
 			}
-			reports = append(reports, sessionReport{file: display, session: ss, summary: ss.Summary()})
+			reports = append(reports, sessionReport{file: display, session: ss, summary: ss.Summary(), slow: slowCalls[ss.ID]})
 			drift(opts, res, col, dir, display, ss)
 		}
 	}
@@ -382,7 +393,7 @@ func render(opts *CheckOptions, res *result.Result, reports []sessionReport) err
 		return fmt.Errorf("render %s: %w", opts.Format, err)
 	}
 	if opts.Format == "text" {
-		writeTables(&buf, reports, opts.IO.IsStdoutTTY())
+		writeTables(&buf, reports, opts.IO.IsStdoutTTY(), opts.Slow)
 	}
 	if _, err := io.Copy(opts.IO.Out, &buf); err != nil {
 		return fmt.Errorf("write report: %w", err)

@@ -75,7 +75,7 @@ func (c *collector) result() []result.RuleFinding {
 
 // writeTables appends one cost and latency table per session to the text
 // report: aligned on a terminal, tab-separated when piped.
-func writeTables(w io.Writer, reports []sessionReport, tty bool) {
+func writeTables(w io.Writer, reports []sessionReport, tty bool, slow time.Duration) {
 	for _, r := range reports {
 		ss, sum := r.session, r.summary
 		fmt.Fprintf(w, "\nsession %s (%s, %s) %s:%d: %d calls, %d errors, p50 %v p95 %v p99 %v\n",
@@ -115,9 +115,7 @@ func writeTables(w io.Writer, reports []sessionReport, tty bool) {
 		if len(sum.Undeclared) > 0 {
 			fmt.Fprintf(w, "undeclared tools called: %s\n", strings.Join(sum.Undeclared, ", "))
 		}
-		for _, s := range sum.Slowest {
-			fmt.Fprintf(w, "slow: %s:%d %s id %s %v %s\n", r.file, s.Line, strings.TrimSpace(s.Method+" "+s.Name), s.ID, round(s.Duration), s.State)
-		}
+		writeSlow(w, r, slow)
 	}
 }
 
@@ -126,4 +124,25 @@ func round(d time.Duration) time.Duration {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(time.Microsecond)
+}
+
+// writeSlow names the slowest calls of a session that took at least
+// threshold (the summary keeps the few slowest), then how many more did.
+// A session whose calls were all quicker gets no line.
+func writeSlow(w io.Writer, r sessionReport, threshold time.Duration) {
+	shown := 0
+	for _, s := range r.summary.Slowest {
+		if s.Duration < threshold {
+			break
+		}
+		fmt.Fprintf(w, "slow: %s:%d %s id %s %v %s\n", r.file, s.Line, strings.TrimSpace(s.Method+" "+s.Name), s.ID, round(s.Duration), s.State)
+		shown++
+	}
+	if more := r.slow - shown; more > 0 {
+		over := ""
+		if threshold > 0 {
+			over = fmt.Sprintf(" that took %v or longer", threshold)
+		}
+		fmt.Fprintf(w, "slow: %d more calls%s not shown\n", more, over)
+	}
 }
