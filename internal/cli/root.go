@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
@@ -27,8 +30,53 @@ Start with 'mcpward demo' for an offline tour on embedded fixture servers.`,
 		Version:       f.Version,
 	}
 	root.SetVersionTemplate("mcpward {{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.FlagValueError(err) })
+	root.SetFlagErrorFunc(cmdutil.FlagValueError)
+	root.SetHelpCommand(newCmdHelp())
 	root.AddCommand(versioncmd.NewCmdVersion(f, nil))
 	addCommands(root, f)
 	return root
+}
+
+// newCmdHelp replaces cobra's help command, which prints "Unknown help
+// topic" and the root usage and exits 0 for a topic that does not exist:
+// a typo in a script must not pass for success.
+func newCmdHelp() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long:  "Help provides help for any command in the application.\nSimply type mcpward help [path to command] for full details.",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			cmd, _, err := c.Root().Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var out []cobra.Completion
+			for _, sub := range cmd.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					out = append(out, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || cmd == nil || len(rest) > 0 {
+				topic := strings.Join(args, " ")
+				msg := fmt.Sprintf("unknown help topic %q", topic)
+				parent := c.Root()
+				if cmd != nil && err == nil {
+					parent = cmd
+				}
+				word := args[len(args)-1]
+				if len(rest) > 0 {
+					word = rest[0]
+				}
+				if s := parent.SuggestionsFor(word); len(s) > 0 {
+					msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+				}
+				return cmdutil.WithHint(cmdutil.FlagErrorf("%s", msg), fmt.Sprintf("run '%s --help' for the commands", parent.CommandPath()))
+			}
+			return cmd.Help()
+		},
+	}
 }

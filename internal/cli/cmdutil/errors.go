@@ -5,6 +5,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mcpward/mcpward/internal/suggest"
 )
 
 // Exit codes of the whole binary (PRODUCT.md). Precedence when several
@@ -87,8 +92,14 @@ func HintOf(err error) string {
 // becomes a FlagError whose message says what the flag wants instead of
 // the parser's Go error ("strconv.ParseUint: parsing "-1": invalid
 // syntax", "time: invalid duration").
-func FlagValueError(err error) error {
+//
+// An unknown long flag gets the nearest flags of the command as a
+// suggestion: "unknown flag --formt (did you mean --format?)".
+func FlagValueError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok && cmd != nil {
+		return FlagErrorf("%s", unknownFlag(cmd, name))
+	}
 	var num *strconv.NumError
 	if errors.As(err, &num) {
 		want := "a number"
@@ -110,4 +121,27 @@ func FlagValueError(err error) error {
 		return FlagErrorf("%s: want a duration such as 500ms, 10s or 2m", msg[:i])
 	}
 	return FlagErrorWrap(err)
+}
+
+// unknownFlag names a flag cmd does not have, with the visible flags
+// closest to it (a prefix of a flag, or within two edits).
+func unknownFlag(cmd *cobra.Command, name string) string {
+	name, _, _ = strings.Cut(name, "=")
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	near := suggest.Ranked(name, names, 3, func(cand string, d int) bool {
+		return d <= 2 || (len(name) >= 3 && strings.HasPrefix(cand, name))
+	})
+	msg := "unknown flag --" + name
+	if len(near) > 0 {
+		for i := range near {
+			near[i] = "--" + near[i]
+		}
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(near, ", "))
+	}
+	return msg
 }

@@ -7,6 +7,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mcpward/mcpward/internal/iostreams"
 )
 
@@ -38,6 +40,34 @@ type Factory struct {
 	// Context is the root context of the invocation; it is cancelled on
 	// SIGINT/SIGTERM so that child processes are reaped.
 	Context context.Context
+
+	// StateDir is the --state-dir flag of the running command: when set, it
+	// is the state directory, in place of $MCPWARD_HOME.
+	StateDir string
+}
+
+// StateEnv is LookupEnv with --state-dir answering for $MCPWARD_HOME, for
+// the code that finds the state directory through the environment
+// (session.StateDir). It reads the flag when called, so a command may take
+// the method value before its flags are parsed.
+func (f *Factory) StateEnv(key string) (string, bool) {
+	if key == StateDirEnv && f.StateDir != "" {
+		return f.StateDir, true
+	}
+	if f.LookupEnv == nil {
+		return "", false
+	}
+	return f.LookupEnv(key)
+}
+
+// StateDirEnv is the variable that names the state directory.
+const StateDirEnv = "MCPWARD_HOME"
+
+// AddStateDirFlag registers --state-dir on a command that reads or writes
+// the state directory (session logs, baselines, the hub socket).
+func AddStateDirFlag(cmd *cobra.Command, f *Factory) {
+	cmd.Flags().StringVar(&f.StateDir, "state-dir", "", "state `dir`ectory (default $MCPWARD_HOME, else $XDG_STATE_HOME/mcpward, else ~/.local/state/mcpward)")
+	_ = cmd.MarkFlagDirname("state-dir")
 }
 
 // Getenv returns the value of key, or "".

@@ -67,16 +67,13 @@ result, or was written by a newer mcpward, exits 4.`,
 				return cmdutil.FlagErrorf("want exactly one result file (or - for stdin), got %d arguments", len(args))
 			}
 			opts.Path = args[0]
-			if _, ok := export.Lookup(opts.Format); !ok {
-				return cmdutil.FlagErrorf("--format %q: want one of %s", opts.Format, formats)
-			}
 			if runF != nil {
 				return runF(opts)
 			}
 			return reportRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output `format`: "+formats)
+	cmdutil.AddFormatFlags(cmd, &opts.Format, export.Formats()...)
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` (atomically) instead of stdout")
 	return cmd
 }

@@ -29,7 +29,7 @@ func TestNewCmdReportFlags(t *testing.T) {
 		{name: "default text", args: []string{"r.json"}, want: ReportOptions{Path: "r.json", Format: "text"}},
 		{name: "format and output", args: []string{"r.json", "--format", "sarif", "-o", "out.sarif"}, want: ReportOptions{Path: "r.json", Format: "sarif", Output: "out.sarif"}},
 		{name: "short format", args: []string{"-", "-f", "junit"}, want: ReportOptions{Path: "-", Format: "junit"}},
-		{name: "unknown format", args: []string{"r.json", "--format", "html"}, wantErr: `--format "html": want one of text, json, md, github, sarif, junit`},
+		{name: "unknown format", args: []string{"r.json", "--format", "html"}, wantErr: `unknown --format "html" (formats: text, json, md, github, sarif, junit)`},
 		{name: "no file", args: nil, wantErr: "want exactly one result file"},
 		{name: "two files", args: []string{"a", "b"}, wantErr: "want exactly one result file"},
 	}

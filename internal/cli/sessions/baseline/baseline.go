@@ -62,6 +62,7 @@ check' and the live UI only read them.`,
 	cmd.Flags().StringVar(&opts.Dir, "baseline", "", "baseline `dir` (default <state>/baselines)")
 	cmd.Flags().BoolVar(&opts.Accept, "accept", false, "replace the baseline with this session's tools")
 	cmd.Flags().BoolVar(&opts.Reset, "reset", false, "delete the baseline")
+	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
 }
 

@@ -118,6 +118,7 @@ which this command never writes.`,
 	fl.StringVar(&opts.Label, "label", "", "check only sessions of this server `label`")
 	fl.IntVar(&opts.MaxResults, "max-results", 1000, "report at most `N` findings (the rest are counted)")
 	fl.DurationVar(&opts.Slow, "slow", DefaultSlow, "list the slowest calls that took `D` or longer (0: the slowest few, however fast)")
+	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
 }
 

@@ -88,6 +88,7 @@ whenever the comparison ran.`,
 	fl.BoolVar(&opts.JSON, "json", false, "write the report as JSON")
 	fl.StringVar(&opts.SessionA, "session-a", "", "the session `id` (prefix) to take from A")
 	fl.StringVar(&opts.SessionB, "session-b", "", "the session `id` (prefix) to take from B")
+	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
 }
 

@@ -71,10 +71,6 @@ the log being read.`,
 			if len(args) == 1 {
 				opts.Log = args[0]
 			}
-			opts.Format = strings.ToLower(opts.Format)
-			if !slices.Contains(Formats, opts.Format) {
-				return cmdutil.FlagErrorf("--format %q: want one of %s", opts.Format, strings.Join(Formats, ", "))
-			}
 			if _, err := redact.New(opts.Redact); err != nil {
 				return cmdutil.FlagErrorWrap(err)
 			}
@@ -85,11 +81,12 @@ the log being read.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&opts.Format, "format", "T", "json", "output `format`: "+strings.Join(Formats, ", "))
+	cmdutil.AddFormatFlags(cmd, &opts.Format, Formats...)
 	fl.StringVarP(&opts.Output, "output", "o", "-", "write to `file` (atomically; - is stdout)")
 	fl.StringVar(&opts.SessionID, "session", "", "export only the session with this `id` (or id prefix)")
 	fl.BoolVar(&opts.Check, "check", false, "run the traffic rules and include their findings")
 	AddRedactFlags(cmd, &opts.Redact)
+	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
 }
 

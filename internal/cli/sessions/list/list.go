@@ -45,6 +45,7 @@ estimated tokens, p50/p95/p99).`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "write the sessions as JSON")
+	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
 }
 

@@ -62,6 +62,7 @@ non-interactive stdin (a pipe, /dev/null) refuses unless --yes is given.`,
 	cmd.Flags().StringVar(&age, "older-than", "", "delete logs last written more than `AGE` ago (30d, 12h)")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "list what would be deleted")
 	cmd.Flags().BoolVar(&opts.Yes, "yes", false, "do not ask")
+	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
 }
 
@@ -138,8 +139,9 @@ func pruneRun(opts *PruneOptions) error {
 	}
 	if !opts.Yes {
 		if !opts.Interactive() {
-			return cmdutil.WithHint(&cmdutil.VerdictError{Code: cmdutil.ExitDrift, Reason: "prune: stdin is not a terminal; refusing to delete without --yes"},
-				"mcpward sessions prune --older-than ... --yes")
+			// A refusal is a usage matter (exit 4), not a finding (exit 1).
+			return cmdutil.WithHint(cmdutil.FlagErrorf("prune: stdin is not a terminal; refusing to delete %d logs without --yes", len(old)),
+				"mcpward sessions prune --older-than AGE --yes")
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "delete %d logs? [y/N] ", len(old))
 		ans, _ := bufio.NewReader(opts.IO.In).ReadString('\n')

@@ -55,7 +55,8 @@ func run(t *testing.T, home string, stdin *os.File, tty bool, args ...string) (i
 }
 
 // mcpsnoop bug 10: /dev/null is a character device, so it was taken for a
-// terminal; the prompt read EOF and exited 0. It must refuse (exit 1).
+// terminal; the prompt read EOF and exited 0. It must refuse, as a usage
+// error (exit 4): a refusal is not a finding (exit 1).
 func TestPruneDevNullRefuses(t *testing.T) {
 	home, old := setup(t)
 	null, err := os.Open(os.DevNull)
@@ -63,8 +64,8 @@ func TestPruneDevNullRefuses(t *testing.T) {
 		t.Skip(err)
 	}
 	defer null.Close()
-	if code, _ := run(t, home, null, true, "--older-than", "30d"); code != cmdutil.ExitDrift {
-		t.Errorf("stdin /dev/null: exit %d, want 1", code)
+	if code, _ := run(t, home, null, true, "--older-than", "30d"); code != cmdutil.ExitUsage {
+		t.Errorf("stdin /dev/null: exit %d, want 4", code)
 	}
 	if _, err := os.Stat(old); err != nil {
 		t.Errorf("old log removed without --yes: %v", err)

@@ -123,6 +123,7 @@ printed on stderr before it runs. With --exit-code, a different answer exits 1.`
 	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 1 when the answer differs from the recording")
 	fl.BoolVar(&opts.JSON, "json", false, "write the outcome as JSON")
 	fl.DurationVar(&opts.Timeout, "timeout", replay.DefaultTimeout, "request `timeout`")
+	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
 }
 

@@ -20,9 +20,10 @@ import (
 )
 
 // StateDir resolves mcpward's state directory the way the proxy does
-// (session.StateDir: $MCPWARD_HOME, $XDG_STATE_HOME/mcpward, ~/.local/state/mcpward).
+// (--state-dir, else session.StateDir: $MCPWARD_HOME, $XDG_STATE_HOME/mcpward,
+// ~/.local/state/mcpward).
 func StateDir(f *cmdutil.Factory) (string, error) {
-	d, err := session.StateDir(f.LookupEnv)
+	d, err := session.StateDir(f.StateEnv)
 	if err != nil {
 		return "", fault.Input(err)
 	}

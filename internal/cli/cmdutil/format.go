@@ -1,0 +1,89 @@
+package cmdutil
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/suggest"
+)
+
+// FormatTSV is the format of a table printed tab-separated even on a
+// terminal.
+const FormatTSV = "tsv"
+
+// AddFormatFlags gives cmd the one output flag family every rendering
+// command shares (gh's cmdutil.AddJSONFlags):
+//
+//   - --format/-f FORMAT, one of formats, the first being the default;
+//   - --json, the same as --format json, when json is one of formats;
+//   - --reporter and -T, hidden aliases of --format kept for scripts
+//     written against snapgauge (--reporter) and mcpsnoop (-T).
+//
+// Before RunE the flags are resolved into *format: two of them naming
+// different formats, or a format not in the list, is a usage error (exit
+// 4) with the nearest format suggested. --format is completed with the
+// list.
+func AddFormatFlags(cmd *cobra.Command, format *string, formats ...string) {
+	if len(formats) == 0 {
+		panic("AddFormatFlags: no formats")
+	}
+	fl := cmd.Flags()
+	list := strings.Join(formats, ", ")
+	fl.StringVarP(format, "format", "f", formats[0], "output `format`: "+list)
+	var alias string
+	fl.StringVarP(&alias, "reporter", "T", "", "alias of --format")
+	_ = fl.MarkHidden("reporter")
+	var asJSON bool
+	hasJSON := slices.Contains(formats, "json")
+	if hasJSON {
+		fl.BoolVar(&asJSON, "json", false, "same as --format json")
+	}
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("reporter", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+
+	resolve := func(c *cobra.Command) error {
+		fl := c.Flags()
+		if fl.Changed("reporter") {
+			if fl.Changed("format") && !strings.EqualFold(*format, alias) {
+				return FlagErrorf("--format %s and --reporter %s disagree (--reporter is an alias of --format: give one)", *format, alias)
+			}
+			*format = alias
+		}
+		*format = strings.ToLower(*format)
+		if asJSON {
+			if (fl.Changed("format") || fl.Changed("reporter")) && *format != "json" {
+				return FlagErrorf("--json and --format %s disagree", *format)
+			}
+			*format = "json"
+		}
+		if !slices.Contains(formats, *format) {
+			msg := fmt.Sprintf("unknown --format %q (formats: %s)", *format, list)
+			if s := suggest.Closest(*format, formats, 2, 1); len(s) > 0 {
+				msg = fmt.Sprintf("unknown --format %q (did you mean %s? formats: %s)", *format, s[0], list)
+			}
+			return FlagErrorf("%s", msg)
+		}
+		return nil
+	}
+	prev := cmd.PreRunE
+	cmd.PreRunE = func(c *cobra.Command, args []string) error {
+		if err := resolve(c); err != nil {
+			return err
+		}
+		if prev != nil {
+			return prev(c, args)
+		}
+		return nil
+	}
+}
+
+// NewTablePrinter returns the table printer for a command's stdout: aligned
+// and fitted on a terminal, tab-separated when piped or when format is
+// "tsv".
+func NewTablePrinter(io *iostreams.IOStreams, format string) *iostreams.TablePrinter {
+	return iostreams.NewTablePrinter(io.Out, io.IsStdoutTTY() && format != FormatTSV, io.TerminalWidth())
+}
