@@ -74,7 +74,6 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(context.Context, *CheckOptions) e
 	}
 	opts.Compat = runCompat(opts.Env, opts.Version)
 	var (
-		jsonOut    bool
 		recordedAt string
 		noCompat   bool
 	)
@@ -121,12 +120,6 @@ complete: the drift is accepted and the command exits 0 (or 3 on a violation).`,
 			if !cmd.Flags().Changed("fail-on") {
 				opts.FailOn = ""
 			}
-			if jsonOut {
-				if cmd.Flags().Changed("reporter") && opts.Reporter != "json" {
-					return cmdutil.FlagErrorf("--json and --reporter %s disagree", opts.Reporter)
-				}
-				opts.Reporter = "json"
-			}
 			if err := validate(opts); err != nil {
 				return err
 			}
@@ -150,8 +143,7 @@ complete: the drift is accepted and the command exits 0 (or 3 on a violation).`,
 	fl.StringVar(&opts.FailOn, "fail-on", "risky", "gate `tier`: breaking, risky, compatible or cosmetic (default: the target's failOn, else risky)")
 	fl.StringSliceVar(&opts.Only, "only", nil, "keep only these `tiers` before gating (comma-separated)")
 	fl.StringSliceVar(&opts.Ignore, "ignore", nil, "drop these rule `ids` before gating (merged with the target's ignore)")
-	fl.StringVar(&opts.Reporter, "reporter", "text", "report `format`: "+strings.Join(contract.Formats, ", "))
-	fl.BoolVar(&jsonOut, "json", false, "write the Result JSON (same as --reporter json)")
+	cmdutil.AddFormatFlags(cmd, &opts.Reporter, contract.Formats...)
 	fl.BoolVar(&noCompat, "no-compat", false, "skip the conformance rules (transport, x-mcp-header, degradation): drift only")
 	fl.BoolVar(&opts.Update, "update", false, "accept the live surface: write it as the new snapshot (only from complete evidence)")
 	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older stored snapshot format before comparing")

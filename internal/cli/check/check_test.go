@@ -31,8 +31,8 @@ func TestNewCmdCheckFlags(t *testing.T) {
 			CheckOptions{Name: "demo", Dir: "d", Reporter: "text", RecordedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Target: cmdutil.TargetFlags{Fixture: "drift-breaking@v2", Timeout: def}}, ""},
 		{"snapshot without server", []string{"base.json"}, CheckOptions{}, "check base.json needs the server: add --fixture NAME, --url URL or -- <command…>"},
 		{"flags without name", []string{"--fixture", "x"}, CheckOptions{}, "name the target: mcpward check NAME --fixture/--url/-- <command…>, or check SNAPSHOT.json -- <command…>"},
-		{"bad reporter", []string{"--reporter", "xml"}, CheckOptions{}, `--reporter must be one of text, json, md, github, sarif, junit, got "xml"`},
-		{"json vs reporter", []string{"--json", "--reporter", "md"}, CheckOptions{}, "--json and --reporter md disagree"},
+		{"bad reporter", []string{"--reporter", "xml"}, CheckOptions{}, `unknown --format "xml" (did you mean md? formats: text, json, md, github, sarif, junit)`},
+		{"json vs reporter", []string{"--json", "--reporter", "md"}, CheckOptions{}, "--json and --format md disagree"},
 		{"bad fail-on", []string{"--fail-on", "x"}, CheckOptions{}, `--fail-on: unknown tier "x" (want breaking, risky, compatible or cosmetic)`},
 		{"bad name", []string{"../x"}, CheckOptions{}, `target name "../x" is not allowed (letters, digits and . _ @ - only: it becomes a file name)`},
 	}

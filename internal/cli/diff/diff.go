@@ -6,8 +6,6 @@ package diffcmd
 import (
 	"context"
 	"errors"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -35,7 +33,6 @@ type DiffOptions struct {
 // NewCmdDiff builds `mcpward diff`.
 func NewCmdDiff(f *cmdutil.Factory, runF func(context.Context, *DiffOptions) error) *cobra.Command {
 	opts := &DiffOptions{IO: f.IOStreams, Version: f.Version}
-	var jsonOut bool
 	cmd := &cobra.Command{
 		Use:   "diff OLD.snapshot.json NEW.snapshot.json",
 		Short: "Diff two snapshot files offline, tiered and direction-aware",
@@ -54,15 +51,6 @@ Exit codes: 0 nothing at or above the gate, 1 drift at or above the gate,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.OldPath, opts.NewPath = args[0], args[1]
-			if jsonOut {
-				if cmd.Flags().Changed("format") && opts.Format != "json" {
-					return cmdutil.FlagErrorf("--json and --format %s disagree", opts.Format)
-				}
-				opts.Format = "json"
-			}
-			if !slices.Contains(contract.Formats, opts.Format) {
-				return cmdutil.FlagErrorf("--format must be one of %s, got %q", strings.Join(contract.Formats, ", "), opts.Format)
-			}
 			if _, err := contract.ParseGate(opts.FailOn, opts.Only, opts.Ignore); err != nil {
 				return cmdutil.FlagErrorWrap(err)
 			}
@@ -76,8 +64,7 @@ Exit codes: 0 nothing at or above the gate, 1 drift at or above the gate,
 	fl.StringVar(&opts.FailOn, "fail-on", "risky", "gate `tier`: breaking, risky, compatible or cosmetic (cosmetic: any change fails)")
 	fl.StringSliceVar(&opts.Only, "only", nil, "keep only these `tiers` before gating (comma-separated)")
 	fl.StringSliceVar(&opts.Ignore, "ignore", nil, "drop these rule `ids` before gating (comma-separated)")
-	fl.StringVar(&opts.Format, "format", "text", "report `format`: "+strings.Join(contract.Formats, ", "))
-	fl.BoolVar(&jsonOut, "json", false, "write the Result JSON (same as --format json)")
+	cmdutil.AddFormatFlags(cmd, &opts.Format, contract.Formats...)
 	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older snapshot format before comparing")
 	return cmd
 }

@@ -23,7 +23,7 @@ func TestNewCmdDiffFlags(t *testing.T) {
 		{"one arg", []string{"a"}, DiffOptions{}, "accepts 2 arg(s), received 1"},
 		{"bad tier", []string{"a", "b", "--fail-on", "severe"}, DiffOptions{}, `--fail-on: unknown tier "severe" (want breaking, risky, compatible or cosmetic)`},
 		{"bad only", []string{"a", "b", "--only", "x"}, DiffOptions{}, `--only: unknown tier "x" (want breaking, risky, compatible or cosmetic)`},
-		{"bad format", []string{"a", "b", "--format", "html"}, DiffOptions{}, `--format must be one of text, json, md, github, sarif, junit, got "html"`},
+		{"bad format", []string{"a", "b", "--format", "html"}, DiffOptions{}, `unknown --format "html" (formats: text, json, md, github, sarif, junit)`},
 		{"json vs format", []string{"a", "b", "--json", "--format", "md"}, DiffOptions{}, `--json and --format md disagree`},
 	}
 	for _, tt := range tests {
