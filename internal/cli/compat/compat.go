@@ -47,8 +47,7 @@ type CompatOptions struct {
 // NewCmdCompat builds `mcpward compat`.
 func NewCmdCompat(f *cmdutil.Factory, runF func(context.Context, *CompatOptions) error) *cobra.Command {
 	opts := &CompatOptions{IO: f.IOStreams, Env: target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv}, Now: f.Now, Version: f.Version}
-	var profiles, format, reporter string
-	var jsonOut bool
+	var profiles string
 	cmd := &cobra.Command{
 		Use:   "compat (--fixture NAME | --url URL | -- <command…>)",
 		Short: "Probe a server under client profiles and check the transport, x-mcp-header and degradation rules",
@@ -75,27 +74,8 @@ finding, 2 when the evidence is incomplete, else 0.`,
 			if !opts.Target.Set() {
 				return cmdutil.FlagErrorf("no target: use --fixture NAME, --url URL or -- <command…>")
 			}
-			// --reporter is an alias of --format: two different values are a
-			// usage error, not "the last one wins".
-			fl := cmd.Flags()
-			if fl.Changed("format") && fl.Changed("reporter") && format != reporter {
-				return cmdutil.FlagErrorf("--format %s and --reporter %s disagree (--reporter is an alias of --format: give one)", format, reporter)
-			}
-			opts.Format = format
-			if fl.Changed("reporter") {
-				opts.Format = reporter
-			}
-			if jsonOut {
-				if (fl.Changed("format") || fl.Changed("reporter")) && opts.Format != "json" {
-					return cmdutil.FlagErrorf("--json conflicts with --format %s", opts.Format)
-				}
-				opts.Format = "json"
-			}
 			if opts.ReadOnly && len(opts.Probes) > 0 {
 				return cmdutil.FlagErrorf("--read-only never sends tools/call, so --probe %s would not run: give one or the other", opts.Probes[0])
-			}
-			if _, ok := export.Lookup(opts.Format); !ok {
-				return cmdutil.FlagErrorf("unknown --format %q (formats: %s)", opts.Format, strings.Join(export.Formats(), ", "))
 			}
 			if profiles != "" {
 				opts.Profiles = strings.Split(profiles, ",")
@@ -118,9 +98,7 @@ finding, 2 when the evidence is incomplete, else 0.`,
 	fl := cmd.Flags()
 	fl.StringVar(&profiles, "profiles", "", "comma-separated `profiles` (default: every built-in; see mcpward rules)")
 	fl.StringArrayVar(&opts.Probes, "probe", nil, "replay tools/call `TOOL[=ARGS_JSON]` under every profile (repeatable; default: a fixture's declared probes)")
-	fl.StringVar(&format, "format", "text", "output `format`: "+strings.Join(export.Formats(), ", "))
-	fl.StringVar(&reporter, "reporter", "text", "alias of --format")
-	fl.BoolVar(&jsonOut, "json", false, "print the Result JSON (same as --format json)")
+	cmdutil.AddFormatFlags(cmd, &opts.Format, export.Formats()...)
 	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
 	return cmd
 }

@@ -30,7 +30,7 @@ func TestNewCmdCompatFlags(t *testing.T) {
 		{args: nil, wantErr: "no target"},
 		{args: []string{"--fixture", "clean@v1", "--reporter", "md", "--format", "md"}, check: func(o *CompatOptions) bool { return o.Format == "md" }},
 		{args: []string{"--fixture", "clean@v1", "--reporter", "md", "--format", "json"}, wantErr: "--format json and --reporter md disagree"},
-		{args: []string{"--fixture", "clean@v1", "--reporter", "md", "--json"}, wantErr: "--json conflicts with --format md"},
+		{args: []string{"--fixture", "clean@v1", "--reporter", "md", "--json"}, wantErr: "--json and --format md disagree"},
 		{args: []string{"--fixture", "clean@v1", "--read-only", "--probe", "get_weather"}, wantErr: "--read-only never sends tools/call"},
 	}
 	for _, tt := range tests {
