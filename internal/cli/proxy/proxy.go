@@ -81,7 +81,7 @@ const defaultListen = "127.0.0.1:7000"
 // NewCmdProxy builds `mcpward proxy`.
 func NewCmdProxy(f *cmdutil.Factory, runF func(context.Context, *ProxyOptions) error) *cobra.Command {
 	opts := &ProxyOptions{
-		IO: f.IOStreams, Now: f.Now, LookupEnv: f.LookupEnv, Environ: f.Environ, Getwd: f.Getwd, Version: f.Version,
+		IO: f.IOStreams, Now: f.Now, LookupEnv: f.StateEnv, Environ: f.Environ, Getwd: f.Getwd, Version: f.Version,
 	}
 	var target string
 	cmd := &cobra.Command{
@@ -142,7 +142,11 @@ The format is documented in docs/session-log.md.`,
 	fl.StringArrayVar(&opts.OTLPHeaders, "otlp-header", nil, "`K=V` header for the OTLP collector, ${ENV} expanded (repeatable)")
 	fl.StringVar(&opts.HubSocket, "hub-socket", "", "stream records live to the 'mcpward ui' hub at this socket `path` (default: hub.sock in the state directory)")
 	fl.BoolVar(&opts.NoFeed, "no-feed", false, "do not stream records to a running 'mcpward ui' (the log is written all the same)")
-	fl.StringVar(&opts.ConfigFile, "config-file", "", "read defaults from this settings `file` instead of ./.mcpward.toml or ~/.config/mcpward/config.toml")
+	fl.StringVar(&opts.ConfigFile, "config", "", "read defaults from this settings `file` instead of ./.mcpward.toml or ~/.config/mcpward/config.toml")
+	// --config-file is the name this flag had; kept, hidden, for scripts.
+	fl.StringVar(&opts.ConfigFile, "config-file", "", "alias of --config")
+	_ = fl.MarkHidden("config-file")
+	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
 }
 
