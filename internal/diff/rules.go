@@ -62,7 +62,11 @@ var catalogue = []RuleInfo{
 
 	// mcpward: tools and schemas
 	{"tool.input.optional.removed", Risky, "an optional input disappeared", "an old client still sends it: the server ignores it silently or rejects it", mw},
-	{"tool.input.schema.changed", Risky, "another input schema keyword changed (description, pattern, bounds, default, format, additionalProperties, items…)", "unclassified constraint or text a model reads: needs review, never silent", mw},
+	{"tool.input.additionalProperties.tightened", Breaking, "an input schema now closes or narrows additionalProperties (absent or true → a subschema → false)", "an old client sending an argument the schema does not list is now rejected", mw},
+	{"tool.input.additionalProperties.loosened", Compatible, "an input schema now opens or widens additionalProperties (false → a subschema → absent or true)", "everything an old client sent is still accepted", mw},
+	{"tool.output.additionalProperties.loosened", Breaking, "an output schema now opens or widens additionalProperties", "clients validating structured output may now receive properties they were not written for", mw},
+	{"tool.output.additionalProperties.tightened", Compatible, "an output schema now closes or narrows additionalProperties", "clients receive a subset of what they handled", mw},
+	{"tool.input.schema.changed", Risky, "another input schema keyword changed (description, pattern, bounds, default, format, an additionalProperties subschema, items…)", "unclassified constraint or text a model reads: needs review, never silent", mw},
 	{"tool.output.required.removed", Breaking, "a name left the output schema's required", "clients relying on the field may not get it", mw},
 	{"tool.output.enum.removed", Compatible, "an output enum lost a value (one finding per value)", "clients see a subset of what they handled", mw},
 	{"tool.output.type.widened", Breaking, "an output type now covers more, or an output enum was dropped", "clients receive values they were not written for", mw},

@@ -181,12 +181,62 @@ func (d *differ) schema(output bool, path string, o, n map[string]any) {
 			d.schema(output, ps, om, nm)
 		}
 	}
+	apHandled := d.additionalProperties(output, path, o, n)
 	for _, k := range keysUnion(o, n) {
-		if schemaHandled[k] || jeq(snapshot.CanonicalSchema(o[k]), snapshot.CanonicalSchema(n[k])) {
+		if schemaHandled[k] || (k == "additionalProperties" && apHandled) || jeq(snapshot.CanonicalSchema(o[k]), snapshot.CanonicalSchema(n[k])) {
 			continue
 		}
 		d.add(pick("tool.input.schema.changed", "tool.output.schema.changed"), path+"."+k, fmt.Sprintf("schema keyword %q changed", k), o[k], n[k])
 	}
+}
+
+// openness ranks an additionalProperties value: 0 closed (false), 1 a
+// subschema, 2 open (true, {} or absent, the JSON Schema default); -1 for
+// a value that is none of these.
+func openness(v any, present bool) int {
+	if !present {
+		return 2
+	}
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 2
+		}
+		return 0
+	case map[string]any:
+		if len(x) == 0 {
+			return 2
+		}
+		return 1
+	}
+	return -1
+}
+
+// additionalProperties classifies a change of openness by direction: a
+// tighter input rejects what old clients send (breaking), a looser one
+// accepts more (compatible); for outputs it is the reverse, as for types.
+// Two different subschemas, or values it cannot rank, are left to the
+// generic keyword rule; it reports whether it handled the keyword.
+func (d *differ) additionalProperties(output bool, path string, o, n map[string]any) bool {
+	ov, oin := o["additionalProperties"]
+	nv, nin := n["additionalProperties"]
+	ro, rn := openness(ov, oin), openness(nv, nin)
+	if ro < 0 || rn < 0 || ro == rn {
+		return false
+	}
+	p := path + ".additionalProperties"
+	tighter := rn < ro
+	switch {
+	case !output && tighter:
+		d.add("tool.input.additionalProperties.tightened", p, "the input schema now rejects more unlisted properties — an old client sending an extra argument may be rejected", ov, nv)
+	case !output:
+		d.add("tool.input.additionalProperties.loosened", p, "the input schema now accepts more unlisted properties", ov, nv)
+	case tighter:
+		d.add("tool.output.additionalProperties.tightened", p, "the output schema now allows fewer unlisted properties", ov, nv)
+	default:
+		d.add("tool.output.additionalProperties.loosened", p, "the output schema now allows more unlisted properties — clients may receive fields they were not written for", ov, nv)
+	}
+	return true
 }
 
 // typeSet returns the set of types a schema accepts; nil means any.
