@@ -87,3 +87,18 @@ func AddFormatFlags(cmd *cobra.Command, format *string, formats ...string) {
 func NewTablePrinter(io *iostreams.IOStreams, format string) *iostreams.TablePrinter {
 	return iostreams.NewTablePrinter(io.Out, io.IsStdoutTTY() && format != FormatTSV, io.TerminalWidth())
 }
+
+// AddJSONFlags is AddFormatFlags for a command whose result has a human
+// view and JSON only (--format text|json, --json): it sets *asJSON.
+func AddJSONFlags(cmd *cobra.Command, asJSON *bool) {
+	var format string
+	AddFormatFlags(cmd, &format, "text", "json")
+	resolve := cmd.PreRunE
+	cmd.PreRunE = func(c *cobra.Command, args []string) error {
+		if err := resolve(c, args); err != nil {
+			return err
+		}
+		*asJSON = format == "json"
+		return nil
+	}
+}

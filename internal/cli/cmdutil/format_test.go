@@ -98,3 +98,15 @@ func TestAddFormatFlagsKeepsPreRunE(t *testing.T) {
 		t.Errorf("earlier PreRunE saw format %q, want json", seen)
 	}
 }
+
+func TestAddJSONFlags(t *testing.T) {
+	for args, want := range map[string]bool{"": false, "--json": true, "--format json": true, "-f text": false, "-T json": true} {
+		var asJSON bool
+		cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
+		AddJSONFlags(cmd, &asJSON)
+		cmd.SetArgs(strings.Fields(args))
+		if _, err := cmd.ExecuteC(); err != nil || asJSON != want {
+			t.Errorf("%q: json %v, err %v; want %v", args, asJSON, err, want)
+		}
+	}
+}

@@ -19,9 +19,10 @@ import (
 
 // RulesOptions are the inputs of `mcpward rules`.
 type RulesOptions struct {
-	IO    *iostreams.IOStreams
-	JSON  bool
-	Group string
+	IO *iostreams.IOStreams
+	// Format is text (a table), json or tsv.
+	Format string
+	Group  string
 	// ID shows one rule (an id or alias).
 	ID string
 }
@@ -54,7 +55,7 @@ Name one id (or an alias such as a snapgauge id) to see that rule alone.`,
 			return rulesRun(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the rules as a JSON array")
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "text", "json", cmdutil.FormatTSV)
 	cmd.Flags().StringVar(&opts.Group, "group", "", "only the rules of `group` ("+strings.Join(catalogue.Groups(), ", ")+")")
 	return cmd
 }
@@ -74,7 +75,7 @@ func rulesRun(opts *RulesOptions) error {
 			}
 		}
 	}
-	if opts.JSON {
+	if opts.Format == "json" {
 		return export.WriteJSON(opts.IO.Out, list)
 	}
 	if opts.ID != "" {

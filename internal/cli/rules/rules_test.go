@@ -19,9 +19,10 @@ func TestNewCmdRulesFlags(t *testing.T) {
 		want    RulesOptions
 		wantErr string
 	}{
-		{args: nil, want: RulesOptions{}},
-		{args: []string{"--json", "--group", "xhdr"}, want: RulesOptions{JSON: true, Group: "xhdr"}},
-		{args: []string{"cache.hints_missing"}, want: RulesOptions{ID: "cache.hints_missing"}},
+		{args: nil, want: RulesOptions{Format: "text"}},
+		{args: []string{"-f", "tsv"}, want: RulesOptions{Format: "tsv"}},
+		{args: []string{"--json", "--group", "xhdr"}, want: RulesOptions{Format: "json", Group: "xhdr"}},
+		{args: []string{"cache.hints_missing"}, want: RulesOptions{Format: "text", ID: "cache.hints_missing"}},
 		{args: []string{"--group", "nope"}, wantErr: "unknown --group"},
 	}
 	for _, tt := range tests {
@@ -51,7 +52,7 @@ func TestNewCmdRulesFlags(t *testing.T) {
 
 func TestRulesRun(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
-	if err := rulesRun(&RulesOptions{IO: ios, JSON: true, Group: "xhdr"}); err != nil {
+	if err := rulesRun(&RulesOptions{IO: ios, Format: "json", Group: "xhdr"}); err != nil {
 		t.Fatal(err)
 	}
 	var list []catalogue.Rule

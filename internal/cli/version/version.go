@@ -33,7 +33,7 @@ func NewCmdVersion(f *cmdutil.Factory, runF func(*VersionOptions) error) *cobra.
 			return versionRun(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print version, Go version and platform as JSON")
+	cmdutil.AddJSONFlags(cmd, &opts.JSON)
 	return cmd
 }
 

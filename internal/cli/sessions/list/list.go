@@ -22,8 +22,9 @@ type ListOptions struct {
 	IO      *iostreams.IOStreams
 	Factory *cmdutil.Factory
 	Now     func() time.Time
-	JSON    bool
-	Logs    []string
+	// Format is text (a table), json or tsv.
+	Format string
+	Logs   []string
 }
 
 // NewCmdList builds `mcpward sessions list`.
@@ -44,7 +45,7 @@ estimated tokens, p50/p95/p99).`,
 			return listRun(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "write the sessions as JSON")
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "text", "json", cmdutil.FormatTSV)
 	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
 }
@@ -91,7 +92,7 @@ func listRun(opts *ListOptions) error {
 			entries = append(entries, Entry{File: p, Session: ss, Duration: ss.End.Sub(ss.Start), Summary: ss.Summary(), Skipped: skipped})
 		}
 	}
-	if opts.JSON {
+	if opts.Format == "json" {
 		return export.WriteJSON(opts.IO.Out, entries)
 	}
 	if len(entries) == 0 {
