@@ -18,8 +18,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/record"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // version is set at build time with -ldflags "-X …/internal/cli.version=v1.2.3".
@@ -100,6 +102,9 @@ func exitCode(w io.Writer, cmd *cobra.Command, err error) int {
 	}
 	code := classify(err)
 	fmt.Fprintf(w, "mcpward: %s\n", oneLine(err.Error()))
+	// A server that failed usually said why on stderr: its last lines,
+	// once, under a heading.
+	fmt.Fprint(w, transport.StderrBlock(transport.StderrOf(err), record.StderrLines))
 	switch {
 	case cmdutil.HintOf(err) != "":
 		fmt.Fprintf(w, "hint: %s\n", cmdutil.HintOf(err))

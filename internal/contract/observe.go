@@ -35,6 +35,9 @@ type Observation struct {
 	// (a section not read to its end, a probe with no answer). Empty means
 	// the snapshot is complete and may be written or compared.
 	Problems []string
+	// Stderr is what a stdio server wrote to stderr, kept when the
+	// observation is incomplete: it usually says why.
+	Stderr []byte
 }
 
 // Complete reports whether the observation may stand for the server.
@@ -87,7 +90,11 @@ func Observe(ctx context.Context, t *Target, opts *ObserveOptions) (*Observation
 		// field: both come from the config.
 		return nil, fault.Input(fmt.Errorf("build snapshot of %s: %w", t.Name, err))
 	}
-	return &Observation{Snapshot: snap, Problems: Problems(snap, ev)}, nil
+	obs := &Observation{Snapshot: snap, Problems: Problems(snap, ev)}
+	if !obs.Complete() && ev.Stderr != "" {
+		obs.Stderr = []byte(ev.Stderr)
+	}
+	return obs, nil
 }
 
 // Problems says why a snapshot is not complete evidence, one line each:

@@ -78,8 +78,71 @@ func (e *ExitError) Error() string {
 	if e.Method != "" {
 		fmt.Fprintf(&b, " before answering %s", e.Method)
 	}
-	if last := lastLine(e.Stderr); last != "" {
-		fmt.Fprintf(&b, " (stderr: %s)", last)
+	// The stderr tail is not part of the one-line message: the CLI shows
+	// its last lines once, under a heading (see [StderrBlock]).
+	return b.String()
+}
+
+// A StderrError is err with what the server wrote to stderr, which usually
+// says why it failed (a missing token, a stack trace). Its message is
+// err's alone; [StderrOf] finds the text.
+type StderrError struct {
+	Err    error
+	Stderr []byte
+}
+
+func (e *StderrError) Error() string { return e.Err.Error() }
+func (e *StderrError) Unwrap() error { return e.Err }
+
+// StderrOf returns the server stderr carried by err (a [*StderrError] or an
+// [*ExitError] in its chain, the outermost first), or nil.
+func StderrOf(err error) []byte {
+	var se *StderrError
+	if errors.As(err, &se) && len(strings.TrimSpace(string(se.Stderr))) > 0 {
+		return se.Stderr
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Stderr
+	}
+	return nil
+}
+
+// StderrBlock renders the last max non-empty lines of a server's stderr
+// under a heading, each indented and cut to 200 bytes, ending in a
+// newline; "" when there is nothing to show:
+//
+//	server stderr (last 2 lines):
+//	  Error: ACME_TOKEN is not set
+//	  exiting
+func StderrBlock(stderr []byte, max int) string {
+	var lines []string
+	for _, l := range strings.Split(strings.ReplaceAll(string(stderr), "\r\n", "\n"), "\n") {
+		if l = strings.TrimRight(l, "\r\t "); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 || max <= 0 {
+		return ""
+	}
+	total := len(lines)
+	if total > max {
+		lines = lines[total-max:]
+	}
+	var b strings.Builder
+	switch {
+	case total > len(lines):
+		fmt.Fprintf(&b, "server stderr (last %d of %d lines):\n", len(lines), total)
+	case total == 1:
+		b.WriteString("server stderr:\n")
+	default:
+		fmt.Fprintf(&b, "server stderr (%d lines):\n", total)
+	}
+	for _, l := range lines {
+		if len(l) > 200 {
+			l = l[:200] + "…"
+		}
+		b.WriteString("  " + l + "\n")
 	}
 	return b.String()
 }
@@ -87,19 +150,6 @@ func (e *ExitError) Error() string {
 // Is reports whether target is ErrExited or fault.ErrIncomplete.
 func (e *ExitError) Is(target error) bool {
 	return target == ErrExited || target == fault.ErrIncomplete
-}
-
-// lastLine returns the last non-empty line of b, cut to 200 bytes.
-func lastLine(b []byte) string {
-	s := strings.TrimRight(string(b), "\r\n\t ")
-	if i := strings.LastIndexAny(s, "\r\n"); i >= 0 {
-		s = s[i+1:]
-	}
-	s = strings.TrimSpace(s)
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }
 
 // methodOf returns the method of a frame for messages, or "the request".

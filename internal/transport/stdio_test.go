@@ -257,8 +257,13 @@ func TestStdioExitMidStream(t *testing.T) {
 	if !errors.As(err, &ee) || !errors.Is(err, ErrExited) || !errors.Is(err, fault.ErrIncomplete) {
 		t.Fatalf("Call = %v, want *ExitError", err)
 	}
-	if want := "server exited with code 3 before answering exit3 (stderr: fatal: boom)"; err.Error() != want {
+	// The message is one line; the stderr tail travels with the error and
+	// is shown once, under a heading, by the CLI.
+	if want := "server exited with code 3 before answering exit3"; err.Error() != want {
 		t.Errorf("error = %q, want %q", err, want)
+	}
+	if got := string(StderrOf(err)); !strings.Contains(got, "fatal: boom") {
+		t.Errorf("StderrOf = %q, want the server's stderr", got)
 	}
 	// Later calls fail the same way, at once.
 	if _, err := c.Call(testCtx(t), request(t, jsonrpc.IntID(2), "m")); !errors.Is(err, ErrExited) {

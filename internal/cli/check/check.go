@@ -23,6 +23,7 @@ import (
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // CompatFunc runs the compat engine (profiles, transport, x-mcp-header and
@@ -317,6 +318,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		return err
 	}
 	if r.ExitCode == cmdutil.ExitIncomplete {
+		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock(obs.Stderr, record.StderrLines))
 		done := "nothing compared as unchanged"
 		if opts.Update {
 			done = "snapshot not updated"

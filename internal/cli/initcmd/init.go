@@ -181,7 +181,7 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 		return err
 	}
 	if !obs.Complete() {
-		return record.Incomplete(opts.IO.ErrOut, obs.Problems, fmt.Sprintf("%s not written", opts.ConfigPath))
+		return record.Incomplete(opts.IO.ErrOut, obs, fmt.Sprintf("%s not written", opts.ConfigPath))
 	}
 	ct.Probes = SeedProbes(obs.Snapshot.Surface.Tools)
 	out := &config.File{SnapshotDir: config.DefaultSnapshotDir, Targets: map[string]*config.Target{opts.Target: ct}}

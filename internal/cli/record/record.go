@@ -21,6 +21,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // RecordOptions are the inputs of `mcpward record`.
@@ -228,7 +229,7 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 		return err
 	}
 	if !obs.Complete() {
-		return Incomplete(opts.IO.ErrOut, obs.Problems, "no snapshot written")
+		return Incomplete(opts.IO.ErrOut, obs, "no snapshot written")
 	}
 	if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
 		return fault.Input(err)
@@ -275,19 +276,24 @@ func Observe(ctx context.Context, t *contract.Target, opts *contract.ObserveOpti
 	obs, err := contract.Observe(ctx, t, opts)
 	if err != nil {
 		if errors.Is(err, fault.ErrIncomplete) {
-			return &contract.Observation{Problems: []string{err.Error()}}, nil
+			return &contract.Observation{Problems: []string{err.Error()}, Stderr: transport.StderrOf(err)}, nil
 		}
 		return nil, err
 	}
 	return obs, nil
 }
 
-// Incomplete prints one line per problem and returns the exit-2 verdict
-// whose reason ends with what was (not) done.
-func Incomplete(w io.Writer, problems []string, done string) error {
-	for _, p := range problems {
+// StderrLines is how many of a failed server's last stderr lines are shown.
+const StderrLines = 10
+
+// Incomplete prints one line per problem, then the last lines the server
+// wrote to stderr under a heading, and returns the exit-2 verdict whose
+// reason ends with what was (not) done.
+func Incomplete(w io.Writer, obs *contract.Observation, done string) error {
+	for _, p := range obs.Problems {
 		fmt.Fprintf(w, "incomplete: %s\n", p)
 	}
+	fmt.Fprint(w, transport.StderrBlock(obs.Stderr, StderrLines))
 	return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: "missing evidence is never 'no change': " + done}
 }
 

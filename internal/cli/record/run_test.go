@@ -64,7 +64,10 @@ func TestRecordRunIncompleteWritesNothing(t *testing.T) {
 		"incomplete: tools/list: server closed the stream before answering tools/list\n" +
 		"incomplete: probe weather (tools/call get_weather): server closed the stream before answering tools/call\n" +
 		"incomplete: probe weather-noargs (tools/call get_weather): server closed the stream before answering tools/call\n" +
-		"incomplete: probe archive (tools/call archive_note): server closed the stream before answering tools/call\n"
+		"incomplete: probe archive (tools/call archive_note): server closed the stream before answering tools/call\n" +
+		// What the server said on its way out, once, under a heading.
+		"server stderr:\n" +
+		"  fatal: worker crashed (simulated), exiting with status 3\n"
 	if d := cmp.Diff(wantErr, stderr.String()); d != "" {
 		t.Errorf("stderr mismatch (-want +got):\n%s", d)
 	}
