@@ -15,10 +15,13 @@ import (
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
-// FormatVersion is the version of the baseline file.
-const FormatVersion = 1
+// FormatVersion is the version of the baseline file. Version 2 keeps every
+// member of a tool definition (Tool.Other); version 1 kept the named fields
+// only, and is still read.
+const FormatVersion = 2
 
 // An Identity names the server a baseline belongs to.
 type Identity struct {
@@ -58,7 +61,14 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
 	Icons        json.RawMessage `json:"icons,omitempty"`
+	// Other holds every other member (_meta, execution, vendor fields),
+	// by name (since version 2).
+	Other map[string]json.RawMessage `json:"other,omitempty"`
 }
+
+// namedFields are the members a Tool keeps in fields of their own.
+var namedFields = map[string]bool{"name": true, "title": true, "description": true,
+	"inputSchema": true, "outputSchema": true, "annotations": true, "icons": true}
 
 // A Baseline is the trusted tool list of one server identity.
 type Baseline struct {
@@ -83,10 +93,19 @@ func FromTools(id Identity, defs []json.RawMessage) (*Baseline, error) {
 		if err := json.Unmarshal(raw["name"], &name); err != nil {
 			return nil, fmt.Errorf("tool definition without a string name: %s", trunc(d))
 		}
-		b.Tools = append(b.Tools, Tool{Name: name,
+		t := Tool{Name: name,
 			Title: cmpct(raw["title"]), Description: cmpct(raw["description"]),
 			InputSchema: cmpct(raw["inputSchema"]), OutputSchema: cmpct(raw["outputSchema"]),
-			Annotations: cmpct(raw["annotations"]), Icons: cmpct(raw["icons"])})
+			Annotations: cmpct(raw["annotations"]), Icons: cmpct(raw["icons"])}
+		for k, v := range raw {
+			if !namedFields[k] {
+				if t.Other == nil {
+					t.Other = map[string]json.RawMessage{}
+				}
+				t.Other[k] = cmpct(v)
+			}
+		}
+		b.Tools = append(b.Tools, t)
 	}
 	slices.SortFunc(b.Tools, func(a, c Tool) int { return strings.Compare(a.Name, c.Name) })
 	return b, nil
@@ -110,177 +129,70 @@ func cmpct(raw json.RawMessage) json.RawMessage {
 	return b.Bytes()
 }
 
-// canonical re-encodes JSON with sorted keys so that member order does not
-// count as a change ("" for absent).
-func canonical(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return string(raw)
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
-		return string(raw)
-	}
-	return strings.TrimSpace(b.String())
+// Compare reports the drift from old to new with the snapshot diff engine
+// (internal/diff): both tool lists become snapshot surfaces, so a change
+// seen in traffic gets the rule id and tier `mcpward diff` gives the same
+// change between two snapshots (a new required input is breaking, a new
+// optional one compatible). Findings are sorted as diff.Diff sorts them.
+//
+// A baseline written before members outside the named fields were kept
+// (version 1) is compared on the named fields only, on both sides, so
+// that upgrading mcpward is not drift.
+func Compare(old, new *Baseline) []diff.Finding {
+	full := old.Version >= 2 && new.Version >= 2
+	return diff.Diff(old.surface(full), new.surface(full))
 }
 
-// schema drops a top-level default 2020-12 $schema before comparing.
-func schema(raw json.RawMessage) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) == nil && m != nil {
-		if s, ok := m["$schema"]; ok {
-			var d string
-			if json.Unmarshal(s, &d) == nil && strings.TrimSuffix(d, "#") == "https://json-schema.org/draft/2020-12/schema" {
-				delete(m, "$schema")
-				b, _ := json.Marshal(m)
-				return canonical(b)
+// surface returns the tools as a snapshot built from one tools/list page,
+// through the same builder a probe's evidence goes through (it computes
+// the x-mcp-header bindings the diff rules read). With full false, the
+// members outside the named fields are left out.
+func (b *Baseline) surface(full bool) *snapshot.Snapshot {
+	var page bytes.Buffer
+	page.WriteString(`{"tools":[`)
+	for i, t := range b.Tools {
+		if i > 0 {
+			page.WriteByte(',')
+		}
+		members := map[string]json.RawMessage{}
+		if full {
+			for k, v := range t.Other {
+				members[k] = v
 			}
 		}
-	}
-	return canonical(raw)
-}
-
-// hint reads an annotation hint through its spec default; a value that is
-// not a boolean is kept as its JSON text.
-func hint(ann json.RawMessage, name string, def bool) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(ann, &m) != nil {
-		return strconv.FormatBool(def)
-	}
-	v, ok := m[name]
-	if !ok || string(v) == "null" {
-		return strconv.FormatBool(def)
-	}
-	return canonical(v)
-}
-
-// Compare reports the drift from old to new, one finding per (kind,
-// tool), in the order tools, then kinds.
-func Compare(old, new *Baseline) []diff.Finding {
-	var out []diff.Finding
-	oldBy := map[string]Tool{}
-	for _, t := range old.Tools {
-		oldBy[t.Name] = t
-	}
-	newBy := map[string]Tool{}
-	for _, t := range new.Tools {
-		newBy[t.Name] = t
-	}
-	names := map[string]bool{}
-	for n := range oldBy {
-		names[n] = true
-	}
-	for n := range newBy {
-		names[n] = true
-	}
-	sorted := make([]string, 0, len(names))
-	for n := range names {
-		sorted = append(sorted, n)
-	}
-	slices.Sort(sorted)
-	add := func(rule string, tier diff.Tier, tool, msg string, before, after any) {
-		out = append(out, diff.Finding{RuleID: rule, Tier: tier, Subject: "tool " + strconv.Quote(tool), Message: msg, Before: before, After: after})
-	}
-	for _, n := range sorted {
-		o, inOld := oldBy[n]
-		w, inNew := newBy[n]
-		switch {
-		case !inOld:
-			add("tool.added", diff.Risky, n, "tool is not in the baseline", nil, nil)
-			continue
-		case !inNew:
-			add("tool.removed", diff.Breaking, n, "tool in the baseline is no longer listed", nil, nil)
-			continue
+		name, _ := json.Marshal(t.Name)
+		members["name"] = name
+		for k, v := range map[string]json.RawMessage{"title": t.Title, "description": t.Description,
+			"inputSchema": t.InputSchema, "outputSchema": t.OutputSchema, "annotations": t.Annotations, "icons": t.Icons} {
+			if len(v) > 0 {
+				members[k] = v
+			}
 		}
-		if canonical(o.Description) != canonical(w.Description) {
-			add("tool.description.changed", diff.Risky, n, "description changed since the baseline — the trigger surface a model routes on", raw(o.Description), raw(w.Description))
+		keys := make([]string, 0, len(members))
+		for k := range members {
+			keys = append(keys, k)
 		}
-		if canonical(o.Title) != canonical(w.Title) {
-			add("tool.title.changed", diff.Risky, n, "title changed since the baseline", raw(o.Title), raw(w.Title))
+		slices.Sort(keys)
+		page.WriteByte('{')
+		for j, k := range keys {
+			if j > 0 {
+				page.WriteByte(',')
+			}
+			kb, _ := json.Marshal(k)
+			page.Write(kb)
+			page.WriteByte(':')
+			page.Write(members[k])
 		}
-		if schema(o.InputSchema) != schema(w.InputSchema) {
-			add("tool.input.schema.changed", diff.Risky, n, "inputSchema changed since the baseline", nil, nil)
-		}
-		switch os, ns := schema(o.OutputSchema), schema(w.OutputSchema); {
-		case os == ns:
-		case os == "":
-			add("tool.output.schema.added", diff.Compatible, n, "an outputSchema appeared", nil, nil)
-		case ns == "":
-			add("tool.output.schema.removed", diff.Breaking, n, "the outputSchema disappeared", nil, nil)
-		default:
-			add("tool.output.schema.changed", diff.Risky, n, "outputSchema changed since the baseline", nil, nil)
-		}
-		out = append(out, annotations(n, o.Annotations, w.Annotations)...)
-		if canonical(o.Icons) != canonical(w.Icons) {
-			add("tool.icons.changed", diff.Cosmetic, n, "icons changed since the baseline", nil, nil)
-		}
+		page.WriteByte('}')
 	}
-	return out
-}
-
-func raw(r json.RawMessage) any {
-	if len(r) == 0 {
-		return nil
+	page.WriteString(`]}`)
+	ev := &snapshot.Evidence{Tools: snapshot.ListEvidence{Attempted: true, Pages: []json.RawMessage{page.Bytes()}}}
+	snap, err := snapshot.Build(ev, nil)
+	if err != nil {
+		// Build fails only on unusable probe options, and none are given.
+		return &snapshot.Snapshot{}
 	}
-	return r
-}
-
-// annotations compares the four hints through their defaults
-// (readOnly=false, destructive=true, idempotent=false, openWorld=true) and
-// any other annotation member as a whole.
-func annotations(tool string, o, w json.RawMessage) []diff.Finding {
-	var out []diff.Finding
-	subject := "tool " + strconv.Quote(tool)
-	type hintRule struct {
-		name      string
-		def       bool
-		toTrue    string
-		toTrueT   diff.Tier
-		fromTrue  string
-		fromTrueT diff.Tier
-	}
-	for _, h := range []hintRule{
-		{"readOnlyHint", false, "annotation.readOnlyHint.relaxed", diff.Risky, "annotation.readOnlyHint.revoked", diff.Breaking},
-		{"destructiveHint", true, "annotation.destructiveHint.raised", diff.Breaking, "annotation.destructiveHint.relaxed", diff.Risky},
-		{"idempotentHint", false, "annotation.idempotentHint.relaxed", diff.Risky, "annotation.idempotentHint.revoked", diff.Breaking},
-		{"openWorldHint", true, "annotation.openWorldHint.raised", diff.Risky, "annotation.openWorldHint.lowered", diff.Compatible},
-	} {
-		a, b := hint(o, h.name, h.def), hint(w, h.name, h.def)
-		switch {
-		case a == b:
-		case b == "true":
-			out = append(out, diff.Finding{RuleID: h.toTrue, Tier: h.toTrueT, Subject: subject, Message: h.name + " became true since the baseline", Before: a, After: b})
-		case a == "true":
-			out = append(out, diff.Finding{RuleID: h.fromTrue, Tier: h.fromTrueT, Subject: subject, Message: h.name + " is no longer true since the baseline", Before: a, After: b})
-		default:
-			out = append(out, diff.Finding{RuleID: "annotation.other.changed", Tier: diff.Cosmetic, Subject: subject, Message: h.name + " changed since the baseline", Before: a, After: b})
-		}
-	}
-	rest := func(r json.RawMessage) string {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(r, &m) != nil {
-			return canonical(r)
-		}
-		for _, k := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
-			delete(m, k)
-		}
-		if len(m) == 0 {
-			return ""
-		}
-		b, _ := json.Marshal(m)
-		return canonical(b)
-	}
-	if rest(o) != rest(w) {
-		out = append(out, diff.Finding{RuleID: "annotation.other.changed", Tier: diff.Cosmetic, Subject: subject, Message: "another annotation changed since the baseline"})
-	}
-	return out
+	return snap
 }
 
 // ErrNotFound means no baseline exists for the identity yet.

@@ -3,9 +3,13 @@ package baseline
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
 func tools(t *testing.T, defs ...string) *Baseline {
@@ -30,32 +34,95 @@ func TestCompare(t *testing.T) {
 		{"same, member order and whitespace ignored",
 			[]string{`{"name":"a","description":"x","inputSchema":{"type":"object","properties":{}}}`},
 			[]string{`{"inputSchema":{"properties":{},"type":"object"}, "name":"a","description":"x"}`}, nil},
-		{"absent hints equal their defaults",
-			[]string{`{"name":"a","inputSchema":{"type":"object"}}`},
-			[]string{`{"name":"a","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"openWorldHint":true}}`}, nil},
 		{"added, removed, description",
 			[]string{`{"name":"a","description":"x","inputSchema":{}}`, `{"name":"b","inputSchema":{}}`},
 			[]string{`{"name":"a","description":"y","inputSchema":{}}`, `{"name":"c","inputSchema":{}}`},
-			[]string{"tool.description.changed a", "tool.removed b", "tool.added c"}},
-		{"hints through defaults",
+			[]string{"breaking tool.removed tools.b", "risky tool.added tools.c", "risky tool.description.changed tools.a.description"}},
+		{"hints",
 			[]string{`{"name":"a","inputSchema":{},"annotations":{"readOnlyHint":true}}`},
-			[]string{`{"name":"a","inputSchema":{},"annotations":{"destructiveHint":false}}`},
-			[]string{"annotation.readOnlyHint.revoked a", "annotation.destructiveHint.relaxed a"}},
-		{"default $schema ignored, output schema added, icons",
+			[]string{`{"name":"a","inputSchema":{},"annotations":{"destructiveHint":true}}`},
+			[]string{"breaking annotation.destructiveHint.raised tools.a.annotations.destructiveHint", "breaking annotation.readOnlyHint.revoked tools.a.annotations.readOnlyHint"}},
+		{"output schema added, icons",
 			[]string{`{"name":"a","inputSchema":{"type":"object"}}`},
-			[]string{`{"name":"a","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"},"outputSchema":{},"icons":[{"src":"x"}]}`},
-			[]string{"tool.output.schema.added a", "tool.icons.changed a"}},
+			[]string{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{},"icons":[{"src":"x"}]}`},
+			[]string{"compatible tool.output.schema.added tools.a.outputSchema", "cosmetic tool.icons.changed tools.a.icons"}},
+		// issue 13 item 3: the tier follows the change, as in mcpward diff.
+		{"new required input is breaking, new optional input compatible",
+			[]string{`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`},
+			[]string{`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"},"y":{"type":"string"},"z":{"type":"string"}},"required":["y"]}}`},
+			[]string{"breaking tool.input.required.added tools.a.inputSchema.required.y", "compatible tool.input.optional.added tools.a.inputSchema.properties.z"}},
+		{"members outside the named fields: _meta and execution",
+			[]string{`{"name":"a","inputSchema":{},"_meta":{"v":1},"execution":{"taskSupport":"forbidden"}}`},
+			[]string{`{"name":"a","inputSchema":{},"_meta":{"v":2},"execution":{"taskSupport":"required"}}`},
+			[]string{"risky tool.field.changed tools.a.execution", "cosmetic _meta.vendor.changed tools.a._meta"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
 			for _, f := range Compare(tools(t, tt.old...), tools(t, tt.new...)) {
-				got = append(got, f.RuleID+" "+f.Subject[6:len(f.Subject)-1])
+				got = append(got, f.Tier.String()+" "+f.RuleID+" "+f.Subject)
 			}
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("Compare() mismatch (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// pageSnapshot builds a snapshot from one tools/list page, as a probe's
+// evidence is built into the snapshot files `mcpward diff` compares.
+func pageSnapshot(t *testing.T, defs ...string) *snapshot.Snapshot {
+	t.Helper()
+	page := `{"tools":[` + strings.Join(defs, ",") + `]}`
+	s, err := snapshot.Build(&snapshot.Evidence{Tools: snapshot.ListEvidence{Attempted: true, Pages: []json.RawMessage{json.RawMessage(page)}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// One voice (issue 13 item 3): the same pair of tool definitions gets the
+// same rule ids, tiers and subjects from a baseline comparison (sessions
+// baseline, sessions check, sessions diff, the UI) as from the snapshot
+// diff (mcpward diff, check).
+func TestCompareSpeaksAsDiff(t *testing.T) {
+	pairs := []struct{ old, new string }{
+		{`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`,
+			`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"},"y":{"type":"string"}},"required":["y"]}}`},
+		{`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`,
+			`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"},"z":{"type":"string"}}}}`},
+		{`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string","enum":["p","q"]}},"required":["x"]}}`,
+			`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":["string","number"],"enum":["p"]}}},"outputSchema":{"type":"object"}}`},
+		{`{"name":"a","description":"d","title":"T","inputSchema":{"type":"object","properties":{"h":{"type":"string","x-mcp-header":"Region"}}},"annotations":{"idempotentHint":true,"openWorldHint":false}}`,
+			`{"name":"a","description":"d ","title":"U","inputSchema":{"type":"object","properties":{"h":{"type":"string","x-mcp-header":"Zone"}}},"annotations":{"readOnlyHint":true,"openWorldHint":true},"_meta":{"k":1}}`},
+		{`{"name":"a","inputSchema":{"type":"object","additionalProperties":false}}`,
+			`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"r":{"type":"string"}},"required":["r"]}}`},
+	}
+	for i, p := range pairs {
+		want := diff.Diff(pageSnapshot(t, p.old), pageSnapshot(t, p.new))
+		got := Compare(tools(t, p.old), tools(t, p.new))
+		if len(want) == 0 {
+			t.Fatalf("pair %d: diff finds nothing; the case proves nothing", i)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("pair %d: Compare() differs from diff.Diff (-diff +baseline):\n%s", i, d)
+		}
+	}
+}
+
+// A version 1 baseline kept only the named fields: against it, members
+// outside them are not drift (upgrading mcpward is not a change).
+func TestCompareVersion1(t *testing.T) {
+	old := tools(t, `{"name":"a","inputSchema":{}}`)
+	old.Version = 1
+	old.Tools[0].Other = nil
+	cur := tools(t, `{"name":"a","inputSchema":{},"_meta":{"v":2},"execution":{"taskSupport":"required"}}`)
+	if got := Compare(old, cur); len(got) != 0 {
+		t.Errorf("Compare(v1, v2) = %v, want nothing", got)
+	}
+	cur = tools(t, `{"name":"a","description":"new","inputSchema":{}}`)
+	if got := Compare(old, cur); len(got) != 1 || got[0].RuleID != "tool.description.changed" {
+		t.Errorf("Compare(v1, v2) = %v, want tool.description.changed", got)
 	}
 }
 

@@ -10,11 +10,12 @@
 // --accept`, or the first `sessions baseline` for an identity), never as a
 // side effect of reading a log.
 //
-// Drift is reported with the ids internal/diff uses for the same change
-// (tool.added, tool.removed, tool.description.changed,
-// annotation.readOnlyHint.revoked…), so a drift seen in traffic and one
-// seen by comparing snapshots read the same. Annotations are compared
-// through their spec defaults: an absent readOnlyHint equals false.
+// Drift is judged by the snapshot diff engine itself (internal/diff): both
+// tool lists are built into snapshot surfaces and diffed, so a change seen
+// in traffic gets the rule id, tier and subject `mcpward diff` gives the
+// same change between snapshots (a new required input is
+// tool.input.required.added, breaking; a new optional one
+// tool.input.optional.added, compatible). One voice across engines.
 //
 // Compare and FromTools are pure; Read, Write and Remove are the small
 // file store (one JSON file per identity under a directory).

@@ -48,8 +48,8 @@ type Options struct {
 	Threshold time.Duration
 	// Ratio is the smallest slower/faster ratio reported (≥ 1).
 	Ratio float64
-	// CompareTools compares two tool lists and returns findings with
-	// rule ids (tool.added, tool.removed, tool.description.changed…).
+	// CompareTools compares two tool lists and returns findings with the
+	// snapshot diff's rule ids and tiers (baseline.Compare).
 	// Nil skips the tool comparison.
 	CompareTools func(a, b []ToolDef) []diff.Finding
 }
@@ -205,7 +205,7 @@ func WriteText(w io.Writer, r *Report) error {
 	if len(r.Tools) > 0 {
 		b.WriteString("tools:\n")
 		for _, t := range r.Tools {
-			fmt.Fprintf(&b, "  %s %s: %s\n", t.RuleID, t.Subject, t.Message)
+			fmt.Fprintf(&b, "  %s %s %s: %s\n", t.Tier, t.RuleID, t.Subject, t.Message)
 		}
 	}
 	if len(r.Calls) > 0 {

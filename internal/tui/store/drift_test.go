@@ -77,7 +77,7 @@ func TestCheckDrift(t *testing.T) {
 		{name: "no baseline", tools: raws(echoTool, addTool), err: fmt.Errorf("%w for x.json", baseline.ErrNotFound)},
 		{name: "identical", tools: raws(addTool, echoTool), base: same, wantFound: true},
 		{name: "drift", tools: raws(echoTool, addTool), base: older, wantFound: true,
-			wantRules: []string{"tool.added add", "tool.description.changed echo"}, wantDrifted: true},
+			wantRules: []string{"risky tool.added tools.add", "risky tool.description.changed tools.echo.description"}, wantDrifted: true},
 		{name: "unreadable baseline", tools: raws(echoTool), err: corrupt, wantFound: true, wantFailed: true},
 		{name: "listing cannot be compared", tools: raws(`{"name":7}`), base: same, wantFound: true, wantFailed: true},
 	}
@@ -94,7 +94,7 @@ func TestCheckDrift(t *testing.T) {
 			}
 			var rules []string
 			for _, f := range d.Findings {
-				rules = append(rules, f.RuleID+" "+f.Subject[len(`tool "`):len(f.Subject)-1])
+				rules = append(rules, f.Tier.String()+" "+f.RuleID+" "+f.Subject)
 			}
 			if diff := cmp.Diff(tt.wantRules, rules); diff != "" {
 				t.Errorf("findings mismatch (-want +got):\n%s", diff)

@@ -122,7 +122,8 @@ func diffRun(opts *DiffOptions) error {
 	return nil
 }
 
-// compareTools compares tool lists with the tool baseline rules.
+// compareTools compares tool lists as baselines do: with the snapshot
+// diff engine's rules and tiers.
 func compareTools(a, b []sessiondiff.ToolDef) []diff.Finding {
 	conv := func(ts []sessiondiff.ToolDef) *baseline.Baseline {
 		raws := make([]json.RawMessage, 0, len(ts))

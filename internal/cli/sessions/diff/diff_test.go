@@ -93,8 +93,8 @@ func TestDiffText(t *testing.T) {
 	}
 	want := `mcpward sessions diff ` + a + ` -> ` + b + `
 tools:
-  tool.description.changed tool "get_weather": description changed since the baseline — the trigger surface a model routes on
-  tool.removed tool "x": tool in the baseline is no longer listed
+  breaking tool.removed tools.x: tool "x" was removed — a client holding the old contract will fail
+  risky tool.description.changed tools.get_weather.description: description changed — the trigger surface a model routes on
 calls:
   status changed: get_weather {"city":"P","u":1} ok -> error
 durations:
