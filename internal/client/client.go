@@ -48,6 +48,12 @@ type Options struct {
 	DiscoverTimeout time.Duration
 	// PageCap is the most pages read from one list.
 	PageCap int
+	// ServerRequest answers the requests a legacy server sends the client
+	// (ping, roots/list, sampling/createMessage, elicitation/create); it
+	// is the transport's OnServerRequest hook. nil means
+	// AnswerServerRequest (ping answered, everything else declined). A
+	// client that declares capabilities must serve them (compat profiles).
+	ServerRequest func(m jsonrpc.Message) []byte
 }
 
 // Client is an MCP client for one connection. Its methods may be called

@@ -74,6 +74,10 @@ type Report struct {
 	Assertions []Assertion                  `json:"assertions"`
 	// Problems lists what could not be observed (incomplete evidence).
 	Problems []string `json:"problems,omitempty"`
+	// NotEvaluated lists what the run did not evaluate and why: profiles
+	// the server cannot be used under, the D rules without probes, rules
+	// that do not bind the server's era. Nothing evaluated is not a pass.
+	NotEvaluated []result.NotEvaluated `json:"notEvaluated,omitempty"`
 
 	findings []result.RuleFinding
 }
@@ -217,6 +221,11 @@ func (e *engine) assert(id, verdict, detail string, ev *result.Exchange) {
 	if verdict == Fail || verdict == Warn {
 		e.finding(r.ID, "transport", "", detail, ev)
 	}
+}
+
+// notEvaluated records something the run did not evaluate, and why.
+func (e *engine) notEvaluated(what, why string) {
+	e.rep.NotEvaluated = append(e.rep.NotEvaluated, result.NotEvaluated{What: what, Why: why})
 }
 
 // problem records missing evidence.

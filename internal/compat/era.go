@@ -310,6 +310,12 @@ func (e *engine) stability(ctx context.Context) {
 	if len(e.tools) == 0 && len(e.rep.Problems) > 0 {
 		return
 	}
+	if !e.modern {
+		// TOOL-LIST-STABLE binds 2026-07-28: a legacy session's tool list
+		// may legitimately depend on the session.
+		e.notEvaluated("tool-list stability across connections", "TOOL-LIST-STABLE binds 2026-07-28 servers only; this server is "+e.rep.Era)
+		return
+	}
 	start := e.opts.Now()
 	var ttl int64 = -1
 	base := e.toolsJCS()

@@ -68,6 +68,9 @@ func summary(r *Report) string {
 		}
 		fmt.Fprintf(&b, "  %s %s %s %s%s\n", f.Class, f.RuleID, f.Subject, f.Profile, ev)
 	}
+	for _, n := range r.NotEvaluated {
+		fmt.Fprintf(&b, "not evaluated: %s\n", n.What)
+	}
 	b.WriteString("assertions:\n")
 	for _, a := range r.Assertions {
 		fmt.Fprintf(&b, "  %-8s %s\n", a.Verdict, a.ID)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/mcp"
@@ -20,6 +21,8 @@ type profileRun struct {
 	sess *target.Session
 	// unserved says why the server cannot be used under the profile.
 	unserved string
+	// side answers the server's requests on a legacy profile's session.
+	side *clientSide
 }
 
 // profiles replays every probe under every profile and judges it against
@@ -37,8 +40,13 @@ func (e *engine) profiles(ctx context.Context) {
 				pr.unserved = "the server is modern-only and turns the initialize handshake away"
 				break
 			}
+			// The profile serves what it declares in initialize (roots,
+			// sampling, elicitation); the server's requests and the
+			// answers are kept for the evidence.
+			pr.side = newClientSide(p)
 			fs, err := e.s.Fresh(ctx, func(o *client.Options) {
 				o.Era, o.LegacyVersion, o.Capabilities = mcp.EraLegacy, mcp.Revision(p.ProtocolVersion), p.ClientCapabilities()
+				o.ServerRequest = pr.side.answer
 			})
 			if err != nil {
 				pr.unserved = "initialize at " + p.ProtocolVersion + " failed: " + oneLine(err.Error())
@@ -53,11 +61,9 @@ func (e *engine) profiles(ctx context.Context) {
 		}
 		if pr.unserved != "" {
 			e.finding("compat.profile_unserved", "profile."+p.Name, p.Name, pr.unserved, nil)
+			e.notEvaluated("profile "+p.Name, pr.unserved)
 		}
 		runs = append(runs, pr)
-	}
-	if e.opts.ReadOnly || len(e.opts.Probes) == 0 {
-		return
 	}
 	// The baseline is the first served profile.
 	var base *profileRun
@@ -68,6 +74,17 @@ func (e *engine) profiles(ctx context.Context) {
 		}
 	}
 	if base == nil {
+		// Nothing applicable is not a pass: the profiles asked for could
+		// not be exercised at all.
+		e.problem("no profile could be used (%s): nothing was exercised", strings.Join(e.rep.Profiles, ", "))
+		return
+	}
+	switch {
+	case e.opts.ReadOnly:
+		e.notEvaluated("degradation (D rules) and the tool × profile verdicts", "--read-only sends no tools/call")
+		return
+	case len(e.opts.Probes) == 0:
+		e.notEvaluated("degradation (D rules) and the tool × profile verdicts", "no probes: compat calls no tool unless --probe names one (a fixture's declared probes are used by default)")
 		return
 	}
 	var serverExt []string
@@ -90,25 +107,43 @@ func (e *engine) profiles(ctx context.Context) {
 		if bo.Error == nil {
 			e.checkCallResult(pb, base.p.Name, bo, bex)
 		}
-		e.setVerdict(pb.Tool, base.p.Name, rules.VerdictOK)
+		if base.p.Legacy() {
+			// A legacy baseline is still held to the legacy rules.
+			e.judgeCall(pb, base, bc, bo, bex, serverExt)
+		} else {
+			e.setVerdict(pb.Tool, base.p.Name, rules.VerdictOK)
+		}
 		for _, r := range runs {
 			if r == base {
 				continue
 			}
 			if r.sess == nil {
-				e.setVerdict(pb.Tool, r.p.Name, rules.VerdictDeclinedCorrectly)
+				e.setVerdict(pb.Tool, r.p.Name, VerdictUnserved)
 				continue
 			}
 			o, ex := e.call(ctx, r, pb)
-			j := rules.JudgeDegradation(r.p, bc, o, rules.JudgeOptions{
-				HeaderAbsentHTTP: r.p.OmitVersionHeader && e.kind == "http",
-				ServerExtensions: serverExt,
-			})
-			e.setVerdict(pb.Tool, r.p.Name, j.Verdict)
-			for _, f := range j.Findings {
-				e.finding(f.RuleID, pb.Tool+"@"+r.p.Name, r.p.Name, "probe "+pb.ID+": "+f.Message, ex)
-			}
+			e.judgeCall(pb, r, bc, o, ex, serverExt)
 		}
+	}
+}
+
+// VerdictUnserved marks a tool × profile cell that was not exercised: the
+// server cannot be used under the profile. It is not a pass.
+const VerdictUnserved = "unserved"
+
+// judgeCall applies the decision table to one call and records its verdict,
+// findings and any missing evidence.
+func (e *engine) judgeCall(pb Probe, r *profileRun, bc rules.BaselineCall, o rules.Outcome, ex *exchangeT, serverExt []string) {
+	j := rules.JudgeDegradation(r.p, bc, o, rules.JudgeOptions{
+		HeaderAbsentHTTP: r.p.OmitVersionHeader && e.kind == "http",
+		ServerExtensions: serverExt,
+	})
+	e.setVerdict(pb.Tool, r.p.Name, j.Verdict)
+	if j.Incomplete != "" {
+		e.problem("probe %s: %s", pb.ID, j.Incomplete)
+	}
+	for _, f := range j.Findings {
+		e.finding(f.RuleID, pb.Tool+"@"+r.p.Name, r.p.Name, "probe "+pb.ID+": "+f.Message, ex)
 	}
 }
 
@@ -143,6 +178,21 @@ func (e *engine) call(ctx context.Context, r *profileRun, pb Probe) (rules.Outco
 		}
 	}
 	resp := e.send(ctx, q)
+	var served []string
+	if r.side != nil {
+		if resp.ex == nil {
+			resp.ex = &exchangeT{}
+		}
+		resp.ex.ServerRequests = r.side.take()
+		served = methods(resp.ex.ServerRequests)
+	}
+	o, ex := outcome(resp)
+	o.ServerRequests = served
+	return o, ex
+}
+
+// outcome reads a probe's answer.
+func outcome(resp rawResp) (rules.Outcome, *exchangeT) {
 	switch {
 	case resp.reply == nil || resp.reply.Response == nil:
 		why := "no JSON-RPC answer"
@@ -167,6 +217,10 @@ func (e *engine) setVerdict(tool, profile, v string) {
 	if m == nil {
 		m = map[string]string{}
 		e.rep.Verdicts[tool] = m
+	}
+	if v == VerdictUnserved {
+		m[profile] = v
+		return
 	}
 	m[profile] = rules.WorseVerdict(m[profile], v)
 }

@@ -40,6 +40,10 @@ type Result struct {
 	// Evidence says whether the observation was complete. Missing evidence
 	// is never "no change".
 	Evidence Evidence `json:"evidence"`
+	// NotEvaluated lists what the run did not evaluate and why (compat:
+	// profiles the server cannot be used under, rule groups with nothing
+	// to exercise). Nothing evaluated is not a pass.
+	NotEvaluated []NotEvaluated `json:"notEvaluated,omitempty"`
 	// ExitCode is the code the producing command exited with.
 	ExitCode int `json:"exitCode"`
 	// Updated is true when check --update wrote a new snapshot.
@@ -98,6 +102,13 @@ type RuleFinding struct {
 	Location *Location `json:"location,omitempty"`
 }
 
+// NotEvaluated is one thing a run did not evaluate, with the reason.
+type NotEvaluated struct {
+	// What names it: "profile legacy-2025-11-25", "degradation (D rules)".
+	What string `json:"what"`
+	Why  string `json:"why"`
+}
+
 // Exchange is a request and its response, raw, for a reader to check by
 // hand.
 type Exchange struct {
@@ -108,6 +119,11 @@ type Exchange struct {
 	RequestHeader map[string]string `json:"requestHeader,omitempty"`
 	Status        int               `json:"status,omitempty"`
 	Note          string            `json:"note,omitempty"`
+	// ServerRequests are the requests the server sent the client while
+	// this exchange was in flight (legacy sessions: roots/list,
+	// sampling/createMessage, elicitation/create, ping), each with
+	// mcpward's reply as Response, in order.
+	ServerRequests []Exchange `json:"serverRequests,omitempty"`
 }
 
 // Summary counts findings per tier and rule findings per class.

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fixture"
+	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/transport"
 )
@@ -138,6 +139,11 @@ func (s *Session) Close() error { return s.Client.Close() }
 
 // Dial starts or reaches the target and returns an unconnected transport.
 func Dial(ctx context.Context, s *Spec, env Env) (transport.Conn, func() []byte, error) {
+	return dial(ctx, s, env, client.AnswerServerRequest)
+}
+
+// dial is Dial with the hook that answers the server's requests.
+func dial(ctx context.Context, s *Spec, env Env, answer func(jsonrpc.Message) []byte) (transport.Conn, func() []byte, error) {
 	if err := s.Validate(); err != nil {
 		return nil, nil, fault.Input(err)
 	}
@@ -152,13 +158,13 @@ func Dial(ctx context.Context, s *Spec, env Env) (transport.Conn, func() []byte,
 			conn, err := transport.NewHTTP(&transport.HTTPOptions{
 				URL:             "http://fixture.invalid/",
 				RoundTripper:    transport.HandlerRoundTripper(f.HTTPHandler()),
-				OnServerRequest: client.AnswerServerRequest,
+				OnServerRequest: answer,
 			})
 			return conn, noStderr, err
 		}
-		return startFixture(ctx, f)
+		return startFixture(ctx, f, answer)
 	case s.URL != "":
-		opts := &transport.HTTPOptions{URL: s.URL, Header: s.Headers, OnServerRequest: client.AnswerServerRequest}
+		opts := &transport.HTTPOptions{URL: s.URL, Header: s.Headers, OnServerRequest: answer}
 		if s.SSE {
 			conn, err := transport.DialSSE(ctx, opts)
 			return conn, noStderr, err
@@ -178,7 +184,7 @@ func Dial(ctx context.Context, s *Spec, env Env) (transport.Conn, func() []byte,
 		Dir:             s.Cwd,
 		Home:            s.Home,
 		IsolateHome:     s.IsolateHome,
-		OnServerRequest: client.AnswerServerRequest,
+		OnServerRequest: answer,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -190,7 +196,11 @@ func Dial(ctx context.Context, s *Spec, env Env) (transport.Conn, func() []byte,
 // answers neither a modern request nor a Streamable HTTP initialize, it
 // retries once over the deprecated HTTP+SSE transport.
 func Connect(ctx context.Context, s *Spec, env Env, copts *client.Options) (*Session, error) {
-	conn, stderr, err := Dial(ctx, s, env)
+	answer := client.AnswerServerRequest
+	if copts != nil && copts.ServerRequest != nil {
+		answer = copts.ServerRequest
+	}
+	conn, stderr, err := dial(ctx, s, env, answer)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +210,7 @@ func Connect(ctx context.Context, s *Spec, env Env, copts *client.Options) (*Ses
 		c.Close()
 		sse := *s
 		sse.SSE = true
-		conn, err = transport.DialSSE(ctx, &transport.HTTPOptions{URL: s.URL, Header: s.Headers, OnServerRequest: client.AnswerServerRequest})
+		conn, err = transport.DialSSE(ctx, &transport.HTTPOptions{URL: s.URL, Header: s.Headers, OnServerRequest: answer})
 		if err != nil {
 			return nil, fault.Incomplete(fmt.Errorf("%s answered neither Streamable HTTP nor HTTP+SSE: %w", s.URL, err))
 		}
@@ -215,24 +225,26 @@ func Connect(ctx context.Context, s *Spec, env Env, copts *client.Options) (*Ses
 	return &Session{Spec: s, Client: c, Handshake: hs, Conn: conn, Stderr: stderr, env: env, copts: copts}, nil
 }
 
-// withStderrHint attaches what a failed server wrote to stderr, which
-// usually says why it failed (a missing token, a stack trace), as a
-// [*transport.StderrError]: the message stays one line, and the CLI shows
-// the last lines once, under a heading.
+// withStderrHint appends the last line a failed server wrote to stderr,
+// which usually says why it failed (a missing token, a stack trace).
 func withStderrHint(err error, stderr func() []byte) error {
 	if stderr == nil {
 		return err
 	}
-	b := stderr()
-	if strings.TrimSpace(string(b)) == "" {
+	lines := strings.Split(strings.TrimSpace(string(stderr())), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if last == "" {
 		return err
 	}
-	return &transport.StderrError{Err: err, Stderr: b}
+	if len(last) > 200 {
+		last = last[:200] + "…"
+	}
+	return fmt.Errorf("%w (server stderr: %s)", err, last)
 }
 
 // startFixture runs an embedded fixture's stdio framing in-process over
 // two pipes.
-func startFixture(ctx context.Context, f *fixture.Fixture) (transport.Conn, func() []byte, error) {
+func startFixture(ctx context.Context, f *fixture.Fixture, answer func(jsonrpc.Message) []byte) (transport.Conn, func() []byte, error) {
 	toServerR, toServerW := io.Pipe()
 	fromServerR, fromServerW := io.Pipe()
 	var (
@@ -262,7 +274,7 @@ func startFixture(ctx context.Context, f *fixture.Fixture) (transport.Conn, func
 	}()
 	conn := transport.NewStream(fromServerR, toServerW, &transport.StreamOptions{
 		Kind:            "fixture",
-		OnServerRequest: client.AnswerServerRequest,
+		OnServerRequest: answer,
 		OnClose: func() {
 			cancel()
 			<-done

@@ -186,6 +186,8 @@ func Result(rep *engine.Report, spec *target.Spec, version string) *result.Resul
 		Violations: rep.Findings(),
 		Evidence:   result.Evidence{Complete: len(rep.Problems) == 0, Status: "ok", Problems: rep.Problems},
 		ExitCode:   rep.ExitCode(),
+
+		NotEvaluated: rep.NotEvaluated,
 	}
 	if len(rep.Problems) > 0 {
 		r.Evidence.Status = "partial"
@@ -239,7 +241,13 @@ func writeText(w io.Writer, rep *engine.Report, res *result.Result) {
 		}
 		n++
 		fmt.Fprintf(w, "  %-9s %-44s %s — %s\n", f.Class, f.RuleID, f.Subject, f.Message)
-		if f.Evidence != nil && f.Class != rules.Info {
+		if f.Evidence != nil && (f.Class != rules.Info || len(f.Evidence.ServerRequests) > 0) {
+			// What the server asked the client during the call, and what
+			// the profile answered: the reader can tell whose failure
+			// followed.
+			for _, sr := range f.Evidence.ServerRequests {
+				fmt.Fprintf(w, "            server→client: %s\n            our reply:     %s\n", clip(string(sr.Request)), clip(string(sr.Response)))
+			}
 			if len(f.Evidence.Request) > 0 {
 				fmt.Fprintf(w, "            request:  %s\n", clip(string(f.Evidence.Request)))
 			}
@@ -287,11 +295,22 @@ func writeText(w io.Writer, rep *engine.Report, res *result.Result) {
 			fmt.Fprintln(w)
 		}
 	}
+	if len(rep.NotEvaluated) > 0 {
+		fmt.Fprintf(w, "\nnot evaluated:\n")
+		for _, n := range rep.NotEvaluated {
+			fmt.Fprintf(w, "  %s — %s\n", n.What, n.Why)
+		}
+	}
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "\nINCOMPLETE: %s", p)
 	}
 	label := map[int]string{0: "PASS", 1: "RISKY", 2: "INCOMPLETE", 3: "VIOLATION"}[res.ExitCode]
-	fmt.Fprintf(w, "\n%d violation(s), %d risky -> %s (exit %d)\n", res.Summary.Violations, res.Summary.RiskyRules, label, res.ExitCode)
+	fmt.Fprintf(w, "\n%d violation(s), %d risky -> %s (exit %d)", res.Summary.Violations, res.Summary.RiskyRules, label, res.ExitCode)
+	if n := len(rep.NotEvaluated); n > 0 {
+		// A pass covers only what was evaluated.
+		fmt.Fprintf(w, "; %d not evaluated (listed above)", n)
+	}
+	fmt.Fprintln(w)
 }
 
 // headerLine renders the HTTP method and the request headers mcpward set
