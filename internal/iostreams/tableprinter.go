@@ -2,6 +2,7 @@ package iostreams
 
 import (
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -26,6 +27,7 @@ type TablePrinter struct {
 	indent string
 	header []string
 	rows   [][]string
+	first  []int
 }
 
 // minCellWidth is the narrowest a cut column gets: room for two runes and
@@ -52,6 +54,11 @@ func (t *TablePrinter) IsTTY() bool { return t.tty }
 // a report); its width counts against the terminal's. Tab-separated output
 // is never indented.
 func (t *TablePrinter) SetIndent(prefix string) { t.indent = prefix }
+
+// CutFirst names the columns (0-based) that give way first when the table
+// is too wide: free text such as a description, so that ids and names
+// stay whole. The other columns are cut only when these cannot be.
+func (t *TablePrinter) CutFirst(cols ...int) { t.first = cols }
 
 // AddHeader sets the column titles, shown on a terminal only.
 func (t *TablePrinter) AddHeader(cols ...string) { t.header = cols }
@@ -97,7 +104,7 @@ func (t *TablePrinter) Render() error {
 			natural[i] = max(natural[i], ansi.StringWidth(c))
 		}
 	}
-	widths := fit(natural, t.width-ansi.StringWidth(t.indent)-2*(n-1))
+	widths := fitFirst(natural, t.width-ansi.StringWidth(t.indent)-2*(n-1), t.first)
 	for _, r := range all {
 		b.WriteString(t.indent)
 		// Trailing empty cells leave no padding behind.
@@ -109,6 +116,8 @@ func (t *TablePrinter) Render() error {
 			c := r[i]
 			if ansi.StringWidth(c) > widths[i] {
 				c = ansi.Truncate(c, widths[i], "…")
+				// "sits…", not "sits …".
+				c = strings.TrimRight(strings.TrimSuffix(c, "…"), " ") + "…"
 			}
 			b.WriteString(c)
 			if i < last {
@@ -121,24 +130,77 @@ func (t *TablePrinter) Render() error {
 	return err
 }
 
-// fit shares avail cells among columns of the given natural widths: a
-// column narrower than its fair share keeps its width, and the wide ones
-// split what is left equally (the first ones get the odd cells), so a long
-// description is cut before a short id is.
+// fitFirst cuts only the columns first, when the others fit whole and
+// leave them minCutWidth each; else it fits every column.
+func fitFirst(natural []int, avail int, first []int) []int {
+	var idx []int
+	rest := avail
+	for i, w := range natural {
+		if slices.Contains(first, i) {
+			idx = append(idx, i)
+		} else {
+			rest -= w
+		}
+	}
+	if len(idx) == 0 || rest < len(idx)*minCutWidth {
+		return fit(natural, avail)
+	}
+	widths := slices.Clone(natural)
+	waterFill(widths, natural, idx, rest)
+	return widths
+}
+
+// fit shares avail cells among columns of the given natural widths. Short
+// columns (counts, levels, transports: keepWhole cells or fewer) stay whole
+// when that leaves the long ones at least minCutWidth each; then the long
+// ones share what is left (waterFill), so a description is cut before an
+// id is, and an id before a number.
 func fit(natural []int, avail int) []int {
-	widths := make([]int, len(natural))
 	total := 0
 	for _, w := range natural {
 		total += w
 	}
 	if total <= avail {
-		copy(widths, natural)
+		return slices.Clone(natural)
+	}
+	short, long := 0, 0
+	for _, w := range natural {
+		if w <= keepWhole {
+			short += w
+		} else {
+			long++
+		}
+	}
+	if long > 0 && avail-short >= long*minCutWidth {
+		widths := slices.Clone(natural)
+		var idx []int
+		for i, w := range natural {
+			if w > keepWhole {
+				idx = append(idx, i)
+			}
+		}
+		waterFill(widths, natural, idx, avail-short)
 		return widths
 	}
-	left := make([]int, 0, len(natural))
-	for i := range natural {
-		left = append(left, i)
+	widths := make([]int, len(natural))
+	idx := make([]int, len(natural))
+	for i := range idx {
+		idx[i] = i
 	}
+	waterFill(widths, natural, idx, avail)
+	return widths
+}
+
+const (
+	keepWhole   = 10
+	minCutWidth = 6
+)
+
+// waterFill gives the columns idx avail cells: a column narrower than its
+// fair share keeps its width, and the wide ones split what is left equally
+// (the first ones get the odd cells), never below minCellWidth.
+func waterFill(widths, natural, idx []int, avail int) {
+	left := idx
 	for {
 		share := avail / max(len(left), 1)
 		var rest []int
@@ -157,7 +219,7 @@ func fit(natural []int, avail int) []int {
 		left = rest
 	}
 	if len(left) == 0 {
-		return widths
+		return
 	}
 	share, odd := avail/len(left), avail%len(left)
 	for k, i := range left {
@@ -167,7 +229,6 @@ func fit(natural []int, avail int) []int {
 		}
 		widths[i] = max(w, minCellWidth)
 	}
-	return widths
 }
 
 // clean keeps a cell on one line and in one column.

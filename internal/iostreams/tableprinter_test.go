@@ -113,6 +113,11 @@ func TestFitSharesWhatIsLeft(t *testing.T) {
 		{[]int{5, 40, 40}, 45, []int{5, 20, 20}},
 		{[]int{5, 40, 41}, 46, []int{5, 21, 20}},
 		{[]int{10, 10, 10}, 3, []int{3, 3, 3}}, // never below minCellWidth
+		// sessions list at 80 columns: the counts stay whole, label and id
+		// are cut.
+		{[]int{23, 26, 9, 8, 8, 6, 5, 6}, 66, []int{12, 12, 9, 8, 8, 6, 5, 6}},
+		// Too narrow to keep the short ones whole: everyone is cut.
+		{[]int{23, 26, 9, 8, 8, 6, 5, 6}, 46, []int{6, 6, 6, 6, 6, 6, 5, 5}},
 	} {
 		got := fit(tc.natural, tc.avail)
 		if !equalInts(got, tc.want) {
@@ -147,5 +152,26 @@ func TestForceTTY(t *testing.T) {
 	s.forceTTY("1", true)
 	if !s.IsStdoutTTY() || s.TerminalWidth() != 100 {
 		t.Errorf("MCPWARD_FORCE_TTY=1: tty %v width %d (want a terminal of the default width)", s.IsStdoutTTY(), s.TerminalWidth())
+	}
+}
+
+func TestTablePrinterCutFirst(t *testing.T) {
+	fill := func(tp *TablePrinter) {
+		tp.CutFirst(1)
+		tp.AddHeader("ID", "MEANING")
+		tp.AddRow("xhdr.not_statically_reachable_at_all", "an x-mcp-header sits somewhere a client cannot reach")
+	}
+	got := render(t, true, 60, fill)
+	want := "ID                                    MEANING\n" +
+		"xhdr.not_statically_reachable_at_all  an x-mcp-header sits…\n"
+	if got != want {
+		t.Errorf("cut first:\n%s\nwant:\n%s", got, want)
+	}
+	// Too narrow for the id to stay whole: both give way.
+	got = render(t, true, 30, fill)
+	want = "ID              MEANING\n" +
+		"xhdr.not_stat…  an x-mcp-head…\n"
+	if got != want {
+		t.Errorf("cut first, narrow:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -89,17 +88,17 @@ func rulesRun(opts *RulesOptions) error {
 		}
 		return nil
 	}
-	if !opts.IO.IsStdoutTTY() {
-		// Piped: tab-separated, no header, one rule per line.
-		for _, r := range list {
-			fmt.Fprintf(opts.IO.Out, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Class, r.On, r.Summary, r.Cite())
-		}
-		return nil
-	}
-	tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLEVEL\tCLASS\tON\tMEANING")
+	// On a terminal: a header and columns fitted to the width. Piped (or
+	// --format tsv): no header, one rule per line, with its spec clause.
+	tp := cmdutil.NewTablePrinter(opts.IO, opts.Format)
+	tp.CutFirst(4)
+	tp.AddHeader("ID", "LEVEL", "CLASS", "ON", "MEANING")
 	for _, r := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Class, r.On, r.Summary)
+		if tp.IsTTY() {
+			tp.AddRow(r.ID, string(r.Level), string(r.Class), string(r.On), r.Summary)
+		} else {
+			tp.AddRow(r.ID, string(r.Level), string(r.Class), string(r.On), r.Summary, r.Cite())
+		}
 	}
-	return tw.Flush()
+	return tp.Render()
 }

@@ -3,9 +3,8 @@ package list
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
-	"text/tabwriter"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -102,36 +101,28 @@ func listRun(opts *ListOptions) error {
 	return writeTable(opts, entries)
 }
 
+// writeTable prints one row per session: on a terminal with a header,
+// relative start times and columns fitted to the width; piped (or with
+// --format tsv) tab-separated, RFC 3339 times, whole ids and the log file
+// as a last column.
 func writeTable(opts *ListOptions, entries []Entry) error {
-	tty := opts.IO.IsStdoutTTY()
-	var w io.Writer = opts.IO.Out
-	var tw *tabwriter.Writer
-	if tty {
-		tw = tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
-		w = tw
-		fmt.Fprintln(w, "LABEL\tID\tTRANSPORT\tSTARTED\tDURATION\tFRAMES\tCALLS\tERRORS")
-	}
+	tp := cmdutil.NewTablePrinter(opts.IO, opts.Format)
+	tty := tp.IsTTY()
+	tp.AddHeader("LABEL", "ID", "TRANSPORT", "STARTED", "DURATION", "FRAMES", "CALLS", "ERRORS")
 	for _, e := range entries {
 		ss := e.Session
 		start := ss.Start.UTC().Format(time.RFC3339)
-		id := ss.ID
 		if tty {
 			start = ago(opts.Now(), ss.Start)
-			if len(id) > 12 {
-				id = id[:12] + "…"
-			}
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d", ss.Label, id, ss.Transport, start,
-			e.Duration.Round(time.Millisecond), ss.Frames, ss.Calls, ss.Errors)
+		row := []string{ss.Label, ss.ID, string(ss.Transport), start, e.Duration.Round(time.Millisecond).String(),
+			strconv.FormatInt(ss.Frames, 10), strconv.FormatInt(ss.Calls, 10), strconv.FormatInt(ss.Errors, 10)}
 		if !tty {
-			fmt.Fprintf(w, "\t%s", filepath.ToSlash(e.File))
+			row = append(row, filepath.ToSlash(e.File))
 		}
-		fmt.Fprintln(w)
+		tp.AddRow(row...)
 	}
-	if tw != nil {
-		return tw.Flush()
-	}
-	return nil
+	return tp.Render()
 }
 
 func ago(now, t time.Time) string {
