@@ -11,11 +11,14 @@
 // values are spliced into the original bytes, so indentation, key order,
 // comments, trailing commas and CRLF line endings stay as they were.
 //
-// The transforms ([Wrap], [Unwrap]) are pure functions over bytes. [Edit]
+// The transforms ([Wrap], [Unwrap]) are pure functions over bytes. [File]
 // is the small I/O layer: it follows a symlinked config to its target,
-// writes atomically in the target's directory, keeps a backup
-// (<file>.mcpward-backup) before the first wrap, and refuses to write when
-// the file changed between read and write. Unwrap restores the backup byte
+// serialises mcpward's edits of one file with an exclusive lock on
+// <file>.mcpward.lock (flock on Unix; other systems rely on the next
+// check alone), reads the file under that lock, writes atomically in the
+// target's directory keeping the file's mode, keeps a backup
+// (<file>.mcpward-backup) before the first wrap, refuses a read-only file,
+// and refuses to write when the file changed between read and write. Unwrap restores the backup byte
 // for byte when nothing else in the file changed since the wrap, and
 // otherwise splices the original entry back and keeps the other edits.
 //

@@ -17,9 +17,24 @@ import (
 // BackupSuffix is appended to a config file's name for its backup.
 const BackupSuffix = ".mcpward-backup"
 
+// LockSuffix is appended to a config file's name for the lock file that
+// serialises mcpward's edits of it. The lock file stays (removing it would
+// let two editors lock two different files).
+const LockSuffix = ".mcpward.lock"
+
+// lockWait bounds the wait for another mcpward editing the same file.
+const lockWait = 10 * time.Second
+
 // ErrChanged: the file changed between read and write; nothing was
 // written.
 var ErrChanged = errors.New("the file changed while mcpward was editing it; nothing was written (run the command again)")
+
+// ErrReadOnly: the file is not writable; nothing was written.
+var ErrReadOnly = errors.New("the file is read-only; nothing was written (make it writable to let mcpward edit it)")
+
+// ErrLocked: another mcpward kept the file locked for longer than
+// mcpward waits.
+var ErrLocked = errors.New("another mcpward is editing the file; nothing was written (run the command again)")
 
 // A File is a config file read for editing. A symlinked config is edited
 // through to its target: the link stays a link.
@@ -31,6 +46,7 @@ type File struct {
 
 	mode  fs.FileMode
 	stamp stamp
+	lock  *os.File // the held lock file, nil if none could be made
 
 	// BeforeCommit, if set, runs after the new content is written to its
 	// temporary file and before the final check: tests use it to edit the
@@ -56,17 +72,78 @@ func readStamp(path string) (stamp, []byte, fs.FileMode, error) {
 	return stamp{fi.ModTime(), fi.Size(), sha256.Sum256(data)}, data, fi.Mode().Perm(), nil
 }
 
-// Open reads path for editing.
-func Open(path string) (*File, error) {
+// Open reads path for editing. It first takes an exclusive lock on the
+// sidecar <real file>.mcpward.lock (waiting a few seconds for another
+// mcpward editing the same file), so that concurrent wraps of one file
+// each see the others' edits; the file is read under the lock, which Close
+// releases. When the lock file cannot be made (a directory mcpward may
+// not write), the file is read without it: Commit will fail anyway.
+func Open(path string) (f *File, err error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return nil, pathErr(path, err)
 	}
+	lock, err := acquire(real + LockSuffix)
+	if err != nil {
+		return nil, pathErr(path, err)
+	}
+	defer func() {
+		if err != nil && lock != nil {
+			unlock(lock)
+			lock.Close()
+		}
+	}()
 	st, data, mode, err := readStamp(real)
 	if err != nil {
 		return nil, pathErr(path, err)
 	}
-	return &File{Path: path, Real: real, Data: data, mode: mode, stamp: st}, nil
+	return &File{Path: path, Real: real, Data: data, mode: mode, stamp: st, lock: lock}, nil
+}
+
+// acquire opens and locks the lock file. It returns nil and no error when
+// the lock file cannot be created.
+func acquire(name string) (*os.File, error) {
+	lf, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, nil
+	}
+	deadline := time.Now().Add(lockWait)
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+		busy, err := tryLock(lf)
+		if err != nil {
+			lf.Close()
+			return nil, nil // a file system without locks: go on unlocked
+		}
+		if !busy {
+			return lf, nil
+		}
+		if time.Now().After(deadline) {
+			lf.Close()
+			return nil, ErrLocked
+		}
+		time.Sleep(pause)
+	}
+}
+
+// Close releases the lock Open took. It is safe to call more than once.
+func (f *File) Close() error {
+	if f.lock == nil {
+		return nil
+	}
+	unlock(f.lock)
+	err := f.lock.Close()
+	f.lock = nil
+	return err
+}
+
+// CheckWritable returns ErrReadOnly when the file may not be written: its
+// write permission is off (even for root, who could: a file made
+// read-only on purpose is not replaced behind its owner's back).
+func (f *File) CheckWritable() error {
+	if !writable(f.Real, f.mode) {
+		return fmt.Errorf("%s: %w", f.Path, ErrReadOnly)
+	}
+	return nil
 }
 
 // BackupPath is where the file's backup lives: beside the real file.
@@ -88,6 +165,9 @@ func (f *File) Backup() ([]byte, error) {
 // already exists (the first wrap's backup is the one that matters). It
 // reports whether it wrote one.
 func (f *File) SaveBackup() (bool, error) {
+	if err := f.CheckWritable(); err != nil {
+		return false, err
+	}
 	if _, err := os.Lstat(f.BackupPath()); err == nil {
 		return false, nil
 	}
@@ -106,10 +186,14 @@ func (f *File) RemoveBackup() error {
 }
 
 // Commit replaces the real file with data, atomically, keeping its mode.
-// Just before the rename it checks that the file is still what Open read
+// A read-only file is refused (ErrReadOnly). Just before the rename it
+// checks that the file is still what Open read
 // (mtime, size and content hash); if not, it writes nothing and returns
 // ErrChanged.
 func (f *File) Commit(data []byte) (err error) {
+	if err := f.CheckWritable(); err != nil {
+		return err
+	}
 	dir, base := filepath.Split(f.Real)
 	if dir == "" {
 		dir = "."

@@ -41,6 +41,7 @@ func wrapFile(t *testing.T, path, server string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer f.Close()
 	out, err := Wrap(f.Data, desktop, server, Spec{Mcpward: "/bin/mcpward"})
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +60,7 @@ func unwrapFile(t *testing.T, path, server string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer f.Close()
 	backup, err := f.Backup()
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +144,7 @@ func TestConcurrentEditRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer f.Close()
 	out, err := Wrap(f.Data, desktop, "a", Spec{Mcpward: "/bin/mcpward"})
 	if err != nil {
 		t.Fatal(err)

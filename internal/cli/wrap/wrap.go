@@ -18,6 +18,7 @@ import (
 	proxycmd "github.com/mcpward/mcpward/internal/cli/proxy"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/wrap"
 )
 
@@ -28,7 +29,9 @@ type WrapOptions struct {
 	// Executable returns the running mcpward binary (the default --mcpward).
 	Executable func() (string, error)
 
-	Server  string
+	Server string
+	// Label names the server's session logs (default: Server).
+	Label   string
 	Client  string
 	Scope   string
 	Config  string
@@ -101,11 +104,17 @@ func NewCmdWrap(f *cmdutil.Factory, runF func(context.Context, *WrapOptions) err
 through 'mcpward proxy', which records its traffic. The entry's command
 becomes mcpward and its args become
 
-  ["proxy", <mcpward proxy flags…>, "--", <original command>, <original args…>]
+  ["proxy", "--label", <label>, <mcpward proxy flags…>, "--", <original command>, <original args…>]
+
+The label names the server's session logs; it is the server's name in the
+config unless --label (or a --label among the proxy flags) says otherwise,
+so "node build/index.js" is recorded as "weather", not "index.js".
 
 Everything else in the file stays byte for byte as it was (indentation,
 key order, comments, line endings). Before the first wrap the file is
-copied to <file>.mcpward-backup; 'mcpward unwrap' puts it back.
+copied to <file>.mcpward-backup; 'mcpward unwrap' puts it back. Edits of
+one file are serialised by a lock on <file>.mcpward.lock, so concurrent
+wraps of different servers all land; a read-only file is refused.
 
 Remote (url) servers cannot go through the stdio shim: use
 'mcpward proxy --target URL' and point the client at its --listen address.
@@ -132,6 +141,14 @@ Remote (url) servers cannot go through the stdio shim: use
 			if err := checkProxyFlags(opts.ProxyFlags); err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("label") {
+				if err := session.CheckLabel(opts.Label); err != nil {
+					return cmdutil.FlagErrorf("--label: %v", err)
+				}
+				if hasLabel(opts.ProxyFlags) {
+					return cmdutil.FlagErrorf("--label is given twice (before and after --)")
+				}
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -139,6 +156,7 @@ Remote (url) servers cannot go through the stdio shim: use
 		},
 	}
 	addLocationFlags(cmd, &opts.Client, &opts.Scope, &opts.Config, &opts.DryRun)
+	cmd.Flags().StringVar(&opts.Label, "label", "", "`label` of the server's session logs (default: the server's name in the config)")
 	cmd.Flags().StringVar(&opts.Mcpward, "mcpward", "", "absolute `path` of the mcpward binary the client should run (default: this one)")
 	return cmd
 }
@@ -201,6 +219,7 @@ func wrapRun(opts *WrapOptions) error {
 	if err != nil {
 		return err
 	}
+	defer f.Close()
 	f.BeforeCommit = opts.beforeCommit
 	bin := opts.Mcpward
 	if bin == "" {
@@ -211,7 +230,7 @@ func wrapRun(opts *WrapOptions) error {
 			bin = abs
 		}
 	}
-	out, err := wrap.Wrap(f.Data, target, opts.Server, wrap.Spec{Mcpward: bin, Flags: opts.ProxyFlags})
+	out, err := wrap.Wrap(f.Data, target, opts.Server, wrap.Spec{Mcpward: bin, Flags: withLabel(opts.ProxyFlags, opts.Label, opts.Server)})
 	if errors.Is(err, wrap.ErrAlreadyWrapped) {
 		fmt.Fprintf(opts.IO.ErrOut, "%s: server %q already runs through mcpward; nothing to do\n", f.Path, opts.Server)
 		return nil
@@ -221,6 +240,9 @@ func wrapRun(opts *WrapOptions) error {
 	}
 	if opts.DryRun {
 		return showChange(opts.IO.Out, f.Data, out, target, opts.Server)
+	}
+	if err := f.CheckWritable(); err != nil {
+		return fault.Input(err)
 	}
 	wrote, err := f.SaveBackup()
 	if err != nil {
@@ -235,6 +257,30 @@ func wrapRun(opts *WrapOptions) error {
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "restart the client to apply; undo with: mcpward unwrap %s%s\n", opts.Server, locationArgs(opts.Client, opts.Scope, opts.Config))
 	return nil
+}
+
+// withLabel puts "--label <label>" before the proxy flags unless they set
+// one: the log is named after the config's entry ("weather"), not after a
+// word of its command line ("index.js" of node build/index.js). An empty
+// label is the server's name, made safe as a file name.
+func withLabel(flags []string, label, server string) []string {
+	if hasLabel(flags) {
+		return flags
+	}
+	if label == "" {
+		label = session.SanitizeLabel(server)
+	}
+	return append([]string{"--label", label}, flags...)
+}
+
+// hasLabel reports whether the proxy flags set --label.
+func hasLabel(flags []string) bool {
+	for _, fl := range flags {
+		if fl == "--label" || fl == "-label" || strings.HasPrefix(fl, "--label=") || strings.HasPrefix(fl, "-label=") {
+			return true
+		}
+	}
+	return false
 }
 
 func locationArgs(client, scope, config string) string {
@@ -299,6 +345,7 @@ func unwrapRun(opts *UnwrapOptions) error {
 	if err != nil {
 		return err
 	}
+	defer f.Close()
 	backup, err := f.Backup()
 	if err != nil {
 		return fault.Input(err)
@@ -313,6 +360,9 @@ func unwrapRun(opts *UnwrapOptions) error {
 	}
 	if opts.DryRun {
 		return showChange(opts.IO.Out, f.Data, out, target, opts.Server)
+	}
+	if err := f.CheckWritable(); err != nil {
+		return fault.Input(err)
 	}
 	if err := f.Commit(out); err != nil {
 		return fault.Input(err)

@@ -48,6 +48,9 @@ func TestNewCmdWrapFlags(t *testing.T) {
 		{name: "server command after --", args: []string{"a", "--", "npx", "x"}, wantErr: `not "npx"`},
 		{name: "unknown proxy flag", args: []string{"a", "--", "--lable", "x"}, wantErr: "unknown flag: --lable"},
 		{name: "bad proxy label", args: []string{"a", "--", "--label", "a/b"}, wantErr: "--label"},
+		{name: "label", args: []string{"weather", "--label", "wx"}, want: WrapOptions{Server: "weather", Label: "wx", Client: "claude-desktop", Scope: "user"}},
+		{name: "bad label", args: []string{"a", "--label", "a/b"}, wantErr: "--label"},
+		{name: "label twice", args: []string{"a", "--label", "x", "--", "--label=y"}, wantErr: "--label is given twice"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,6 +139,7 @@ func TestWrapErrors(t *testing.T) {
 		{"remote server", func(_ string, w *WrapOptions) { w.Server = "web" }, `has a url: a remote server cannot run through the stdio shim`, true, true},
 		{"broken file", func(p string, _ *WrapOptions) { os.WriteFile(p, []byte(`{"mcpServers": {`), 0o600) }, "line 1, column 17: unexpected end of file", false, true},
 		{"missing file", func(p string, _ *WrapOptions) { os.Remove(p) }, "no such file or directory", false, true},
+		{"read-only file", func(p string, _ *WrapOptions) { os.Chmod(p, 0o444) }, "the file is read-only; nothing was written", false, true},
 		{"concurrent edit", func(p string, w *WrapOptions) {
 			w.beforeCommit = func() { os.WriteFile(p, []byte(strings.Replace(desktopCfg, "npx", "pnx", 1)), 0o600) }
 		}, "changed while mcpward was editing it", false, true},
@@ -161,6 +165,9 @@ func TestWrapErrors(t *testing.T) {
 			if after, _ := os.ReadFile(path); tt.name != "concurrent edit" && string(after) != string(before) {
 				t.Error("the file changed on error")
 			}
+			if _, err := os.Stat(path + wrap.BackupSuffix); tt.name != "concurrent edit" && !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a backup was written for a refused edit: %v", err)
+			}
 		})
 	}
 }
@@ -178,5 +185,42 @@ func TestDryRun(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != desktopCfg {
 		t.Error("dry run wrote the file")
+	}
+}
+
+// TestWrapLabel: the wrapped entry names its logs after the config's entry,
+// not after a word of its command line ("index.js"), unless a label is
+// given (issue 13, item 15).
+func TestWrapLabel(t *testing.T) {
+	tests := []struct {
+		name   string
+		server string
+		label  string
+		flags  []string
+		want   string // the args after "proxy"
+	}{
+		{"default is the server name", "weather", "", nil, `"--label", "weather", "--"`},
+		{"server name made safe", "My Server/2", "", []string{"--no-trace"}, `"--label", "My_Server_2", "--no-trace", "--"`},
+		{"--label flag", "weather", "wx", nil, `"--label", "wx", "--"`},
+		{"label among the proxy flags wins", "weather", "", []string{"--redact-secrets", "--label=mine"}, `"--redact-secrets", "--label=mine", "--"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "c.json")
+			doc := `{"mcpServers": {"` + strings.ReplaceAll(tt.server, "/", "\\/") + `": {"command": "node", "args": ["build/index.js"]}}}`
+			if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ios, _, _, _ := iostreams.Test()
+			w := &WrapOptions{IO: ios, Server: tt.server, Label: tt.label, Client: "claude-desktop", Scope: "user", Config: path, Mcpward: "/opt/bin/mcpward", ProxyFlags: tt.flags}
+			if err := wrapRun(w); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(path)
+			want := `"args": ["proxy", ` + tt.want + `, "node", "build/index.js"]`
+			if !strings.Contains(string(got), want) {
+				t.Errorf("wrapped file:\n%s\nwant it to hold %s", got, want)
+			}
+		})
 	}
 }
