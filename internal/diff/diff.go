@@ -30,7 +30,7 @@ func (d *differ) add(rule, subject, msg string, before, after any) {
 func Diff(old, new *snapshot.Snapshot) []Finding {
 	d := &differ{}
 	o, n := &old.Surface, &new.Surface
-	d.discover(o.Discover, n.Discover)
+	d.discover(o.Discover, n.Discover, old.VersionsComplete(), new.VersionsComplete())
 	d.tools(o, n)
 	d.toolsList(o.ToolsList, n.ToolsList)
 	d.listInfo("resourcesList", o.ResourcesList, n.ResourcesList)
@@ -78,18 +78,25 @@ func (d *differ) text(rule, subject, what string, a, b any) {
 	d.add(rule, subject, what+" changed — the trigger surface a model routes on", a, b)
 }
 
-func (d *differ) discover(o, n *snapshot.Discover) {
+// discover compares the self-descriptions. A version missing from a list
+// means "unsupported" only when that list is complete (the server's own,
+// or learned by trying every known revision): version.dropped needs the
+// new list complete, version.added the old one. A legacy snapshot that
+// holds only the negotiated version proves nothing about the others (each
+// version it does list was accepted, so it may still be the old side of a
+// version.dropped).
+func (d *differ) discover(o, n *snapshot.Discover, oComplete, nComplete bool) {
 	if o == nil || n == nil {
 		return
 	}
 	ov, nv := setOf(o.SupportedVersions), setOf(n.SupportedVersions)
 	for _, v := range o.SupportedVersions {
-		if !nv[v] {
+		if !nv[v] && nComplete {
 			d.add("version.dropped", "discover.supportedVersions."+v, fmt.Sprintf("protocol version %s is no longer supported — clients pinned to it cannot connect", v), v, nil)
 		}
 	}
 	for _, v := range n.SupportedVersions {
-		if !ov[v] {
+		if !ov[v] && oComplete {
 			d.add("version.added", "discover.supportedVersions."+v, fmt.Sprintf("protocol version %s is now supported", v), nil, v)
 		}
 	}

@@ -362,3 +362,42 @@ func BenchmarkDiff5000(b *testing.B) {
 		_ = Diff(old, new)
 	}
 }
+
+// A version missing from a list that holds only the negotiated version
+// proves nothing: checking server-everything 2026.8.31 (versions learned
+// by one initialize per revision) against a 2025.1.14 snapshot (the
+// negotiated 2024-11-05 only) must not report 2024-11-05 dropped (issue 11
+// item 6). version.dropped needs the new list complete, version.added the
+// old one; a snapshot without the source field is negotiated-only when
+// legacy, discover otherwise.
+func TestVersionsNeedCompleteLists(t *testing.T) {
+	snap := func(era, source string, versions ...string) *snapshot.Snapshot {
+		return &snapshot.Snapshot{
+			Observation: snapshot.Observation{Era: era, SupportedVersionsSource: source},
+			Surface: snapshot.Surface{Discover: &snapshot.Discover{SupportedVersions: versions,
+				Capabilities: snapshot.Object{}, ServerInfo: snapshot.Object{}}},
+		}
+	}
+	all := []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+	tests := []struct {
+		name     string
+		old, new *snapshot.Snapshot
+		want     string
+	}{
+		{"negotiated-only old (no source field) vs probed new", snap("legacy", "", "2024-11-05"), snap("legacy", snapshot.VersionsInitializeProbe, all...), ""},
+		{"negotiated-only on both sides", snap("legacy", snapshot.VersionsNegotiated, "2024-11-05"), snap("legacy", snapshot.VersionsNegotiated, "2025-11-25"), ""},
+		{"probed new lacks an accepted old version", snap("legacy", "", "2024-11-05"), snap("legacy", snapshot.VersionsInitializeProbe, "2025-11-25"),
+			"breaking version.dropped discover.supportedVersions.2024-11-05\n"},
+		{"probed on both sides", snap("legacy", snapshot.VersionsInitializeProbe, "2024-11-05", "2025-06-18"), snap("legacy", snapshot.VersionsInitializeProbe, "2025-06-18", "2025-11-25"),
+			"breaking version.dropped discover.supportedVersions.2024-11-05\ncompatible version.added discover.supportedVersions.2025-11-25\n"},
+		{"modern without the field lists from discover", snap("modern", "", "2025-11-25", "2026-07-28"), snap("modern", snapshot.VersionsDiscover, "2026-07-28"),
+			"breaking version.dropped discover.supportedVersions.2025-11-25\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := findingLines(Diff(tt.old, tt.new)); got != tt.want {
+				t.Errorf("Diff() =\n%swant\n%s", got, tt.want)
+			}
+		})
+	}
+}

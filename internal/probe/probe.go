@@ -8,7 +8,10 @@ package probe
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
@@ -42,6 +45,10 @@ type Options struct {
 	// fresh session is needed because servers may accept initialize only as
 	// the first message of a stdio process.
 	DualEraCheck bool
+	// SkipVersionProbe leaves a legacy server's supported versions at the
+	// negotiated one instead of trying every known legacy revision on
+	// fresh connections.
+	SkipVersionProbe bool
 	// Progress, if set, is told what is being listed.
 	Progress func(step string)
 }
@@ -119,6 +126,14 @@ func Observe(ctx context.Context, s *target.Session, opts *Options) (*snapshot.E
 	for _, p := range opts.Probes {
 		progress("tools/call " + p.ID)
 		ev.Probes = append(ev.Probes, runProbe(ctx, c, p))
+	}
+	if hs.Era == mcp.EraLegacy && !opts.SkipVersionProbe {
+		progress("legacy versions")
+		var notes []string
+		ev.LegacyVersions, ev.VersionsProbed, notes = legacyVersions(ctx, s)
+		for _, n := range notes {
+			ev.Notes = append(ev.Notes, snapshot.Note{Kind: "prober", Rule: "version_probe", Snippet: n})
+		}
 	}
 	if opts.DualEraCheck && hs.Era == mcp.EraModern {
 		progress("dual-era check")
@@ -237,6 +252,64 @@ func dualEra(ctx context.Context, s *target.Session) bool {
 	}
 	defer fresh.Close()
 	return fresh.Handshake.Era == mcp.EraLegacy
+}
+
+// legacyVersions learns which legacy revisions a legacy server accepts.
+// An InitializeResult names one version: the requested one if the server
+// supports it (it MUST echo it, DIGEST §11), else another it supports. So
+// the session's own handshake proves one version, and one initialize per
+// other known legacy revision, each on a fresh connection with the normal
+// request timeout, proves or rules out the rest (at most three more
+// connections; a version a server offers instead counts as proven too). complete is false when an attempt got no answer; the
+// versions then hold what was proven, and notes say what failed.
+func legacyVersions(ctx context.Context, s *target.Session) (versions []string, complete bool, notes []string) {
+	seen := map[string]bool{}
+	if v := s.Handshake.Version; v != "" {
+		seen[v] = true
+	}
+	var todo []mcp.Revision
+	for _, r := range mcp.Revisions {
+		if r.Era() == mcp.EraLegacy && !seen[string(r)] {
+			todo = append(todo, r)
+		}
+	}
+	// The attempts run side by side: a stdio server that lingers after
+	// stdin closes costs one shutdown grace period, not three.
+	type outcome struct {
+		got string
+		err error
+	}
+	out := make([]outcome, len(todo))
+	var wg sync.WaitGroup
+	for i, r := range todo {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fresh, err := s.Fresh(ctx, func(o *client.Options) { o.Era, o.LegacyVersion = mcp.EraLegacy, r })
+			if err != nil {
+				out[i].err = err
+				return
+			}
+			out[i].got = fresh.Handshake.Version
+			fresh.Close()
+		}()
+	}
+	wg.Wait()
+	complete = true
+	for i, o := range out {
+		switch {
+		case o.err != nil:
+			complete = false
+			notes = append(notes, fmt.Sprintf("initialize %s on a fresh connection: %v", todo[i], o.err))
+		case o.got != "":
+			seen[o.got] = true
+		}
+	}
+	for v := range seen {
+		versions = append(versions, v)
+	}
+	slices.Sort(versions)
+	return versions, complete, notes
 }
 
 func sectionErr(err error) *snapshot.SectionError {

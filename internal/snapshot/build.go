@@ -107,7 +107,7 @@ func Build(ev *Evidence, opts *BuildOptions) (*Snapshot, error) {
 
 	s := &snap.Surface
 	s.Tools = []Object{}
-	b.discover(s, &obs.Coverage.Discover)
+	obs.SupportedVersionsSource = b.discover(s, &obs.Coverage.Discover)
 	b.tools(s, &obs.Coverage.Tools)
 	s.Resources, s.ResourcesList = b.list(ev.Resources, "resources", "uri", &obs.Coverage.Resources)
 	s.ResourceTemplates, s.ResourceTemplatesList = b.list(ev.ResourceTemplates, "resourceTemplates", "uriTemplate", &obs.Coverage.ResourceTemplates)
@@ -170,7 +170,9 @@ func compactRaw(r json.RawMessage) json.RawMessage {
 	return r
 }
 
-func (b *builder) discover(s *Surface, cov *SectionCoverage) {
+// discover builds surface.discover and returns how its supportedVersions
+// were learned ("" when there is no discover section).
+func (b *builder) discover(s *Surface, cov *SectionCoverage) (source string) {
 	ev := b.ev
 	raw, legacy := ev.Discover, false
 	if len(raw) == 0 && len(ev.Initialize) > 0 {
@@ -212,10 +214,16 @@ func (b *builder) discover(s *Surface, cov *SectionCoverage) {
 		d.ProtocolVersion = ev.ProtocolVersion
 	}
 	if legacy {
-		if d.ProtocolVersion != "" {
+		switch {
+		case ev.VersionsProbed && len(ev.LegacyVersions) > 0:
+			d.SupportedVersions = slices.Compact(slices.Sorted(slices.Values(ev.LegacyVersions)))
+			source = VersionsInitializeProbe
+		case d.ProtocolVersion != "":
 			d.SupportedVersions = []string{d.ProtocolVersion}
+			source = VersionsNegotiated
 		}
 	} else {
+		source = VersionsDiscover
 		vs, _ := o["supportedVersions"].([]any)
 		for _, v := range vs {
 			if s, ok := v.(string); ok {
@@ -227,6 +235,7 @@ func (b *builder) discover(s *Surface, cov *SectionCoverage) {
 	}
 	d.TTLMs, d.CacheScope = cacheHints(o)
 	s.Discover = d
+	return source
 }
 
 func cacheHints(o Object) (*json.Number, string) {

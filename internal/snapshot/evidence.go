@@ -41,6 +41,12 @@ type Evidence struct {
 	// DiscoverError is set when server/discover failed on a server that was
 	// nevertheless classified (e.g. legacy fallback).
 	DiscoverError *SectionError
+	// LegacyVersions are the revisions a legacy server accepted when the
+	// prober sent one initialize per known revision (VersionsProbed true
+	// when every attempt was answered). An InitializeResult names one
+	// version only, so without this probe the supported set is unknown.
+	LegacyVersions []string
+	VersionsProbed bool
 
 	// Tools holds the pages of the first complete tools/list.
 	Tools ListEvidence

@@ -27,6 +27,43 @@ const (
 	EraLegacy = "legacy"
 )
 
+// How a snapshot's supported versions were learned.
+const (
+	// VersionsDiscover: the server's own list (server/discover).
+	VersionsDiscover = "discover"
+	// VersionsInitializeProbe: one legacy initialize per known revision,
+	// each on a fresh connection, every one answered.
+	VersionsInitializeProbe = "initialize-probe"
+	// VersionsNegotiated: only the version one initialize negotiated; the
+	// list says nothing about the versions it leaves out.
+	VersionsNegotiated = "negotiated"
+)
+
+// VersionsSource returns how the supported versions were learned. A
+// snapshot written before the field existed is inferred from its era: a
+// legacy one holds the negotiated version only; any other listed them
+// from server/discover.
+func (s *Snapshot) VersionsSource() string {
+	if v := s.Observation.SupportedVersionsSource; v != "" {
+		return v
+	}
+	if s.Observation.Era == EraLegacy {
+		return VersionsNegotiated
+	}
+	return VersionsDiscover
+}
+
+// VersionsComplete reports whether the supported-versions list is the
+// whole set (the server's own list, or every known revision tried), so
+// that a version missing from it is known to be unsupported.
+func (s *Snapshot) VersionsComplete() bool {
+	switch s.VersionsSource() {
+	case VersionsDiscover, VersionsInitializeProbe:
+		return true
+	}
+	return false
+}
+
 // Capture modes of a probe.
 const (
 	CaptureShape  = "shape"
@@ -65,9 +102,13 @@ type Observation struct {
 	Era     string `json:"era,omitempty"`
 	DualEra bool   `json:"dualEra,omitempty"`
 	// ProtocolVersion is the version the conversation used.
-	ProtocolVersion    string          `json:"protocolVersion,omitempty"`
-	ClientCapabilities json.RawMessage `json:"clientCapabilities,omitempty"`
-	ClientInfo         json.RawMessage `json:"clientInfo,omitempty"`
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	// SupportedVersionsSource says how surface.discover.supportedVersions
+	// was learned: one of the Versions* constants. Absent in snapshots
+	// written before it existed; [Snapshot.VersionsSource] infers it.
+	SupportedVersionsSource string          `json:"supportedVersionsSource,omitempty"`
+	ClientCapabilities      json.RawMessage `json:"clientCapabilities,omitempty"`
+	ClientInfo              json.RawMessage `json:"clientInfo,omitempty"`
 	// Status is one of the Status* constants.
 	Status   string   `json:"status"`
 	Coverage Coverage `json:"coverage"`
@@ -127,8 +168,9 @@ type Surface struct {
 }
 
 // Discover is the server's self-description: server/discover (modern) or the
-// InitializeResult (legacy, where supportedVersions is the negotiated
-// version alone).
+// InitializeResult (legacy, where supportedVersions is what one initialize
+// per known revision found, or the negotiated version alone; see
+// Observation.SupportedVersionsSource).
 type Discover struct {
 	SupportedVersions []string     `json:"supportedVersions"`
 	Capabilities      Object       `json:"capabilities"`
