@@ -394,7 +394,7 @@ func render(opts *CheckOptions, res *result.Result, reports []sessionReport) err
 		return fmt.Errorf("render %s: %w", opts.Format, err)
 	}
 	if opts.Format == "text" {
-		writeTables(&buf, reports, opts.IO.IsStdoutTTY(), opts.Slow)
+		writeTables(&buf, reports, opts.IO.IsStdoutTTY(), opts.IO.TerminalWidth(), opts.Slow)
 	}
 	if _, err := io.Copy(opts.IO.Out, &buf); err != nil {
 		return fmt.Errorf("write report: %w", err)

@@ -5,9 +5,9 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/traffic"
@@ -74,8 +74,9 @@ func (c *collector) result() []result.RuleFinding {
 }
 
 // writeTables appends one cost and latency table per session to the text
-// report: aligned on a terminal, tab-separated when piped.
-func writeTables(w io.Writer, reports []sessionReport, tty bool, slow time.Duration) {
+// report: on a terminal with a header and fitted to width columns (a long
+// tool name is cut with an ellipsis), tab-separated when piped.
+func writeTables(w io.Writer, reports []sessionReport, tty bool, width int, slow time.Duration) {
 	for _, r := range reports {
 		ss, sum := r.session, r.summary
 		fmt.Fprintf(w, "\nsession %s (%s, %s) %s:%d: %d calls, %d errors, p50 %v p95 %v p99 %v\n",
@@ -90,25 +91,18 @@ func writeTables(w io.Writer, reports []sessionReport, tty bool, slow time.Durat
 		}
 		fmt.Fprintf(w, "definitions: %d tools, %d bytes, ~%d tokens%s (paid on every conversation; %s)\n",
 			sum.ToolCount, sum.DefinitionBytes, sum.DefinitionTokens, so, sum.Estimator)
-		var tw io.Writer = w
-		var flush func()
-		if tty {
-			t := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			tw, flush = t, func() { t.Flush() }
-		}
-		fmt.Fprintln(tw, strings.Join([]string{"TOOL", "CALLS", "ERR", "P50", "P95", "P99", "DEF", "DEF~TOK", "RESULT", "RESULT~TOK"}, "\t"))
+		tp := iostreams.NewTablePrinter(w, tty, width)
+		tp.AddHeader("TOOL", "CALLS", "ERR", "P50", "P95", "P99", "DEF", "DEF~TOK", "RESULT", "RESULT~TOK")
 		for _, t := range sum.Tools {
 			name := t.Name
 			if !t.Declared {
 				name += " (undeclared)"
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%v\t%v\t%d\t%d\t%d\t%d\n", name, t.Calls, t.Errors,
-				round(t.Latency.P50), round(t.Latency.P95), round(t.Latency.P99),
-				t.DefinitionBytes, t.DefinitionTokens, t.ResultBytes, t.ResultTokens)
+			tp.AddRow(name, fmt.Sprint(t.Calls), fmt.Sprint(t.Errors),
+				round(t.Latency.P50).String(), round(t.Latency.P95).String(), round(t.Latency.P99).String(),
+				fmt.Sprint(t.DefinitionBytes), fmt.Sprint(t.DefinitionTokens), fmt.Sprint(t.ResultBytes), fmt.Sprint(t.ResultTokens))
 		}
-		if flush != nil {
-			flush()
-		}
+		_ = tp.Render() // w is a bytes.Buffer
 		if sum.Heaviest != "" {
 			fmt.Fprintf(w, "heaviest result: %s\n", sum.Heaviest)
 		}
