@@ -74,9 +74,11 @@ type Board struct {
 // A Row is one server's observation. When not publishable, the details
 // (era, versions, assertions, findings) are omitted entirely.
 type Row struct {
-	Server             string               `json:"server"`
-	URL                string               `json:"url"`
-	CheckedAt          string               `json:"checkedAt"`
+	Server    string `json:"server"`
+	URL       string `json:"url"`
+	CheckedAt string `json:"checkedAt"`
+	// Command reproduces the row; "" for a refused target, which the
+	// board never contacts and nobody should be told to.
 	Command            string               `json:"command"`
 	Status             string               `json:"status"`
 	StatusDetail       string               `json:"statusDetail,omitempty"`
@@ -96,6 +98,10 @@ const (
 	StatusOK           = "ok"
 	StatusUnreachable  = "unreachable"
 	StatusAuthRequired = "auth_required"
+	// StatusRefused: the address policy refused the target (it resolves to
+	// a loopback, private or otherwise non-public address). Nothing was
+	// sent to it, so the row has no findings and no reproduce command.
+	StatusRefused = "refused"
 )
 
 // Embargo is the time between reporting a MUST-level finding upstream and
@@ -164,6 +170,11 @@ func checkOne(ctx context.Context, name string, e Entry, opts Options) Row {
 		row.PublishedAt = e.PublishedAt.UTC().Format(time.RFC3339)
 	}
 	rep, err := probe(ctx, e, opts)
+	if errors.Is(err, ErrNotAllowed) {
+		row.Status, row.StatusDetail, row.Command = StatusRefused, oneLine(err.Error()), ""
+		row.Publishable = true
+		return row
+	}
 	if err != nil {
 		row.Status, row.StatusDetail = StatusUnreachable, oneLine(err.Error())
 		var he *client.HTTPError

@@ -8,9 +8,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -212,4 +214,68 @@ func browserCheck(t *testing.T, page string) {
 		t.Errorf("no screenshot written at %s", shot)
 	}
 	t.Logf("screenshot: %s", shot)
+}
+
+// TestRefusedTarget pins issue 13 item 11: a target the address policy
+// refuses is neither "unreachable" nor clean: the row says it was refused,
+// carries no findings and no reproduce command, and the page shows no
+// MUST-level verdict for it.
+func TestRefusedTarget(t *testing.T) {
+	r, err := ParseRoster([]byte(`{"targets":{"intranet":{"url":"https://wiki.corp.example/mcp"}}}`), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolve := func(ctx context.Context, host string) ([]netip.Addr, error) {
+		return []netip.Addr{netip.MustParseAddr("10.1.2.3")}, nil
+	}
+	now := time.Date(2026, 8, 20, 6, 17, 0, 0, time.UTC)
+	b := RunBoard(context.Background(), r, Options{Now: func() time.Time { return now }, Resolve: resolve, Timeout: time.Second})
+	if len(b.Rows) != 1 {
+		t.Fatalf("rows = %d", len(b.Rows))
+	}
+	row := b.Rows[0]
+	if row.Status != StatusRefused || row.Command != "" || row.MustViolationCount != 0 || len(row.Findings) != 0 || len(row.Assertions) != 0 {
+		t.Errorf("refused row = %+v", row)
+	}
+	if !strings.Contains(row.StatusDetail, "private") {
+		t.Errorf("status detail %q does not say why", row.StatusDetail)
+	}
+	var page bytes.Buffer
+	if err := Render(&page, b, now); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	if !strings.Contains(html, "refused: non-public address") {
+		t.Error("page does not say the target was refused")
+	}
+	for _, bad := range []string{"not tested (unreachable)", "no MUST-level findings", "mcpward compat --url"} {
+		if strings.Contains(html, bad) {
+			t.Errorf("page shows %q for a refused target", bad)
+		}
+	}
+}
+
+// TestWorkflowRoster pins issue 13 item 11: the board workflow reads a
+// roster that is in the repository and that the strict reader accepts
+// (https only, no credentials).
+func TestWorkflowRoster(t *testing.T) {
+	wf, err := os.ReadFile(filepath.Join("..", "..", ".github", "workflows", "board.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`mcpward board run (\S+)`).FindSubmatch(wf)
+	if m == nil {
+		t.Fatal("board.yml runs no 'mcpward board run ROSTER'")
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", string(m[1])))
+	if err != nil {
+		t.Fatalf("the workflow's roster is not in the repository: %v", err)
+	}
+	r, err := ParseRoster(b, false)
+	if err != nil {
+		t.Fatalf("%s: %v", m[1], err)
+	}
+	if len(r.Targets) == 0 {
+		t.Errorf("%s lists no servers", m[1])
+	}
 }

@@ -44,12 +44,19 @@ func statusLabel(r Row) string {
 		return "checked — era: " + r.Era
 	case StatusAuthRequired:
 		return "not tested (auth required)"
+	case StatusRefused:
+		return "refused: non-public address"
 	}
 	return "not tested (unreachable)"
 }
 
+// disclosureLabel fills the MUST-level column. A server that was not
+// tested has no findings to speak of, so its cell says nothing rather
+// than "no MUST-level findings".
 func disclosureLabel(r Row) string {
 	switch {
+	case r.Status != StatusOK:
+		return "—"
 	case r.MustViolationCount == 0:
 		return "no MUST-level findings"
 	case r.Publishable:
@@ -93,7 +100,7 @@ th{background:#f6f8fa}code{font-size:12px;word-break:break-all}
 <td>{{disclosure .}}
 {{if .Assertions}}<details><summary>assertions</summary><ul>{{range .Assertions}}<li class="v-{{.Verdict}}">{{.ID}} [{{.Verdict}}]: {{.Detail}}</li>{{end}}</ul></details>{{end}}
 {{if .Findings}}<details><summary>findings</summary><ul>{{range .Findings}}<li>{{.RuleID}} ({{.Subject}}): {{.Message}}</li>{{end}}</ul></details>{{end}}</td>
-<td><code>{{.Command}}</code><br><small>checked {{.CheckedAt}}</small></td></tr>
+<td>{{if .Command}}<code>{{.Command}}</code><br>{{end}}<small>checked {{.CheckedAt}}</small></td></tr>
 {{end}}</tbody></table>{{end}}
 <script>
 (function(){var f=document.getElementById('filter');if(!f)return;

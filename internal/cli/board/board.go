@@ -76,7 +76,11 @@ URL must be https:// (addresses are resolved once and must be public):
 reportedAt and publishedAt drive the disclosure embargo: the detail of a
 MUST-level finding is published only when the roster gives both, at least 7
 days apart (reported to the server's owner, then published); until then the
-board withholds it.`
+board withholds it.
+
+A server whose host resolves to a loopback, private or other non-public
+address is not contacted: its row says "refused: non-public address", with no
+findings and no reproduce command. The board workflow reads boards/roster.json.`
 	run.Example = `  mcpward board run roster.json --out board/
   mcpward board run roster.json --out board/ --timeout 30s`
 	render := mk("render", "render BOARD.json --out DIR", "Write DIR/index.html (self-contained) and DIR/board.json")
