@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -206,7 +207,7 @@ func Result(rep *engine.Report, spec *target.Spec, version string) *result.Resul
 
 // writeText is the human report: header, assertions, findings with their
 // evidence, the tools × profiles grid, the verdict.
-func writeText(w io.Writer, rep *engine.Report, res *result.Result) {
+func writeText(w io.Writer, rep *engine.Report, res *result.Result, tty bool, width int) {
 	fmt.Fprintf(w, "target %s (%s)", res.Target.Endpoint, rep.Transport)
 	if rep.Server != "" {
 		fmt.Fprintf(w, " — %s", rep.Server)
@@ -268,32 +269,46 @@ func writeText(w io.Writer, rep *engine.Report, res *result.Result) {
 		fmt.Fprintf(w, "  none\n")
 	}
 	if len(rep.Verdicts) > 0 {
-		fmt.Fprintf(w, "\nverdicts (tool × profile):\n")
 		tools := make([]string, 0, len(rep.Verdicts))
 		for t := range rep.Verdicts {
 			tools = append(tools, t)
 		}
 		slices.Sort(tools)
-		width := len("tool")
+		grid := [][]string{append([]string{"tool"}, rep.Profiles...)}
 		for _, t := range tools {
-			width = max(width, len(t))
-		}
-		fmt.Fprintf(w, "  %-*s", width, "tool")
-		for _, p := range rep.Profiles {
-			fmt.Fprintf(w, "  %-18s", p)
-		}
-		fmt.Fprintln(w)
-		for _, t := range tools {
-			fmt.Fprintf(w, "  %-*s", width, t)
+			row := []string{t}
 			for _, p := range rep.Profiles {
 				v := rep.Verdicts[t][p]
 				if v == "" {
 					v = "—"
 				}
-				fmt.Fprintf(w, "  %-18s", v)
+				row = append(row, v)
 			}
-			fmt.Fprintln(w)
+			grid = append(grid, row)
 		}
+		// One column per profile. On a terminal the grid is fitted to its
+		// width, turned to one row per profile when that fits better (nine
+		// profiles side by side are about 200 columns), and cut with an
+		// ellipsis only if neither fits. Piped it stays tools × profiles,
+		// tab-separated, with its header as a first row: the columns depend
+		// on --profiles.
+		tp := iostreams.NewTablePrinter(w, tty, width)
+		tp.SetIndent("  ")
+		title := "tool × profile"
+		if t := transpose(grid); tty && gridWidth(grid)+2 > width && gridWidth(t) < gridWidth(grid) {
+			t[0][0] = "profile"
+			grid, title = t, "profile × tool"
+		}
+		fmt.Fprintf(w, "\nverdicts (%s):\n", title)
+		if tty {
+			tp.AddHeader(grid[0]...)
+		} else {
+			tp.AddRow(grid[0]...)
+		}
+		for _, row := range grid[1:] {
+			tp.AddRow(row...)
+		}
+		_ = tp.Render()
 	}
 	if len(rep.NotEvaluated) > 0 {
 		fmt.Fprintf(w, "\nnot evaluated:\n")
@@ -332,4 +347,32 @@ func clip(s string) string {
 		return s[:300] + "…"
 	}
 	return s
+}
+
+// transpose turns a grid's rows into its columns.
+func transpose(grid [][]string) [][]string {
+	out := make([][]string, len(grid[0]))
+	for c := range out {
+		out[c] = make([]string, len(grid))
+		for r := range grid {
+			out[c][r] = grid[r][c]
+		}
+	}
+	return out
+}
+
+// gridWidth is the width of a grid's aligned rendering, two spaces between
+// columns.
+func gridWidth(grid [][]string) int {
+	widths := make([]int, len(grid[0]))
+	for _, row := range grid {
+		for c, cell := range row {
+			widths[c] = max(widths[c], utf8.RuneCountInString(cell))
+		}
+	}
+	total := 2 * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	return total
 }
