@@ -159,7 +159,7 @@ func compatRun(ctx context.Context, opts *CompatOptions) error {
 	progress.Stop()
 	res := Result(rep, spec, opts.Version)
 	if opts.Format == "text" {
-		writeText(opts.IO.Out, rep, res)
+		writeText(opts.IO.Out, rep, res, opts.IO.IsStdoutTTY(), opts.IO.TerminalWidth())
 	} else {
 		w, _ := export.Lookup(opts.Format)
 		if err := w(opts.IO.Out, res); err != nil {
