@@ -11,6 +11,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/probe"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 )
@@ -35,6 +36,9 @@ type Observation struct {
 	// (a section not read to its end, a probe with no answer). Empty means
 	// the snapshot is complete and may be written or compared.
 	Problems []string
+	// Findings are rule findings the observation's own evidence decides
+	// ([Judge]): check reports them beside the compat engine's.
+	Findings []result.RuleFinding
 	// Stderr is what a stdio server wrote to stderr, kept when the
 	// observation is incomplete: it usually says why.
 	Stderr []byte
@@ -90,7 +94,7 @@ func Observe(ctx context.Context, t *Target, opts *ObserveOptions) (*Observation
 		// field: both come from the config.
 		return nil, fault.Input(fmt.Errorf("build snapshot of %s: %w", t.Name, err))
 	}
-	obs := &Observation{Snapshot: snap, Problems: Problems(snap, ev)}
+	obs := &Observation{Snapshot: snap, Problems: Problems(snap, ev), Findings: Judge(ev)}
 	if !obs.Complete() && ev.Stderr != "" {
 		obs.Stderr = []byte(ev.Stderr)
 	}

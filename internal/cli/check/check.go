@@ -288,6 +288,10 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 			if err != nil {
 				return err
 			}
+			// What the observation itself already proves (a probe that
+			// asked for a capability the call did not declare) is judged
+			// too, not only what compat's profiles provoke.
+			vs = append(slices.Clone(obs.Findings), vs...)
 			var ignored int
 			r.Violations, ignored = gateRuleFindings(vs, gate.Ignore)
 			r.Ignored += ignored
