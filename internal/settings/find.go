@@ -3,6 +3,7 @@ package settings
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ func Load(explicit, cwd string, lookupEnv func(string) (string, bool)) (*File, e
 	if err != nil || path == "" {
 		return &File{}, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := readLimited(path)
 	if err != nil {
 		return nil, fault.Input(fmt.Errorf("config file %s: %w", path, unwrapPathError(err)))
 	}
@@ -79,6 +80,17 @@ func Load(explicit, cwd string, lookupEnv func(string) (string, bool)) (*File, e
 		}
 	}
 	return f, nil
+}
+
+// readLimited reads at most one byte more than MaxFileSize, so a huge file
+// (or a device) is refused by Parse without being read whole.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 }
 
 // unwrapPathError drops the *PathError's repetition of the path.

@@ -60,6 +60,9 @@ func Parse(name string, data []byte) (*File, error) {
 func (f *File) parse(data []byte) error {
 	// TOML is UTF-8; a BOM is common in files saved on Windows.
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if err := checkLimits(data); err != nil {
+		return err
+	}
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(f)
 	if err != nil {
 		var pe toml.ParseError
