@@ -46,8 +46,9 @@ type StdioOptions struct {
 	Recorder Recorder
 	// MaxFrame caps the recorded copy of one frame (DefaultMaxFrame if 0).
 	MaxFrame int
-	// Signals delivers the signals to forward to the server (SIGINT,
-	// SIGTERM). After the first one the server has Grace to exit.
+	// Signals delivers the signals to forward to the server's process
+	// group ([ShimSignals]). After the first one the server has Grace to
+	// exit.
 	Signals <-chan os.Signal
 	// Grace is the time between a forwarded signal (or ctx cancellation,
 	// which sends SIGTERM) and SIGKILL; DefaultGrace if 0.
@@ -57,6 +58,12 @@ type StdioOptions struct {
 	// Info is merged into the start record (e.g. the mcpward version).
 	Version string
 }
+
+// ShimSignals are the signals the shim catches and forwards to the
+// server's process group: a terminal's hang-up and interrupt, and a
+// polite request to stop. The shim itself stays up until the server has
+// exited, so that the log gets what is still queued and an exit record.
+var ShimSignals = []os.Signal{syscall.SIGHUP, os.Interrupt, syscall.SIGTERM}
 
 // ExitStatus is how the server ended.
 type ExitStatus struct {
@@ -74,8 +81,13 @@ type ExitStatus struct {
 // the server has exited and its output has been relayed.
 //
 // When the client closes the shim's stdin, the server's stdin is closed.
-// Signals from opts.Signals are forwarded; a cancelled ctx sends SIGTERM.
-// Either way the server is killed if it has not exited after Grace. If the
+// The server runs in a process group of its own: signals from
+// opts.Signals are forwarded to the group; a cancelled ctx sends it
+// SIGTERM. Either way the group is killed if the server has not exited
+// after Grace. Once the server exited and its output was drained, what is
+// left of its group is killed: no child of the server outlives it. If the
+// shim itself dies, the kernel's parent-death signal (Linux) and a
+// watchdog process (startReaper) kill the server and its group. If the
 // client stops reading our stdout, the server's stdin is closed too and
 // its output is drained (and recorded) so that it never blocks.
 //
@@ -116,6 +128,7 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 	cmd.Env = opts.Env
 	cmd.Dir = opts.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = sysProcAttr()
 	startErr := cmd.Start()
 	// The child has its copies; ours would keep the pipes open.
 	inR.Close()
@@ -141,6 +154,11 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 		}
 		return nil, fault.Incomplete(fmt.Errorf("start server %s: %w", opts.Command[0], startErr))
 	}
+
+	// Started before any output is relayed: once the client has seen the
+	// server speak, the server's children are covered.
+	stopReaper := startReaper(cmd.Process.Pid)
+	defer stopReaper()
 
 	var closeIn sync.Once
 	closeStdin := func() { closeIn.Do(func() { inW.Close() }) }
@@ -189,15 +207,15 @@ loop:
 	for {
 		select {
 		case sig := <-opts.Signals:
-			_ = cmd.Process.Signal(sig)
+			_ = signalGroup(cmd.Process, sig)
 			arm()
 		case <-ctxDone:
 			ctxDone = nil
-			_ = cmd.Process.Signal(syscall.SIGTERM)
+			_ = signalGroup(cmd.Process, syscall.SIGTERM)
 			arm()
 		case <-killTimer:
 			killed = true
-			_ = cmd.Process.Kill()
+			_ = killGroup(cmd.Process)
 		case waitErr = <-exited:
 			break loop
 		}
@@ -216,6 +234,9 @@ loop:
 	outR.Close()
 	errR.Close()
 	closeStdin()
+	// Children the server left behind (they had their chance to end with
+	// it, and to hand over their output).
+	_ = killGroup(cmd.Process)
 
 	if cmd.ProcessState == nil {
 		return nil, fmt.Errorf("wait for server: %w", waitErr)
@@ -238,6 +259,8 @@ func exitStatus(ps *os.ProcessState, killed bool) *ExitStatus {
 
 func signalName(s syscall.Signal) string {
 	switch s {
+	case syscall.SIGHUP:
+		return "SIGHUP"
 	case syscall.SIGINT:
 		return "SIGINT"
 	case syscall.SIGTERM:
