@@ -100,6 +100,10 @@ type RuleFinding struct {
 	// Evidence is the request and response that prove the finding.
 	Evidence *Exchange `json:"evidence,omitempty"`
 	Location *Location `json:"location,omitempty"`
+	// Gated is true when the finding counted against the run's gate. Only
+	// sessions check sets it: its --fail-on selects rule findings by
+	// signal, rule id, level and class, so their class alone does not say.
+	Gated bool `json:"gated,omitempty"`
 }
 
 // NotEvaluated is one thing a run did not evaluate, with the reason.

@@ -72,8 +72,8 @@ func TestCheckRunExitCodes(t *testing.T) {
 	}{
 		{"clean", "clean@v2-identical", nil, 0, "no changes"},
 		{"drift", "drift-breaking@v2", nil, 1, "DRIFT (exit 1)"},
-		{"violation beats drift", "drift-breaking@v2", violation, 3, "VIOLATION (exit 3)"},
-		{"violation alone", "clean@v1", violation, 3, "xhdr.not_token"},
+		{"violation beats drift", "drift-breaking@v2", violation, 3, "-> 1 MUST violation, DRIFT (exit 3)"},
+		{"violation alone", "clean@v1", violation, 3, "-> 1 MUST violation (exit 3)"},
 		{"incomplete beats all", "exit-midstream", violation, 2, "INCOMPLETE: tools/list"},
 	}
 	for _, tt := range tests {

@@ -23,28 +23,109 @@ type Verdict struct {
 func (v Verdict) String() string { return fmt.Sprintf("%s (exit %d)", v.Label, v.Code) }
 
 // VerdictOf returns the verdict of r. The exit code inside the Result is the
-// truth (it is what the producing command exited with); the label only names
-// it. A compat run exits 1 for a risky-class rule finding, not for drift, so
-// its label says RISKY.
+// truth (it is what the producing command exited with); the label names
+// what decided it, worst first: "2 MUST violations", "DRIFT" (only when a
+// surface finding passed the gate), "1 SHOULD finding" — so a run that
+// failed on rule findings alone never says DRIFT. A Result that does not
+// say which findings gated (an older sessions check) gets a plain word.
 func VerdictOf(r *result.Result) Verdict {
 	switch r.ExitCode {
 	case 0:
 		return Verdict{0, "PASS"}
-	case 1:
-		if r.Command == "compat" {
+	case 1, 3:
+		if l := gateLabel(r); l != "" {
+			return Verdict{r.ExitCode, l}
+		}
+		switch {
+		case r.ExitCode == 3:
+			return Verdict{3, "VIOLATION"}
+		case r.Command == "compat":
 			return Verdict{1, "RISKY"}
+		case r.Command == "sessions-check":
+			return Verdict{1, "FINDINGS"}
 		}
 		return Verdict{1, "DRIFT"}
 	case 2:
 		return Verdict{2, "INCOMPLETE"}
-	case 3:
-		return Verdict{3, "VIOLATION"}
 	case 4:
 		return Verdict{4, "UNUSABLE INPUT"}
 	case 5:
 		return Verdict{5, "INTERNAL ERROR"}
 	}
 	return Verdict{r.ExitCode, "EXIT"}
+}
+
+// gateLabel names what failed r's gate: its violations by level, DRIFT when
+// a surface finding passed the gate, then its other failing rule findings
+// by level ("1 MUST violation, DRIFT, 2 SHOULD findings"); "" when nothing
+// in the Result explains the failure.
+func gateLabel(r *result.Result) string {
+	var parts []string
+	violations := map[string]int{}
+	others := map[string]int{}
+	for _, rf := range r.Violations {
+		if !RuleFails(r, rf) {
+			continue
+		}
+		if rf.Class == "violation" {
+			violations[rf.Level]++
+		} else {
+			others[rf.Level]++
+		}
+	}
+	levels := []string{"MUST", "SHOULD", "MAY"}
+	for _, l := range append(levels, unknownLevels(violations)...) {
+		if n := violations[l]; n > 0 {
+			parts = append(parts, Plural(n, strings.TrimSpace(OneLine(l)+" violation")))
+		}
+	}
+	if DriftFails(r) {
+		parts = append(parts, "DRIFT")
+	}
+	for _, l := range append(levels, unknownLevels(others)...) {
+		if n := others[l]; n > 0 {
+			parts = append(parts, Plural(n, strings.TrimSpace(OneLine(l)+" finding")))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// unknownLevels returns the levels counted in m other than MUST, SHOULD and
+// MAY, sorted ("" for none given).
+func unknownLevels(m map[string]int) []string {
+	var out []string
+	for l := range m {
+		if l != "MUST" && l != "SHOULD" && l != "MAY" {
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// DriftFails reports whether a surface finding of r counted against its
+// gate: one at or above the gate tier, or for sessions check (whose gate is
+// a list of signals and rule ids) any tool drift when the list names the
+// drift signal or the finding's rule id.
+func DriftFails(r *result.Result) bool {
+	if r.Command == "sessions-check" {
+		sel := map[string]bool{}
+		for _, w := range strings.Split(r.Gate.FailOn, ",") {
+			sel[strings.TrimSpace(w)] = true
+		}
+		for _, f := range r.Findings {
+			if sel["drift"] || sel[f.RuleID] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range r.Findings {
+		if AtOrAboveGate(r, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // FailOn returns the gate tier of r, or risky (the default gate) when the
@@ -69,10 +150,14 @@ func FailOnName(r *result.Result) string {
 // it counts against the run.
 func AtOrAboveGate(r *result.Result, f result.Finding) bool { return f.Tier >= FailOn(r) }
 
-// RuleFails reports whether a rule finding counts against the run: a
-// violation always (exit 3); a risky-class finding only in compat, which
-// gates on it (exit 1), while check lists it without gating.
+// RuleFails reports whether a rule finding counts against the run: for
+// sessions check, whether its gate selected it (RuleFinding.Gated);
+// otherwise a violation always (exit 3), and a risky-class finding only in
+// compat, which gates on it (exit 1), while check lists it without gating.
 func RuleFails(r *result.Result, rf result.RuleFinding) bool {
+	if r.Command == "sessions-check" {
+		return rf.Gated
+	}
 	switch rf.Class {
 	case "violation":
 		return true
@@ -168,16 +253,28 @@ func RuleCounts(r *result.Result) string {
 // and a rule-findings part when there are any.
 func SummaryLine(r *result.Result) string {
 	var b strings.Builder
-	b.WriteString(Counts(r))
-	if r.Ignored > 0 {
-		fmt.Fprintf(&b, ", %d ignored", r.Ignored)
+	rc := RuleCounts(r)
+	if len(r.Findings) > 0 || r.Ignored > 0 || !NoSurfaceDiff(r) {
+		b.WriteString(Counts(r))
+		if r.Ignored > 0 {
+			fmt.Fprintf(&b, ", %d ignored", r.Ignored)
+		}
+		if rc != "" {
+			b.WriteString("; ")
+		}
+	} else if rc == "" {
+		rc = "0 rule findings"
 	}
-	if rc := RuleCounts(r); rc != "" {
-		b.WriteString("; ")
-		b.WriteString(rc)
-	}
+	b.WriteString(rc)
 	fmt.Fprintf(&b, "; gate fail-on=%s -> %s", FailOnName(r), VerdictOf(r))
 	return b.String()
+}
+
+// NoSurfaceDiff reports whether r's command judges rules without diffing
+// two surfaces (compat, sessions check): its summary counts surface
+// findings only when it has some (a sessions check's tool drift).
+func NoSurfaceDiff(r *result.Result) bool {
+	return r.Command == "compat" || r.Command == "sessions-check"
 }
 
 // Problems returns the evidence problems of an incomplete Result, at least

@@ -100,3 +100,69 @@ func TestSummaryLineIgnored(t *testing.T) {
 		t.Errorf("SummaryLine() = %q, want %q", got, want)
 	}
 }
+
+// The verdict line names what failed the gate (issue 13 item 5): DRIFT
+// only when a surface finding passed the gate, rule findings by level
+// and class otherwise; a sessions check names the findings its gate
+// selected (issue 11 item 9: error responses and info findings are not
+// drift).
+func TestVerdictNamesWhatFailed(t *testing.T) {
+	drift := []result.Finding{{Finding: diff.Finding{RuleID: "tool.removed", Tier: diff.Breaking}}}
+	cosmetic := []result.Finding{{Finding: diff.Finding{RuleID: "tool.icons.changed", Tier: diff.Cosmetic}}}
+	must := result.RuleFinding{RuleID: "xhdr.not_token", Level: "MUST", Class: "violation"}
+	should := result.RuleFinding{RuleID: "transport.get_not_405", Level: "SHOULD", Class: "risky"}
+	info := result.RuleFinding{RuleID: "message.error_response", Level: "MAY", Class: "info"}
+	gated := func(rf result.RuleFinding) result.RuleFinding { rf.Gated = true; return rf }
+	tests := []struct {
+		name string
+		r    result.Result
+		want string
+	}{
+		{"check drift", result.Result{Command: "check", ExitCode: 1, Findings: drift, Gate: result.Gate{FailOn: "risky"}}, "DRIFT (exit 1)"},
+		{"check violation and drift", result.Result{Command: "check", ExitCode: 3, Findings: drift,
+			Violations: []result.RuleFinding{must, should}, Gate: result.Gate{FailOn: "risky"}}, "1 MUST violation, DRIFT (exit 3)"},
+		{"check violation, drift below the gate", result.Result{Command: "check", ExitCode: 3, Findings: cosmetic,
+			Violations: []result.RuleFinding{must}, Gate: result.Gate{FailOn: "risky"}}, "1 MUST violation (exit 3)"},
+		{"compat risky only", result.Result{Command: "compat", ExitCode: 1,
+			Violations: []result.RuleFinding{should, should, info}, Gate: result.Gate{FailOn: "risky"}}, "2 SHOULD findings (exit 1)"},
+		{"compat violations", result.Result{Command: "compat", ExitCode: 3,
+			Violations: []result.RuleFinding{must, must, should}}, "2 MUST violations, 1 SHOULD finding (exit 3)"},
+		{"sessions check, info selected explicitly", result.Result{Command: "sessions-check", ExitCode: 1,
+			Violations: []result.RuleFinding{gated(info), gated(info), should}, Gate: result.Gate{FailOn: "error"}}, "2 MAY findings (exit 1)"},
+		{"sessions check, assertion", result.Result{Command: "sessions-check", ExitCode: 1,
+			Violations: []result.RuleFinding{gated(should), info}, Gate: result.Gate{FailOn: "error,invalid,warn"}}, "1 SHOULD finding (exit 1)"},
+		{"sessions check, tool drift gated by the drift signal", result.Result{Command: "sessions-check", ExitCode: 1, Findings: cosmetic,
+			Violations: []result.RuleFinding{info}, Gate: result.Gate{FailOn: "drift"}}, "DRIFT (exit 1)"},
+		{"sessions check, drift not selected", result.Result{Command: "sessions-check", ExitCode: 3, Findings: drift,
+			Violations: []result.RuleFinding{gated(must)}, Gate: result.Gate{FailOn: "must"}}, "1 MUST violation (exit 3)"},
+		{"sessions check saved before gated existed", result.Result{Command: "sessions-check", ExitCode: 1,
+			Violations: []result.RuleFinding{should}}, "FINDINGS (exit 1)"},
+	}
+	for _, tt := range tests {
+		if got := VerdictOf(&tt.r).String(); got != tt.want {
+			t.Errorf("%s: VerdictOf() = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// A run without a surface diff (compat, sessions check) does not count
+// surface findings it cannot have.
+func TestSummaryLineWithoutSurface(t *testing.T) {
+	tests := []struct {
+		r    result.Result
+		want string
+	}{
+		{result.Result{Command: "sessions-check", Gate: result.Gate{FailOn: "error,invalid,warn"}},
+			"0 rule findings; gate fail-on=error,invalid,warn -> PASS (exit 0)"},
+		{result.Result{Command: "compat", ExitCode: 1, Violations: []result.RuleFinding{{Level: "SHOULD", Class: "risky"}}, Gate: result.Gate{FailOn: "risky"}},
+			"1 rule finding (0 violation, 1 risky, 0 info); gate fail-on=risky -> 1 SHOULD finding (exit 1)"},
+		{result.Result{Command: "sessions-check", ExitCode: 1, Findings: []result.Finding{{Finding: diff.Finding{RuleID: "tool.added", Tier: diff.Risky}}},
+			Summary: result.Summary{Summary: diff.Summary{Risky: 1}}, Gate: result.Gate{FailOn: "drift"}},
+			"1 finding (0 breaking, 1 risky, 0 compatible, 0 cosmetic); gate fail-on=drift -> DRIFT (exit 1)"},
+	}
+	for _, tt := range tests {
+		if got := SummaryLine(&tt.r); got != tt.want {
+			t.Errorf("SummaryLine(%s) = %q, want %q", tt.r.Command, got, tt.want)
+		}
+	}
+}

@@ -73,8 +73,11 @@ directory, narrowed by --session or --label) and gate on what they find.
 
 --fail-on takes any mix of signals (` + signalNames() + `),
 rule ids (message.id_reused, transport.server_request…), levels (must, should,
-may) and classes (violation, risky, info). A selected MUST-level violation exits
-3, any other selected finding or failed assertion exits 1, nothing selected 0;
+may) and classes (violation, risky, info). Without --fail-on the gate is
+` + DefaultFailOn + ` over violation and risky findings only: info findings
+(error responses, deprecation notes) never fail a check unless named. A
+selected MUST-level violation exits 3, any other selected finding or failed
+assertion exits 1, nothing selected 0;
 an unreadable log, or a file with no session records at all, exits 4. A log
 with torn or corrupt lines or missing frames (seq gaps, lost records) is
 INCOMPLETE: the rest is still checked and listed, and the run exits 2, which
@@ -87,7 +90,7 @@ which this command never writes.`,
   mcpward sessions check --label weather --expect-tool get_forecast --max-duration 2s`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Logs = args
-			g, err := parseGate(opts.FailOn)
+			g, err := parseGate(opts.FailOn, cmd.Flags().Changed("fail-on"))
 			if err != nil {
 				return cmdutil.FlagErrorWrap(err)
 			}
@@ -132,15 +135,20 @@ func signalNames() string {
 
 // A gate selects findings.
 type gate struct {
-	spec    string
-	signals map[traffic.Signal]bool
-	ids     map[string]bool
-	levels  map[string]bool
-	classes map[string]bool
+	spec string
+	// byDefault: no --fail-on was given. The default names signals whose
+	// info-class findings (an error response, a deprecation note) are not
+	// the server's fault, so it selects none of those; naming a signal
+	// selects its info findings too.
+	byDefault bool
+	signals   map[traffic.Signal]bool
+	ids       map[string]bool
+	levels    map[string]bool
+	classes   map[string]bool
 }
 
-func parseGate(spec string) (gate, error) {
-	g := gate{spec: spec, signals: map[traffic.Signal]bool{}, ids: map[string]bool{}, levels: map[string]bool{}, classes: map[string]bool{}}
+func parseGate(spec string, explicit bool) (gate, error) {
+	g := gate{spec: spec, byDefault: !explicit, signals: map[traffic.Signal]bool{}, ids: map[string]bool{}, levels: map[string]bool{}, classes: map[string]bool{}}
 	for _, w := range strings.Split(spec, ",") {
 		w = strings.TrimSpace(w)
 		switch {
@@ -176,6 +184,9 @@ func isDiffRule(id string) bool {
 }
 
 func (g gate) selects(rf result.RuleFinding, sig traffic.Signal) bool {
+	if g.byDefault && rf.Class == rules.Info {
+		return false
+	}
 	return g.signals[sig] || g.ids[rf.RuleID] || g.levels[rf.Level] || g.classes[rf.Class]
 }
 

@@ -29,6 +29,7 @@ func newCollector(max int) *collector { return &collector{max: max} }
 func (c *collector) add(f traffic.Finding, selected bool) {
 	c.total++
 	rf := f.RuleFinding
+	rf.Gated = selected
 	if selected {
 		// Only the worst selected finding matters for the exit code; keep
 		// one per (class, level) pair so memory stays bounded.
