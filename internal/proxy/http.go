@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
+	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -35,13 +37,28 @@ type HTTPOptions struct {
 	MaxFrame int
 	// Now stamps records; time.Now if nil.
 	Now func() time.Time
+	// Loopback says the proxy listens on a loopback address. It then
+	// guards against DNS rebinding, where a web page reaches a local
+	// server through a name its owner controls: a request is refused
+	// (403, JSON-RPC error body) unless its Host is a loopback name or
+	// address with the port the request arrived on, and its Origin, if
+	// any, is on a loopback host. Origin is forwarded unchanged.
+	Loopback bool
+	// AllowHosts are further names accepted in Host and Origin when
+	// Loopback is set: "name" with any port, or "name:port".
+	AllowHosts []string
 }
 
 // An HTTPProxy is a reverse proxy for MCP over HTTP: Streamable HTTP (JSON
 // and SSE responses, GET streams, DELETE) and the 2024-11-05 HTTP+SSE
-// transport. Requests go to the same path on the target; bodies are
-// streamed both ways without buffering, a response flushed after every
-// read. Every exchange gets an id that its records share.
+// transport. Requests go to the same path on the target. A request body
+// up to 1 MiB is read whole before it is sent on, a bigger one streamed
+// (full duplex); responses are streamed without buffering, flushed after
+// every read. Every exchange gets an id that its records share. When the
+// target's response breaks off, the client's is broken off too (never
+// ended cleanly), after the error is recorded; a client that goes away is
+// recorded as such. On a loopback listener, requests with a foreign Host
+// or Origin are refused (see [HTTPOptions.Loopback]).
 //
 // The bytes are relayed unchanged with two exceptions, both needed to keep
 // the client talking through the proxy: the hop-by-hop headers of
@@ -157,13 +174,42 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			p.record(rec)
 		})
 	}
+	if p.opts.Loopback {
+		if why := p.refusal(r); why != "" {
+			emitReq(nil)
+			p.forbid(w, ex, why)
+			return
+		}
+	}
 	var body *capture
-	if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
-		body = &capture{max: p.opts.MaxFrame}
-		out.Body = &teeBody{rc: r.Body, c: body, onEnd: func() { emitReq(body) }}
-	} else {
+	switch {
+	case r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0:
 		out.Body = nil
 		emitReq(nil)
+	case r.ContentLength > 0 && r.ContentLength <= smallBody:
+		// A body of known, small size is read whole and sent from
+		// memory: the Transport never reads r.Body, which net/http may
+		// consume and close as soon as the response head is written.
+		b := make([]byte, r.ContentLength)
+		n, err := io.ReadFull(r.Body, b)
+		body = &capture{max: p.opts.MaxFrame}
+		body.Write(b[:n])
+		emitReq(body)
+		if err != nil {
+			p.record(session.Record{Time: p.opts.Now(), Dir: session.ServerToClient, Transport: session.HTTP, Exchange: ex,
+				Error: "client went away while sending the request body: " + err.Error()})
+			return
+		}
+		out.Body = io.NopCloser(bytes.NewReader(b))
+		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+	default:
+		// A big or chunked body is streamed. Full duplex keeps net/http
+		// from consuming and closing r.Body when the response head is
+		// written while the Transport is still reading it (an HTTP/2
+		// connection is full duplex already).
+		_ = http.NewResponseController(w).EnableFullDuplex()
+		body = &capture{max: p.opts.MaxFrame}
+		out.Body = &teeBody{rc: r.Body, c: body, onEnd: func() { emitReq(body) }}
 	}
 
 	resp, err := p.opts.Transport.RoundTrip(out)
@@ -251,11 +297,15 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(endpoint.held)
 		_ = rc.Flush()
 	}
+	// A read fails also when the client goes away: the upstream request
+	// shares its context. That is the client's abort, not the server's.
+	clientGone := writeErr != nil || (readErr != nil && r.Context().Err() != nil)
+	errText := streamErr(readErr, writeErr, clientGone)
 	switch {
 	case sse != nil:
 		p.recordEvents(&respRec, sse.finish())
-		if readErr != nil || writeErr != nil {
-			p.record(session.Record{Time: p.opts.Now(), Dir: session.ServerToClient, Transport: session.HTTP, Exchange: ex, Error: streamErr(readErr, writeErr)})
+		if errText != "" {
+			p.record(session.Record{Time: p.opts.Now(), Dir: session.ServerToClient, Transport: session.HTTP, Exchange: ex, Error: errText})
 		}
 	default:
 		rec := respRec
@@ -263,19 +313,28 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if b, size := whole.freeze(); size > 0 {
 			rec.Frame, rec.HasFrame, rec.Size, rec.Truncated = b, true, size, size > int64(len(b))
 		}
-		if readErr != nil || writeErr != nil {
-			rec.Error = streamErr(readErr, writeErr)
-		}
+		rec.Error = errText
 		p.record(rec)
+	}
+	if readErr != nil && !clientGone {
+		// The upstream response broke off: break off the client's too,
+		// so that it sees a truncated transfer instead of a clean end.
+		panic(http.ErrAbortHandler)
 	}
 }
 
-func streamErr(readErr, writeErr error) string {
+// smallBody is the largest request body read whole before it is sent
+// upstream; bigger ones are streamed.
+const smallBody = 1 << 20
+
+func streamErr(readErr, writeErr error, clientGone bool) string {
 	switch {
-	case readErr != nil:
-		return "upstream body: " + readErr.Error()
 	case writeErr != nil:
 		return "client went away: " + writeErr.Error()
+	case readErr != nil && clientGone:
+		return "client went away: " + readErr.Error()
+	case readErr != nil:
+		return "upstream body: " + readErr.Error()
 	}
 	return ""
 }
@@ -314,6 +373,125 @@ func (p *HTTPProxy) recordEvents(head *session.Record, events []sseEvent) {
 		recs = append(recs, rec)
 	}
 	p.record(recs...)
+}
+
+// refusal says why a request to a loopback proxy must be refused (DNS
+// rebinding), or returns "".
+func (p *HTTPProxy) refusal(r *http.Request) string {
+	if !p.hostAllowed(r) {
+		return fmt.Sprintf("Host %q is not a loopback address of this proxy", r.Host)
+	}
+	for _, o := range r.Header.Values("Origin") {
+		if !p.originAllowed(o) {
+			return fmt.Sprintf("Origin %q is not a loopback origin", o)
+		}
+	}
+	return ""
+}
+
+// hostAllowed: a loopback name or address with the port the request
+// arrived on, or a name of AllowHosts.
+func (p *HTTPProxy) hostAllowed(r *http.Request) bool {
+	host, port := splitHost(r.Host)
+	if port == "" {
+		port = "80"
+		if r.TLS != nil {
+			port = "443"
+		}
+	}
+	if p.allowedName(host, port) {
+		return true
+	}
+	if !isLoopbackHost(host) {
+		return false
+	}
+	if la, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr); ok {
+		return port == fmt.Sprint(la.Port)
+	}
+	return true
+}
+
+// originAllowed: an http(s) origin on a loopback host (any port: a local
+// web app may talk to the proxy) or on a name of AllowHosts. "null" is
+// not allowed: it is what a sandboxed page sends.
+func (p *HTTPProxy) originAllowed(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return false
+	}
+	host, port := u.Hostname(), u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return isLoopbackHost(host) || p.allowedName(host, port)
+}
+
+func (p *HTTPProxy) allowedName(host, port string) bool {
+	for _, a := range p.opts.AllowHosts {
+		ah, ap := splitHost(a)
+		if strings.EqualFold(ah, host) && (ap == "" || ap == port) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitHost splits "host:port", "host", "[::1]:port" or "[::1]".
+func splitHost(hp string) (host, port string) {
+	if h, p, err := net.SplitHostPort(hp); err == nil {
+		return h, p
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hp, "["), "]"), ""
+}
+
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// forbid answers 403 with a JSON-RPC error (the client is an MCP client:
+// it shows the message) and records why.
+func (p *HTTPProxy) forbid(w http.ResponseWriter, ex uint64, why string) {
+	msg := "mcpward proxy refused the request: " + why + " (DNS rebinding protection; allow a host name with --allow-host)"
+	p.record(session.Record{Time: p.opts.Now(), Dir: session.ServerToClient, Transport: session.HTTP, Exchange: ex,
+		Status: http.StatusForbidden, Error: msg})
+	type rpcError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	body, _ := json.Marshal(struct {
+		JSONRPC string   `json:"jsonrpc"`
+		ID      any      `json:"id"`
+		Error   rpcError `json:"error"`
+	}{"2.0", nil, rpcError{-32600, msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusForbidden)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// RedactHTTPFilter returns a [LogOptions.Filter] for the values an HTTP
+// record carries outside its header copy: MCPSessionID (on requests,
+// responses and every event of a stream) and AuthChallenge. It hides in
+// them what red hides in the Mcp-Session-Id and WWW-Authenticate headers,
+// so neither the log, nor the live feed, nor OTLP (mcp.session.id) keeps a
+// value the header copy lost. Run it after [RedactFilter]: it only sets
+// Redacted, never clears it.
+func RedactHTTPFilter(red *redact.Redactor) func(*session.Record) {
+	return func(rec *session.Record) {
+		if rec.MCPSessionID != "" {
+			if v, hit := red.Header("Mcp-Session-Id", rec.MCPSessionID); hit {
+				rec.MCPSessionID, rec.Redacted = v, true
+			}
+		}
+		if rec.AuthChallenge != "" {
+			if v, hit := red.Header("Www-Authenticate", rec.AuthChallenge); hit {
+				rec.AuthChallenge, rec.Redacted = v, true
+			}
+		}
+	}
 }
 
 // proxyOrigin is the origin the client used to reach the proxy.
@@ -357,17 +535,24 @@ func (c *capture) freeze() ([]byte, int64) {
 	return c.buf, c.size
 }
 
-// teeBody captures a request body as the transport reads it.
+// teeBody captures a request body as the transport reads it. Once the
+// body has ended it is not read again: the Transport reads past the end of
+// a body of known length, and by then net/http may have closed r.Body.
 type teeBody struct {
 	rc    io.ReadCloser
 	c     *capture
 	onEnd func()
+	err   error // what ended the body
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
+	if t.err != nil {
+		return 0, t.err
+	}
 	n, err := t.rc.Read(p)
 	t.c.Write(p[:n])
 	if err != nil {
+		t.err = err
 		t.onEnd()
 	}
 	return n, err
@@ -538,15 +723,43 @@ func blankLineEnd(b []byte) int {
 	return -1
 }
 
+// Timeouts of the proxy's server (see [ServeOptions]).
+const (
+	DefaultIdleTimeout       = 30 * time.Second
+	DefaultReadHeaderTimeout = 30 * time.Second
+)
+
+// ServeOptions configure Serve; nil means plain HTTP and the defaults.
+type ServeOptions struct {
+	// CertFile and KeyFile, if set, serve TLS.
+	CertFile, KeyFile string
+	// IdleTimeout closes a keep-alive connection that waits this long for
+	// its next request (DefaultIdleTimeout if 0).
+	IdleTimeout time.Duration
+	// ReadHeaderTimeout bounds the reading of a request head
+	// (DefaultReadHeaderTimeout if 0).
+	ReadHeaderTimeout time.Duration
+}
+
 // Serve serves h on ln until ctx ends, then shuts down, giving open
-// requests (SSE streams) a short grace. With certFile and keyFile it
-// serves TLS.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler, certFile, keyFile string) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
+// requests (SSE streams) a short grace.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, opts *ServeOptions) error {
+	var o ServeOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.ReadHeaderTimeout <= 0 {
+		o.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	// No ReadTimeout or WriteTimeout: an SSE stream may last for hours.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: o.ReadHeaderTimeout, IdleTimeout: o.IdleTimeout}
 	errc := make(chan error, 1)
 	go func() {
-		if certFile != "" {
-			errc <- srv.ServeTLS(ln, certFile, keyFile)
+		if o.CertFile != "" {
+			errc <- srv.ServeTLS(ln, o.CertFile, o.KeyFile)
 		} else {
 			errc <- srv.Serve(ln)
 		}

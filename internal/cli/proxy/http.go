@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"strconv"
+	"strings"
 
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/proxy"
 	"github.com/mcpward/mcpward/internal/session"
@@ -14,15 +17,21 @@ import (
 // httpRun runs the HTTP reverse proxy until the context ends (SIGINT or
 // SIGTERM), then shuts it down and exits 0.
 func httpRun(ctx context.Context, opts *ProxyOptions) error {
-	label := opts.Label
-	if label == "" {
-		label = session.LabelForHost(opts.Target.Host)
-	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
 		return fault.Input(fmt.Errorf("listen on %s: %w", opts.Listen, err))
 	}
 	defer ln.Close()
+	return serveHTTP(ctx, opts, ln, nil)
+}
+
+// serveHTTP is httpRun on a listener; so (nil for the defaults) sets the
+// server's timeouts for tests.
+func serveHTTP(ctx context.Context, opts *ProxyOptions, ln net.Listener, so *proxy.ServeOptions) error {
+	label := opts.Label
+	if label == "" {
+		label = session.LabelForHost(opts.Target.Host)
+	}
 	lg, path, err := openLog(opts, label)
 	if err != nil {
 		return err
@@ -44,8 +53,20 @@ func httpRun(ctx context.Context, opts *ProxyOptions) error {
 	if opts.ConfigPath != "" {
 		fmt.Fprintf(opts.IO.ErrOut, "mcpward: settings from %s\n", opts.ConfigPath)
 	}
-	h := proxy.NewHTTPProxy(&proxy.HTTPOptions{Target: opts.Target, Recorder: rec, Now: opts.Now})
-	serveErr := proxy.Serve(ctx, ln, h, opts.TLSCert, opts.TLSKey)
+	// On a loopback listener the proxy refuses foreign Host and Origin
+	// headers (DNS rebinding); on the network (--allow-remote) clients
+	// reach it by names it cannot know.
+	loopback := false
+	if ta, ok := ln.Addr().(*net.TCPAddr); ok {
+		loopback = ta.IP.IsLoopback()
+	}
+	h := proxy.NewHTTPProxy(&proxy.HTTPOptions{Target: opts.Target, Recorder: rec, Now: opts.Now, Loopback: loopback, AllowHosts: opts.AllowHosts})
+	var sopts proxy.ServeOptions
+	if so != nil {
+		sopts = *so
+	}
+	sopts.CertFile, sopts.KeyFile = opts.TLSCert, opts.TLSKey
+	serveErr := proxy.Serve(ctx, ln, h, &sopts)
 	if lg != nil {
 		lg.Record(session.Record{Time: opts.Now(), Dir: session.Meta, Transport: session.HTTP, Kind: session.KindExit, Info: json.RawMessage(`{"code":0}`)})
 		if err := lg.Close(); err != nil {
@@ -53,4 +74,24 @@ func httpRun(ctx context.Context, opts *ProxyOptions) error {
 		}
 	}
 	return serveErr
+}
+
+// checkAllowHosts validates --allow-host: a host name or address, with or
+// without a port, never a URL.
+func checkAllowHosts(hosts []string) error {
+	for _, h := range hosts {
+		name, port := h, ""
+		if hh, pp, err := net.SplitHostPort(h); err == nil {
+			name, port = hh, pp
+		}
+		name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
+		bad := name == "" || strings.ContainsAny(name, "/@ \t,?#") || strings.Contains(h, "://")
+		if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 1 || n > 65535) {
+			bad = true
+		}
+		if bad {
+			return cmdutil.FlagErrorf("--allow-host wants a host name, optionally with :port, got %q", h)
+		}
+	}
+	return nil
 }

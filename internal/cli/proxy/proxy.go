@@ -45,8 +45,11 @@ type ProxyOptions struct {
 	Target      *url.URL
 	Listen      string
 	AllowRemote bool
-	TLSCert     string
-	TLSKey      string
+	// AllowHosts are the --allow-host names a loopback HTTP proxy accepts
+	// in Host and Origin besides loopback ones.
+	AllowHosts []string
+	TLSCert    string
+	TLSKey     string
 
 	Label     string
 	TraceFile string
@@ -96,7 +99,10 @@ SIGINT and SIGTERM are forwarded to it, and mcpward exits with its exit code.
 
 As an HTTP reverse proxy, point the client at --listen instead of the
 server: every path is forwarded unchanged to the --target origin, responses
-(JSON and SSE) are streamed through as they arrive.
+(JSON and SSE) are streamed through as they arrive. On a loopback --listen
+address it refuses requests whose Host is not a loopback name with its port,
+or whose Origin is not on a loopback host (DNS rebinding); --allow-host NAME
+admits another name.
 
 Logs go to <state>/sessions/<label>-<id>.jsonl, where <state> is
 $MCPWARD_HOME, else $XDG_STATE_HOME/mcpward, else ~/.local/state/mcpward.
@@ -128,6 +134,7 @@ The format is documented in docs/session-log.md.`,
 	fl.StringVar(&target, "target", "", "upstream `URL` of an HTTP MCP server (HTTP reverse proxy mode)")
 	fl.StringVar(&opts.Listen, "listen", defaultListen, "`address` the HTTP proxy listens on")
 	fl.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a --listen address that is not loopback")
+	fl.StringArrayVar(&opts.AllowHosts, "allow-host", nil, "accept this host `name` (or name:port) in Host and Origin on a loopback --listen, which refuses other names against DNS rebinding (repeatable)")
 	fl.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with this certificate `file` (needs --tls-key)")
 	fl.StringVar(&opts.TLSKey, "tls-key", "", "private key `file` of --tls-cert")
 	fl.StringVar(&opts.Label, "label", "", "server label in the log file name (default: derived from the command or target)")
@@ -204,7 +211,7 @@ func (o *ProxyOptions) validate(cmd *cobra.Command, target string) error {
 		return err
 	}
 	if target == "" {
-		for _, name := range []string{"listen", "allow-remote", "tls-cert", "tls-key"} {
+		for _, name := range []string{"listen", "allow-remote", "allow-host", "tls-cert", "tls-key"} {
 			if cmd.Flags().Changed(name) {
 				return cmdutil.FlagErrorf("--%s applies only to the HTTP proxy (--target)", name)
 			}
@@ -219,7 +226,7 @@ func (o *ProxyOptions) validate(cmd *cobra.Command, target string) error {
 	if err := checkListen(o.Listen, o.AllowRemote); err != nil {
 		return err
 	}
-	return nil
+	return checkAllowHosts(o.AllowHosts)
 }
 
 // checkListen refuses a non-loopback listen address unless allowed: a
@@ -342,7 +349,8 @@ func openLog(opts *ProxyOptions, label string) (*logFile, string, error) {
 		return nil, "", fault.Input(err)
 	}
 	if red.Enabled() {
-		lo.Filter = proxy.RedactFilter(red)
+		filter, httpFields := proxy.RedactFilter(red), proxy.RedactHTTPFilter(red)
+		lo.Filter = func(r *session.Record) { filter(r); httpFields(r) }
 	}
 	lf := &logFile{warn: opts.IO.ErrOut}
 	if opts.OTLPEndpoint != "" {
