@@ -190,8 +190,8 @@ func (e *engine) checkResult(method, subject string, resp *client.Response) {
 		return
 	}
 	req := []byte(fmt.Sprintf(`{"method":%q}`, method))
-	if _, ok := mcp.ResultTypeOf(resp.Msg.Result); !ok {
-		e.finding("message.result_type_missing", subject, "", method+" result has no resultType", exchange(req, resp, "request body not kept; method shown"))
+	if id, msg := rules.ResultTypeProblem(rules.ResultTypeMember(resp.Msg.Result)); id != "" {
+		e.finding(id, subject, "", method+" result: "+msg, exchange(req, resp, "request body not kept; method shown"))
 	}
 	if id, msg := rules.CacheHintProblem(resp.Msg.Result); id != "" {
 		e.finding(id, subject, "", method+" result: "+msg, exchange(req, resp, "request body not kept; method shown"))

@@ -153,8 +153,8 @@ func (e *engine) checkCallResult(pb Probe, profile string, o rules.Outcome, ex *
 	if !e.modern {
 		return
 	}
-	if _, ok := mcp.ResultTypeOf(o.Result); !ok {
-		e.finding("message.result_type_missing", "probe."+pb.ID, profile, "tools/call "+pb.Tool+" result has no resultType", ex)
+	if id, msg := rules.ResultTypeProblem(rules.ResultTypeMember(o.Result)); id != "" {
+		e.finding(id, "probe."+pb.ID, profile, "tools/call "+pb.Tool+" result: "+msg, ex)
 	}
 }
 

@@ -623,6 +623,35 @@ func CacheHintProblem(result json.RawMessage) (ruleID, message string) {
 	return "", ""
 }
 
+// ResultTypeProblem judges a modern result's resultType member (member
+// is its raw bytes, nil when absent, as [ResultTypeMember] returns it):
+// "message.result_type_missing" when absent, "message.result_type_invalid"
+// when null, not a string or empty, "" when present (the set of values is
+// open: extensions add values). compat and the traffic checker both call
+// it (RT-REQUIRED).
+func ResultTypeProblem(member json.RawMessage) (ruleID, message string) {
+	if member == nil {
+		return "message.result_type_missing", "no resultType"
+	}
+	var s string
+	if json.Unmarshal(member, &s) != nil || s == "" {
+		return "message.result_type_invalid", fmt.Sprintf("resultType is %s", bytes.TrimSpace(member))
+	}
+	return "", ""
+}
+
+// ResultTypeMember returns the raw resultType member of a result object,
+// nil when absent (or when result is not an object).
+func ResultTypeMember(result json.RawMessage) json.RawMessage {
+	var v struct {
+		ResultType json.RawMessage `json:"resultType"`
+	}
+	if json.Unmarshal(result, &v) != nil {
+		return nil
+	}
+	return v.ResultType
+}
+
 // CacheableMethods are the methods whose complete results carry hints.
 var CacheableMethods = []string{mcp.MethodDiscover, mcp.MethodToolsList, mcp.MethodPromptsList, mcp.MethodResourcesList, mcp.MethodResourcesTemplatesList, mcp.MethodResourcesRead}
 

@@ -293,3 +293,22 @@ func TestInputGaps(t *testing.T) {
 		}
 	}
 }
+
+// Item 10: compat passed "resultType": "" and called null "missing"; the
+// traffic checker called both invalid. One function now decides.
+func TestResultTypeProblem(t *testing.T) {
+	tests := []struct{ result, want string }{
+		{`{"resultType":"complete"}`, ""},
+		{`{"resultType":"com.example/custom"}`, ""},
+		{`{"content":[]}`, "message.result_type_missing"},
+		{`{"resultType":null}`, "message.result_type_invalid"},
+		{`{"resultType":""}`, "message.result_type_invalid"},
+		{`{"resultType":5}`, "message.result_type_invalid"},
+		{`[1]`, "message.result_type_missing"},
+	}
+	for _, tt := range tests {
+		if got, _ := ResultTypeProblem(ResultTypeMember(json.RawMessage(tt.result))); got != tt.want {
+			t.Errorf("ResultTypeProblem(%s) = %q, want %q", tt.result, got, tt.want)
+		}
+	}
+}

@@ -489,11 +489,12 @@ func (c *Checker) response(f *calls.Frame, r func(rule, msg string)) {
 	}
 	res := f.ParsedResult()
 	if modern && call.Method != mcp.MethodInitialize {
-		switch {
-		case res.RawResultType == nil:
-			r("message.result_type_missing", fmt.Sprintf("result of %s is missing required resultType", what))
-		case !res.HasResultType || res.ResultType == "":
-			r("message.result_type_invalid", fmt.Sprintf("result of %s has an invalid resultType %s", what, res.RawResultType))
+		// RT-REQUIRED is judged by the same function as in compat.
+		switch id, _ := rules.ResultTypeProblem(res.RawResultType); id {
+		case "message.result_type_missing":
+			r(id, fmt.Sprintf("result of %s is missing required resultType", what))
+		case "message.result_type_invalid":
+			r(id, fmt.Sprintf("result of %s has an invalid resultType %s", what, res.RawResultType))
 		}
 	}
 	if res.ResultType == mcp.ResultTypeInputRequired && modern {
