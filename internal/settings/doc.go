@@ -15,11 +15,18 @@
 //	endpoint = "http://127.0.0.1:4318/v1/traces"
 //	headers = { "X-Team" = "infra" }
 //
+// Every key is also accepted in its flag's spelling (redact-key = "ssn",
+// otlp-endpoint = …); [Keys] lists them all, and docs/config.md documents
+// each (a test keeps the two in step).
+//
 // The file is real TOML. A key mcpward does not know is an error that names
 // it (a typo must not silently turn redaction off), as is a bad value; both
-// are marked [fault.ErrInput] (exit 4).
+// are marked [fault.ErrInput] (exit 4). A file over [MaxFileSize], a key of
+// more than [MaxKeyParts] dotted parts or values nested deeper than
+// [MaxNesting] are refused before decoding: the decoder's cost grows with
+// their square.
 //
-// [Parse] is pure. [Find] and [Load] look for the file: the --config-file
+// [Parse] is pure. [Find] and [Load] look for the file: the --config
 // path if given, else ./.mcpward.toml, else
 // <XDG_CONFIG_HOME or ~/.config>/mcpward/config.toml. The first one found is
 // used whole; files are not merged. Flags win over the file: [File.Flags]

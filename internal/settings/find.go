@@ -11,7 +11,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 )
 
-// Find returns the settings file to use: explicit (--config-file) if set,
+// Find returns the settings file to use: explicit (--config) if set,
 // which must exist; else cwd/.mcpward.toml; else
 // <XDG_CONFIG_HOME or HOME/.config>/mcpward/config.toml. It returns "" when
 // there is none. lookupEnv reads the environment.

@@ -63,7 +63,8 @@ func (f *File) parse(data []byte) error {
 	if err := checkLimits(data); err != nil {
 		return err
 	}
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(f)
+	var raw fileTOML
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
@@ -79,25 +80,30 @@ func (f *File) parse(data []byte) error {
 		sort.Strings(keys)
 		return fmt.Errorf("unknown key %q%s", keys[0], suggest(keys[0]))
 	}
+	if err := raw.file(f); err != nil {
+		return err
+	}
 	return f.check()
-}
-
-// known are the keys a file may hold, for suggestions.
-var known = []string{
-	"label", "trace-file", "no-trace", "hub-socket",
-	"redact.secrets", "redact.keys", "redact.values", "redact.paths",
-	"otlp.endpoint", "otlp.headers",
 }
 
 // suggest returns ` (did you mean "x"?)` for a near miss.
 func suggest(key string) string {
 	norm := func(s string) string {
-		return strings.NewReplacer("_", "-", "redact-", "redact.", "otlp-", "otlp.").Replace(strings.ToLower(s))
+		s = strings.ReplaceAll(strings.ToLower(s), "_", "-")
+		return strings.NewReplacer("redact-", "redact.", "otlp-", "otlp.").Replace(s)
 	}
 	k := norm(key)
-	for _, c := range known {
-		if norm(c) == k || norm(c) == k+"s" || norm(c)+"s" == k {
-			return fmt.Sprintf(" (did you mean %q?)", c)
+	// A key in a table is most likely a misspelt member of that table:
+	// candidates of the same shape come first.
+	dotted := strings.Contains(key, ".")
+	for _, sameShape := range []bool{true, false} {
+		for _, c := range Keys() {
+			if strings.Contains(c, ".") == dotted != sameShape {
+				continue
+			}
+			if norm(c) == k || norm(c) == k+"s" || norm(c)+"s" == k {
+				return fmt.Sprintf(" (did you mean %q?)", c)
+			}
 		}
 	}
 	return ""

@@ -74,7 +74,11 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"unknown key", "lable = \"x\"\n", `config c.toml: unknown key "lable"`},
 		{"unknown key suggestion", "[redact]\nkey = [\"a\"]\n", `config c.toml: unknown key "redact.key" (did you mean "redact.keys"?)`},
-		{"flag spelling", "redact-secrets = true\n", `config c.toml: unknown key "redact-secrets" (did you mean "redact.secrets"?)`},
+		{"flag spelling misspelt", "redact_keys = [\"a\"]\n", `config c.toml: unknown key "redact_keys" (did you mean "redact-key"?)`},
+		{"both spellings disagree", "redact-secrets = true\n[redact]\nsecrets = false\n", "redact.secrets and redact-secrets disagree"},
+		{"both endpoints disagree", "otlp-endpoint = \"http://a\"\n[otlp]\nendpoint = \"http://b\"\n", "otlp.endpoint and otlp-endpoint disagree"},
+		{"bad otlp-header", "otlp-endpoint = \"http://a\"\notlp-header = [\"X\"]\n", `otlp-header "X": want Name=Value`},
+		{"list of numbers", "redact-key = [1]\n", "want a string or a list of strings"},
 		{"unknown table", "[proxy]\nlabel = \"x\"\n", `config c.toml: unknown key "proxy"`},
 		{"syntax", "label = \n", "config c.toml: line 1: "},
 		{"wrong type", "label = 5\n", `config c.toml: `},
@@ -190,4 +194,33 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = got.Flags()
 	})
+}
+
+// TestFlagSpellings: every key whose name differs from its proxy flag's is
+// accepted in the flag's spelling too, a repeatable flag's key as one
+// string or a list, and both spellings add up (issue 13, item 15).
+func TestFlagSpellings(t *testing.T) {
+	in := `label = "weather"
+redact-secrets = true
+redact-key = "ssn"
+redact-value = ['acct-\d{4}']
+redact-path = ["params.arguments.pin"]
+otlp-endpoint = "http://127.0.0.1:4318/v1/traces"
+otlp-header = ["X-Team=infra", "Authorization=Bearer t=1"]
+
+[redact]
+keys = ["account"]
+`
+	got, err := Parse("cfg.toml", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &File{
+		Path: "cfg.toml", Label: "weather",
+		Redact: Redact{Secrets: ptr(true), Keys: []string{"account", "ssn"}, Values: []string{`acct-\d{4}`}, Paths: []string{"params.arguments.pin"}},
+		OTLP:   OTLP{Endpoint: "http://127.0.0.1:4318/v1/traces", Headers: map[string]string{"X-Team": "infra", "Authorization": "Bearer t=1"}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Parse() mismatch (-want +got):\n%s", d)
+	}
 }
