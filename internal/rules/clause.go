@@ -63,17 +63,17 @@ var clauses = []Clause{
 	{ID: "JSON-RPC 2.0 §4", Since: sinceAll, Text: "Every message MUST be a JSON-RPC 2.0 object whose jsonrpc member is exactly \"2.0\"; the server MUST reply to a request with a Response"},
 	{ID: "JSON-RPC 2.0 §4.1", Since: sinceAll, Text: "The server MUST NOT reply to a notification"},
 	{ID: "JSON-RPC 2.0 §5", Since: sinceAll, Text: "A response MUST carry the id of the request it answers (null only for an error whose request id could not be read), and MUST include either result or error, never both"},
-	{ID: "§11 request ids", Since: sinceAll, Text: "Request ids MUST be a string or an integer, MUST NOT be null, and MUST NOT be reused by the requester while the request is in flight"},
+	{ID: "request ids", Since: sinceAll, Text: "Request ids MUST be a string or an integer, MUST NOT be null, and MUST NOT be reused by the requester while the request is in flight"},
 	{ID: "notifications/progress", Since: sinceAll, Text: "The progress value MUST increase with each notification for a token, and progress notifications MUST stop once the request completed"},
 	{ID: "schema Tool.inputSchema", Since: sinceAll, Text: "Tool.inputSchema is required and MUST be a JSON Schema object whose root type is \"object\""},
 	{ID: "STDIO-STDOUT-CLEAN", Since: sinceAll, Text: "The server MUST NOT write anything to stdout that is not a valid MCP message"},
 	{ID: "STDIO-STDIN-CLEAN", Since: sinceAll, Text: "The client MUST NOT write anything to stdin that is not a valid MCP message"},
 	{ID: "STDIO-NO-BATCH", Since: since2506, Text: "A message MUST be one request, notification or response: JSON-RPC batches were allowed in 2025-03-26 only (a modern HTTP body MUST be a single request or notification, HTTP-BODY-SINGLE)"},
 	// Legacy lifecycle.
-	{ID: "§11 operation", Since: since2506, Text: "Both sides MUST respect the negotiated protocol version and capabilities: a server MUST NOT send sampling/createMessage, roots/list or elicitation/create to a client that did not declare sampling, roots or elicitation in initialize"},
+	{ID: "legacy operation", Since: since2506, Text: "Both sides MUST respect the negotiated protocol version and capabilities: a server MUST NOT send sampling/createMessage, roots/list or elicitation/create to a client that did not declare sampling, roots or elicitation in initialize"},
 	// Streamable HTTP (legacy and modern).
 	{ID: "HTTP-ORIGIN-VALIDATE", Since: since2511, Text: "The server MUST validate Origin on every request and answer a present, invalid Origin with 403 (validation is required since 2025-03-26; the explicit 403 since 2025-11-25)"},
-	{ID: "§3.3 sessions", Since: since2503, Text: "Once the server has ended a session, it MUST answer every request carrying that Mcp-Session-Id with 404 Not Found"},
+	{ID: "legacy sessions", Since: since2503, Text: "Once the server has ended a session, it MUST answer every request carrying that Mcp-Session-Id with 404 Not Found"},
 	{ID: "HTTP-NOTIF-202", Since: since2503, Text: "An accepted notification MUST get 202 with no body; a rejected one an error status"},
 	{ID: "HDR-PROTO-VERSION", Since: since2506, Text: "A request with an unsupported MCP-Protocol-Version MUST get 400 (2026-07-28: 400 with -32022 and data.supported); on modern requests MCP-Protocol-Version is required and MUST equal _meta protocolVersion"},
 	// Streamable HTTP, modern.
@@ -85,7 +85,7 @@ var clauses = []Clause{
 	{ID: "HDR-MCP-PARAM", Since: sinceModern, Text: "Clients MUST send Mcp-Param-{Name} for every x-mcp-header-bound argument that is present and not null, with the argument's value (Base64-sentinel encoded when unsafe)"},
 	{ID: "HTTP-METHOD-404", Since: sinceModern, Text: "An unknown or unimplemented method MUST get 404 with -32601"},
 	{ID: "META-REQ-FIELDS", Since: sinceModern, Text: "Every modern request MUST carry _meta protocolVersion and clientCapabilities; a server MUST reject a request missing either with -32602 (HTTP 400, HTTP-META-400)"},
-	{ID: "§2.1 server/discover", Since: sinceModern, Text: "Servers MUST implement server/discover"},
+	{ID: "server/discover", Since: sinceModern, Text: "Servers MUST implement server/discover"},
 	{ID: "STDIO-NO-SRV-REQ", Since: sinceModern, Text: "A modern server MUST NOT send JSON-RPC requests (on stdio or any SSE stream, SSE-NO-REQUESTS): server-to-client needs go through InputRequiredResult"},
 	{ID: "STDIO-NO-CLI-RESP", Since: sinceModern, Text: "A modern client MUST NOT send JSON-RPC responses"},
 	{ID: "schema CancelledNotification", Since: sinceModern, Text: "Servers MUST NOT use notifications/cancelled except to end a subscriptions/listen stream on stdio"},
@@ -110,7 +110,7 @@ var clauses = []Clause{
 	{ID: "MRTR-CAP-GATED", Since: sinceModern, Text: "A server MUST NOT ask (in inputRequests) for anything the client did not declare in this request's capabilities; URL elicitation needs elicitation.url, sampling with tools needs sampling.tools"},
 	{ID: "MRTR-ECHO-STATE", Since: sinceModern, Text: "The client MUST echo requestState byte for byte in the retry, and send none if none was given"},
 	{ID: "META-CAP-MISSING", Since: sinceModern, Text: "If serving a request needs a client capability that was not declared, the server MUST return -32021 with data.requiredCapabilities (HTTP 400)"},
-	{ID: "§1.5 extensions", Since: sinceModern, Text: "If only one side supports an extension, the side that does MUST either fall back to core behaviour or reject the request with an error; a server MUST NOT return a task to a request that did not declare the tasks extension (TASK-CAP-GATE)"},
+	{ID: "extension fallback", Since: sinceModern, Text: "If only one side supports an extension, the side that does MUST either fall back to core behaviour or reject the request with an error; a server MUST NOT return a task to a request that did not declare the tasks extension (TASK-CAP-GATE)"},
 	{ID: "TOOL-LIST-STABLE", Since: sinceModern, Text: "tools/list MUST NOT vary per connection or as a side effect of other calls (it MAY vary with authorisation)"},
 	// subscriptions/listen.
 	{ID: "SUB-OPT-IN", Since: sinceModern, Text: "A server MUST NOT send a notification type the listen filter did not request"},

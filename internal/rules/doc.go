@@ -2,7 +2,8 @@
 // judgement (transport, x-mcp-header, cache, error codes, stdio, era,
 // compat profiles, degradation, traffic) has a stable id, a group, the
 // spec's force (MUST/SHOULD/MAY), a class (violation/risky/info), a
-// one-line meaning and the DIGEST clause it rests on.
+// one-line meaning and the spec clause it rests on (cited by the public
+// specification's revision and section; docs/spec.md defines the labels).
 //
 // The same id is reported whether a problem was found by probing a server
 // (internal/compat) or by watching live traffic: rules that can be seen in

@@ -50,10 +50,12 @@ type Rule struct {
 	Class string `json:"class"`
 	// Summary is the one-line meaning of a finding ("what went wrong").
 	Summary string `json:"summary"`
-	// Spec is the DIGEST rule id(s) the rule rests on (HTTP-GET-405).
+	// Spec names the clause(s) the rule rests on by mcpward's labels
+	// (HTTP-GET-405), which docs/spec.md defines.
 	Spec string `json:"spec"`
-	// Section is the DIGEST section (§3.2).
-	Section string `json:"section"`
+	// Section keys the part of the public specification the clause is in
+	// (see [Rule.SpecRefs]); the key itself is never shown.
+	Section string `json:"-"`
 	// Must is the id of the MUST / MUST NOT clause (see [Clause]) a
 	// violation-level rule rests on. Only a rule with one may be of class
 	// violation (exit 3); the catalogue tests enforce it.
@@ -76,17 +78,6 @@ func (r Rule) Clause() (Clause, bool) {
 		return Clause{}, false
 	}
 	return LookupClause(r.Must)
-}
-
-// Cite returns "HTTP-GET-405 (DIGEST §3.2)".
-func (r Rule) Cite() string {
-	switch {
-	case r.Spec == "":
-		return "DIGEST " + r.Section
-	case r.Section == "":
-		return r.Spec
-	}
-	return r.Spec + " (DIGEST " + r.Section + ")"
 }
 
 var (

@@ -15,7 +15,7 @@ var trafficCatalogue = []Rule{
 	// JSON-RPC base.
 	{ID: "message.jsonrpc_version", Group: GroupMessage, Level: MUST, Class: Violation, Must: "JSON-RPC 2.0 §4", On: OnAny, Traffic: true,
 		Summary: "the jsonrpc member is missing or not \"2.0\"", Spec: "JSON-RPC 2.0 §4", Section: "§3.1"},
-	{ID: "message.id_invalid", Group: GroupMessage, Level: MUST, Class: Violation, Must: "§11 request ids", On: OnAny, Traffic: true,
+	{ID: "message.id_invalid", Group: GroupMessage, Level: MUST, Class: Violation, Must: "request ids", On: OnAny, Traffic: true,
 		Summary: "a request id is null, a boolean, a fractional number, an array or an object", Spec: "RequestId (string | integer)", Section: "§11",
 		Note: "integer-valued spellings such as 1.0 and 1e3 are accepted"},
 	{ID: "message.result_id_null", Group: GroupMessage, Level: MUST, Class: Violation, Must: "JSON-RPC 2.0 §5", On: OnAny, Traffic: true,
@@ -27,7 +27,7 @@ var trafficCatalogue = []Rule{
 		Note: "an error with a null id is exempt; not reported in a session whose requests were truncated by the recording cap"},
 	{ID: "message.response_duplicate", Group: GroupMessage, Level: MUST, Class: Violation, Must: "JSON-RPC 2.0 §4", On: OnAny, Traffic: true,
 		Summary: "a request was answered twice", Spec: "JSON-RPC 2.0 §5", Section: "§9"},
-	{ID: "message.id_reused", Group: GroupMessage, Level: MUST, Class: Violation, Must: "§11 request ids", On: OnAny, Traffic: true,
+	{ID: "message.id_reused", Group: GroupMessage, Level: MUST, Class: Violation, Must: "request ids", On: OnAny, Traffic: true,
 		Summary: "a request reused the id of a request still in flight", Spec: "request ids unique per session", Section: "§11"},
 	{ID: "message.progress_not_increasing", Group: GroupMessage, Level: MUST, Class: Violation, Must: "notifications/progress", On: OnAny, Traffic: true,
 		Summary: "a progress value did not increase for its token", Spec: "notifications/progress", Section: "§2.2"},
@@ -89,7 +89,7 @@ var trafficCatalogue = []Rule{
 	// Streamable HTTP routing headers (SEP-2243), modern requests only.
 	{ID: "transport.header_missing", Group: GroupTransport, Level: MUST, Class: Violation, Must: "HDR-MCP-METHOD", On: OnHTTP, Traffic: true,
 		Summary: "a modern request lacks MCP-Protocol-Version, Mcp-Method or a required Mcp-Name (the client is wrong)", Spec: "HDR-PROTO-VERSION, HDR-MCP-METHOD, HDR-MCP-NAME", Section: "§3.2",
-		Note: "notifications are not judged: header requirements for notification POSTs are undefined (§12.2)"},
+		Note: "notifications are not judged: the spec leaves header requirements for notification POSTs undefined (see docs/spec.md, Where the spec is ambiguous)"},
 	{ID: "transport.header_method_mismatch", Group: GroupTransport, Level: MUST, Class: Violation, Must: "HDR-MCP-METHOD", On: OnHTTP, Traffic: true,
 		Summary: "Mcp-Method disagrees with the body's method (values are case-sensitive)", Spec: "HDR-MCP-METHOD", Section: "§3.2"},
 	{ID: "transport.header_name_mismatch", Group: GroupTransport, Level: MUST, Class: Violation, Must: "HDR-MCP-NAME", On: OnHTTP, Traffic: true,
@@ -102,7 +102,7 @@ var trafficCatalogue = []Rule{
 		Summary: "an HTTP response had an error status and no JSON-RPC body", Spec: "HTTP-REQ-CT", Section: "§3.2"},
 	// Mcp-Param-* on tools/call (client side).
 	{ID: "xhdr.param_header_missing", Group: GroupXhdr, Level: MUST, Class: Violation, Must: "HDR-MCP-PARAM", On: OnHTTP, Traffic: true,
-		Summary: "a modern tools/call lacks the Mcp-Param header of a bound argument (the client is wrong)", Spec: "HDR-MCP-PARAM, §4 client", Section: "§4"},
+		Summary: "a modern tools/call lacks the Mcp-Param header of a bound argument (the client is wrong)", Spec: "HDR-MCP-PARAM, x-mcp-header client side", Section: "§4"},
 	{ID: "xhdr.param_header_mismatch", Group: GroupXhdr, Level: MUST, Class: Violation, Must: "HDR-MCP-PARAM", On: OnHTTP, Traffic: true,
 		Summary: "an Mcp-Param header disagrees with its argument (integers compared numerically)", Spec: "HDR-MCP-PARAM, HDR-INT-NUMERIC", Section: "§4"},
 	{ID: "xhdr.param_header_invalid", Group: GroupXhdr, Level: MUST, Class: Violation, Must: "HDR-MCP-PARAM", On: OnHTTP, Traffic: true,
@@ -114,5 +114,5 @@ var trafficCatalogue = []Rule{
 	{ID: "era.deprecated_capability", Group: GroupEra, Level: MAY, Class: Info, On: OnAny, Traffic: true,
 		Summary: "a modern client declares roots or sampling, or a modern server declares logging", Spec: "DEP-ROOTS, DEP-SAMPLING, DEP-LOGGING", Section: "§10"},
 	{ID: "era.removed_method_used", Group: GroupEra, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true,
-		Summary: "a request declaring 2026-07-28 uses a method that revision removed (ping, logging/setLevel, resources/subscribe…)", Spec: "§2.1, §10 worth flagging", Section: "§2.1, §10"},
+		Summary: "a request declaring 2026-07-28 uses a method that revision removed (ping, logging/setLevel, resources/subscribe…)", Spec: "removed methods, deprecated features", Section: "§2.1, §10"},
 }

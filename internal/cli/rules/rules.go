@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	catalogue "github.com/mcpward/mcpward/internal/rules"
@@ -32,21 +33,26 @@ func NewCmdRules(f *cmdutil.Factory, runF func(context.Context, *RulesOptions) e
 	cmd := &cobra.Command{
 		Use:   "rules [ID]",
 		Short: "List the rule catalogue (ids, levels, classes, spec clauses)",
-		Long: `List every conformance rule mcpward reports: its stable id, group, the spec's
-force (MUST/SHOULD/MAY), its class (violation → exit 3, risky → exit 1 in
-compat, info), what a finding means and the clause of the protocol it rests on.
-Name one id (or an alias such as a snapgauge id) to see that rule alone.`,
+		Long: `List every rule mcpward reports. A conformance or traffic rule has a stable id,
+a group, the spec's force (MUST/SHOULD/MAY), its class (violation → exit 3,
+risky → exit 1 in compat, info), what a finding means and the clause of the
+protocol it rests on (named by the public specification's revision and
+section; docs/spec.md defines each clause label). A diff rule (group diff) has
+a tier (breaking, risky, compatible, cosmetic) and the reason for it.
+Name one id (or an alias such as a snapgauge id) to see that rule alone.
+docs/RULES.md lists them all.`,
 		Example: `  mcpward rules
   mcpward rules --group transport
   mcpward rules transport.cache_hints_missing
+  mcpward rules tool.removed
   mcpward rules --json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.ID = args[0]
 			}
-			if opts.Group != "" && !slices.Contains(catalogue.Groups(), opts.Group) {
-				return cmdutil.FlagErrorf("unknown --group %q (groups: %s)", opts.Group, strings.Join(catalogue.Groups(), ", "))
+			if opts.Group != "" && !slices.Contains(groups(), opts.Group) {
+				return cmdutil.FlagErrorf("unknown --group %q (groups: %s)", opts.Group, strings.Join(groups(), ", "))
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -55,27 +61,73 @@ Name one id (or an alias such as a snapgauge id) to see that rule alone.`,
 		},
 	}
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "text", "json", cmdutil.FormatTSV)
-	cmd.Flags().StringVar(&opts.Group, "group", "", "only the rules of `group` ("+strings.Join(catalogue.Groups(), ", ")+")")
+	cmd.Flags().StringVar(&opts.Group, "group", "", "only the rules of `group` ("+strings.Join(groups(), ", ")+")")
+	cmd.ValidArgsFunction = cmdutil.CompleteRuleIDs
+	_ = cmd.RegisterFlagCompletionFunc("group", cobra.FixedCompletions(catalogue.Groups(), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
+// groupDiff selects the snapshot diff's rules, which live in internal/diff.
+const groupDiff = "diff"
+
+func groups() []string { return append(catalogue.Groups(), groupDiff) }
+
+// diffRule is a diff rule as `rules` prints it: the diff catalogue's
+// entry, with its group.
+type diffRule struct {
+	ID        string `json:"id"`
+	Group     string `json:"group"`
+	Tier      string `json:"tier"`
+	Summary   string `json:"summary"`
+	Rationale string `json:"rationale"`
+	Origin    string `json:"origin"`
+}
+
+func newDiffRule(r diff.RuleInfo) diffRule {
+	return diffRule{ID: r.ID, Group: groupDiff, Tier: r.Tier.String(), Summary: r.Summary, Rationale: r.Rationale, Origin: r.Origin}
+}
+
 func rulesRun(opts *RulesOptions) error {
-	var list []catalogue.Rule
+	var (
+		list  []catalogue.Rule
+		dlist []diffRule
+	)
 	if opts.ID != "" {
-		r, ok := catalogue.Lookup(opts.ID)
-		if !ok {
+		if r, ok := catalogue.Lookup(opts.ID); ok {
+			list = []catalogue.Rule{r}
+		} else if d, ok := diff.LookupRule(opts.ID); ok {
+			dlist = []diffRule{newDiffRule(d)}
+		} else {
 			return cmdutil.FlagErrorf("unknown rule %q (mcpward rules lists them)", opts.ID)
 		}
-		list = []catalogue.Rule{r}
 	} else {
 		for _, r := range catalogue.All() {
 			if opts.Group == "" || r.Group == opts.Group {
 				list = append(list, r)
 			}
 		}
+		if opts.Group == "" || opts.Group == groupDiff {
+			for _, r := range diff.Rules() {
+				dlist = append(dlist, newDiffRule(r))
+			}
+		}
 	}
 	if opts.Format == "json" {
-		return export.WriteJSON(opts.IO.Out, list)
+		// One array: the conformance rules, then the diff rules (each
+		// with its group).
+		all := make([]any, 0, len(list)+len(dlist))
+		for _, r := range list {
+			all = append(all, r)
+		}
+		for _, r := range dlist {
+			all = append(all, r)
+		}
+		return export.WriteJSON(opts.IO.Out, all)
+	}
+	if len(dlist) == 1 && opts.ID != "" {
+		r := dlist[0]
+		fmt.Fprintf(opts.IO.Out, "%s\n  group:   %s\n  tier:    %s\n  meaning: %s\n  why:     %s\n  origin:  %s\n", r.ID, r.Group, r.Tier, r.Summary, r.Rationale, r.Origin)
+		return nil
 	}
 	if opts.ID != "" {
 		r := list[0]
@@ -98,6 +150,15 @@ func rulesRun(opts *RulesOptions) error {
 			tp.AddRow(r.ID, string(r.Level), string(r.Class), string(r.On), r.Summary)
 		} else {
 			tp.AddRow(r.ID, string(r.Level), string(r.Class), string(r.On), r.Summary, r.Cite())
+		}
+	}
+	// A diff rule fills the same columns: no level, its tier as the
+	// class, judged on a snapshot diff; piped, the reason for its tier.
+	for _, r := range dlist {
+		if tp.IsTTY() {
+			tp.AddRow(r.ID, "-", r.Tier, groupDiff, r.Summary)
+		} else {
+			tp.AddRow(r.ID, "-", r.Tier, groupDiff, r.Summary, r.Rationale)
 		}
 	}
 	return tp.Render()

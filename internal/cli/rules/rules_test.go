@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	catalogue "github.com/mcpward/mcpward/internal/rules"
 )
@@ -68,8 +69,8 @@ func TestRulesRun(t *testing.T) {
 	if err := rulesRun(&RulesOptions{IO: ios}); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(out.String(), "\n"); n != len(catalogue.All()) {
-		t.Errorf("piped output has %d lines, want %d", n, len(catalogue.All()))
+	if n, want := strings.Count(out.String(), "\n"), len(catalogue.All())+len(diff.Rules()); n != want {
+		t.Errorf("piped output has %d lines, want %d (conformance and diff rules)", n, want)
 	}
 	ios, _, out, _ = iostreams.Test()
 	ios.SetStdoutTTY(true)
@@ -81,5 +82,41 @@ func TestRulesRun(t *testing.T) {
 	}
 	if err := rulesRun(&RulesOptions{IO: ios, ID: "nope"}); err == nil {
 		t.Error("unknown id accepted")
+	}
+}
+
+// TestEveryRuleLooksUp pins issue 13 item 4: every id anyone sees, from
+// the conformance, traffic and diff catalogues, can be looked up by
+// `mcpward rules ID`.
+func TestEveryRuleLooksUp(t *testing.T) {
+	var ids []string
+	for _, r := range catalogue.All() {
+		ids = append(ids, r.ID)
+		ids = append(ids, r.Aliases...)
+	}
+	for _, r := range diff.Rules() {
+		ids = append(ids, r.ID)
+	}
+	if len(diff.Rules()) < 95 {
+		t.Fatalf("only %d diff rules", len(diff.Rules()))
+	}
+	for _, id := range ids {
+		ios, _, out, _ := iostreams.Test()
+		if err := rulesRun(&RulesOptions{IO: ios, Format: "text", ID: id}); err != nil {
+			t.Errorf("rules %s: %v", id, err)
+			continue
+		}
+		if !strings.Contains(out.String(), "meaning: ") {
+			t.Errorf("rules %s printed no meaning:\n%s", id, out)
+		}
+	}
+	ios, _, out, _ := iostreams.Test()
+	if err := rulesRun(&RulesOptions{IO: ios, Format: "text", ID: "tool.removed"}); err != nil {
+		t.Fatal(err)
+	}
+	want := "tool.removed\n  group:   diff\n  tier:    breaking\n  meaning: a tool in old is missing in new\n" +
+		"  why:     a client holding the old contract calls it and fails\n  origin:  snapgauge\n"
+	if d := cmp.Diff(want, out.String()); d != "" {
+		t.Errorf("rules tool.removed mismatch (-want +got):\n%s", d)
 	}
 }
