@@ -15,6 +15,7 @@ import (
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -134,7 +135,7 @@ func (e *engine) httpAssertions(ctx context.Context) {
 	r = e.send(ctx, rawReq{method: "mcpward/no_such_method", meta: true, version: v})
 	e.judge("transport.unknown_method_not_404_32601", r, r.status() == 404 && r.code() == mcp.CodeMethodNotFound, "404 with -32601")
 
-	e.unsupportedVersion(ctx, true)
+	e.unsupportedVersion(ctx, true, nil)
 	e.origin(ctx, v, true)
 	e.notification(ctx, v, true)
 	e.sse(ctx, v)
@@ -145,7 +146,7 @@ func (e *engine) httpAssertions(ctx context.Context) {
 // legacyHTTP runs the rules that bind a legacy Streamable HTTP server.
 func (e *engine) legacyHTTP(ctx context.Context) {
 	v := e.version()
-	e.unsupportedVersion(ctx, false)
+	e.unsupportedVersion(ctx, false, nil)
 	e.origin(ctx, v, v >= "2025-11-25")
 	e.notification(ctx, v, false)
 	e.sessionAfterDelete(ctx)
@@ -208,7 +209,9 @@ func (e *engine) sessionAfterDelete(ctx context.Context) {
 	e.judge(id, r, r.status() == http.StatusNotFound, "404 (the session was ended)")
 }
 
-func (e *engine) unsupportedVersion(ctx context.Context, modern bool) {
+// unsupportedVersion sends a request at unknownVersion, on sess when set
+// (a fresh stdio process) else on the session under test.
+func (e *engine) unsupportedVersion(ctx context.Context, modern bool, sess *target.Session) {
 	id := ruleUnsupportedVersion
 	if !modern && e.version() < "2025-06-18" {
 		e.assert(id, NA, "n/a: MCP-Protocol-Version exists from 2025-06-18; the server speaks "+e.version(), nil)
@@ -218,7 +221,7 @@ func (e *engine) unsupportedVersion(ctx context.Context, modern bool) {
 		// §1.4: a server that does not implement the requested version
 		// MUST answer -32022 (HTTP 400) with data.supported, on any
 		// transport.
-		r := e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: unknownVersion})
+		r := e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: unknownVersion, sess: sess})
 		var d struct {
 			Supported []string `json:"supported"`
 		}
@@ -337,12 +340,13 @@ func (e *engine) commonAssertions(ctx context.Context) {
 		// On stdio a request without _meta is what a legacy client sends;
 		// a dual-era server may serve it the legacy way (DIGEST §1.4).
 		e.assert("transport.meta_missing_not_32602", NA, "n/a (dual-era server on stdio): a request without _meta is a legacy request", nil)
-		e.metaPartial(ctx)
 		e.removedMethods(ctx)
 	} else if e.modern {
 		r := e.send(ctx, rawReq{method: mcp.MethodToolsList, version: e.version()})
 		e.judgeStream("transport.meta_missing_not_32602", r, r.code() == mcp.CodeInvalidParams && (r.status() == 0 || r.status() == 400), "-32602 (HTTP 400)")
-		e.metaPartial(ctx)
+		if e.kind == "http" {
+			e.metaPartial(ctx, nil) // stdio: see stdioAssertions
+		}
 		e.removedMethods(ctx)
 	} else {
 		e.assert("transport.meta_missing_not_32602", NA, "n/a ("+e.rep.Era+" server): legacy requests carry no _meta envelope", nil)
@@ -355,8 +359,8 @@ func (e *engine) commonAssertions(ctx context.Context) {
 // but lacks the required clientCapabilities. The version key makes it a
 // modern request even on a dual-era server, so META-REQ-FIELDS binds: a
 // missing required key MUST be rejected with -32602 (HTTP 400).
-func (e *engine) metaPartial(ctx context.Context) {
-	r := e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: e.version(), metaKeys: []string{mcp.MetaProtocolVersion}})
+func (e *engine) metaPartial(ctx context.Context, sess *target.Session) {
+	r := e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: e.version(), metaKeys: []string{mcp.MetaProtocolVersion}, sess: sess})
 	e.judgeStream(ruleMetaPartial, r, r.code() == mcp.CodeInvalidParams && (r.status() == 0 || r.status() == 400), "-32602 (HTTP 400)")
 }
 
@@ -484,7 +488,20 @@ func (e *engine) stdioAssertions(ctx context.Context) {
 	}
 	e.malformed(ctx)
 	if e.modern {
-		e.unsupportedVersion(ctx, true)
+		// On a process of their own: earlier probes on the session under
+		// test (a request without _meta) may have switched a dual-era
+		// server to legacy semantics for that process, and then its answer
+		// would be mcpward's doing, not the server's.
+		fs, err := e.s.Fresh(ctx, nil)
+		if err != nil {
+			why := "skipped: fresh connection failed: " + oneLine(err.Error())
+			e.assert(ruleUnsupportedVersion, Skipped, why, nil)
+			e.assert(ruleMetaPartial, Skipped, why, nil)
+		} else {
+			e.unsupportedVersion(ctx, true, fs)
+			e.metaPartial(ctx, fs)
+			fs.Close()
+		}
 	} else {
 		e.assert(ruleUnsupportedVersion, NA, "n/a ("+e.rep.Era+" server on stdio): a legacy server negotiates the version in initialize, answering an unknown one with a version it supports", nil)
 	}
