@@ -20,7 +20,8 @@
 // # Rules
 //
 //   - Secrets: built-in detectors for bearer tokens, API keys (sk-…, ghp_…,
-//     xox…-, AKIA…, AIza…), JWTs and PEM private key blocks inside any string,
+//     xox…-, AKIA…, AIza…), JWTs, PEM private key blocks and URL passwords
+//     (scheme://user:PASSWORD@host, scheme://TOKEN@host) inside any string,
 //     credential-named members (password, secret, token, api_key, …, also
 //     as suffixes: dbPassword, GITHUB_TOKEN), credential headers, key=value
 //     pairs in free text, and tool arguments their own schema marks as
@@ -40,9 +41,24 @@
 //
 // Arrays of strings are read as argument vectors: "--token=abc",
 // "--api-key abc" and "TOKEN=abc" lose their values when the flag names a
-// key. Frames that are not JSON (stderr lines, a raw SSE body) get the value
-// detectors, and any line in them that is JSON (after an SSE "data:" prefix)
-// gets the full JSON treatment.
+// key.
+//
+// # Text
+//
+// What is kept is redacted whatever its shape. A frame that is not one JSON
+// value is read line by line: a line that starts with a JSON value (after
+// an SSE "data:" prefix) gets the full JSON treatment for that value, and
+// the rest (stderr lines, bytes after the value, pretty-printed lines, a
+// form body, a frame cut at the record cap) is read as text: the value
+// detectors, and a text scanner that hides the value after a hidden name
+// in `name=value` (queries, forms), `name: value` and `"name": "value"`
+// shapes. A hidden name there is a key, a credential name (Secrets), the
+// last name of a path rule, or a learnt secret argument; a value whose end
+// is missing (a truncated copy) is hidden to the end of its line (a
+// string) or of the frame (an object or array). JSON strings of a frame
+// that mentions a key are scanned the same way, so a tool's text result
+// holding "ssn=…" or escaped JSON loses the value too. Header values and
+// [Redactor.Text] (a path, an error message) get the same text rules.
 //
 // Redaction is best effort: a secret with no recognisable shape under a
 // neutral name is not found. A Redactor is safe for concurrent use.

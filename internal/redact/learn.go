@@ -150,4 +150,15 @@ func (r *Redactor) learn(tools []learnedTool) {
 			r.paramHeaders[strings.ToLower(h)] = true
 		}
 	}
+	seen := map[string]bool{}
+	var keys []textKey
+	for _, paths := range r.tools {
+		for _, p := range paths {
+			if n := strings.ToLower(p[len(p)-1].name); !seen[n] {
+				seen[n] = true
+				keys = append(keys, newTextKey(n))
+			}
+		}
+	}
+	r.learnedKeys = keys
 }

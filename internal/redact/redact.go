@@ -35,6 +35,10 @@ type Redactor struct {
 	secrets bool
 	keys    map[string]bool // lowercased
 	keyList []textKey       // the same, for the text scanner
+	// pathKeys are the last member names of the path rules: in text that
+	// is not one JSON value (a truncated copy, a log line) a path cannot
+	// be followed, so the text scanner hides every value under that name.
+	pathKeys []textKey
 	argKeys map[string]bool // lowercased, '-' → '_': names as flags
 	values  []*regexp.Regexp
 	paths   []path
@@ -46,6 +50,10 @@ type Redactor struct {
 	// paramHeaders are the lowercased Mcp-Param-* names bound to secret
 	// arguments by some tool's x-mcp-header.
 	paramHeaders map[string]bool
+	// learnedKeys are the names of the secret arguments of all tools, for
+	// the text scanner (which cannot tell which tool a truncated call is
+	// for). Replaced whole on each learn, never changed in place.
+	learnedKeys []textKey
 }
 
 // New compiles cfg. Bad regular expressions and paths are errors that name
@@ -88,6 +96,9 @@ func New(cfg Config) (*Redactor, error) {
 			return nil, err
 		}
 		r.paths = append(r.paths, cp)
+		if last := cp[len(cp)-1]; last.kind == segName {
+			r.pathKeys = append(r.pathKeys, newTextKey(strings.ToLower(last.name)))
+		}
 	}
 	if cfg.Secrets {
 		r.dets = builtinDetectors

@@ -18,8 +18,14 @@ const maxTextKey = 256
 // whose end is missing (a truncated copy) is hidden to the end of its line
 // (a string) or of b (an object or array).
 func (r *Redactor) keySpans(b []byte, names bool, spans []span) []span {
-	if len(r.keyList) == 0 && !(names && r.secrets) {
+	if len(r.keyList) == 0 && !(names && (r.secrets || len(r.pathKeys) > 0)) {
 		return spans
+	}
+	var learned []textKey
+	if names && r.secrets {
+		r.mu.RLock()
+		learned = r.learnedKeys
+		r.mu.RUnlock()
 	}
 	var buf [64]byte
 	for i := 0; i < len(b); {
@@ -52,7 +58,8 @@ func (r *Redactor) keySpans(b []byte, names bool, spans []span) []span {
 			continue
 		}
 		k := skipBlanks(b, after)
-		if k >= len(b) || (b[k] != ':' && b[k] != '=') || (k+1 < len(b) && b[k+1] == b[k]) || !r.textKeyHit(name, names, buf[:0]) {
+		if k >= len(b) || (b[k] != ':' && b[k] != '=') || (k+1 < len(b) && b[k+1] == b[k]) ||
+			!(r.textKeyHit(name, names, buf[:0]) || names && textKeyIn(name, learned)) {
 			i = next
 			continue
 		}
@@ -70,14 +77,22 @@ func (r *Redactor) textKeyHit(name []byte, names bool, buf []byte) bool {
 	if len(name) == 0 {
 		return false
 	}
-	for _, k := range r.keyList {
-		// "user.ssn=…": the last segment of a dotted name counts too.
+	if textKeyIn(name, r.keyList) || names && textKeyIn(name, r.pathKeys) {
+		return true
+	}
+	return names && r.secrets && isSecretName(normName(buf, name))
+}
+
+// textKeyIn reports whether name is one of keys, ignoring ASCII case; the
+// last segment of a dotted name counts too ("user.ssn=…").
+func textKeyIn(name []byte, keys []textKey) bool {
+	for _, k := range keys {
 		if len(name) == len(k.lit) && hasPrefixFold(name, k.lit) ||
 			len(name) > len(k.lit) && name[len(name)-len(k.lit)-1] == '.' && hasPrefixFold(name[len(name)-len(k.lit):], k.lit) {
 			return true
 		}
 	}
-	return names && r.secrets && isSecretName(normName(buf, name))
+	return false
 }
 
 // isKeyByte reports whether c may be part of an unquoted name.

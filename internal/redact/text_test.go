@@ -81,6 +81,11 @@ func TestTextShapes(t *testing.T) {
 		{"authorization keeps its scheme", secrets, "sent Authorization: Bearer abc123", "sent Authorization: Bearer [REDACTED]"},
 		{"progress token is no secret", secrets, "progress_token=7", ""},
 		{"key in a JSON string", keys, `{"text":"ssn: 42-1, name: bob"}`, `{"text":"ssn: [REDACTED], name: bob"}`},
+		{"path rule on a truncated frame", Config{Paths: []string{"params.arguments.pin"}},
+			`{"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{"pin":"1234","note":"xx`,
+			`{"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{"pin":"[REDACTED]","note":"xx`},
+		{"path rule in a query string", Config{Paths: []string{"$..pin"}}, "GET /x?pin=1234", "GET /x?pin=[REDACTED]"},
+		{"path rule keeps other JSON strings", Config{Paths: []string{"params.pin"}}, `{"params":{"x":"pin=1"}}`, ""},
 		{"key in a JSON string, escaped quotes", keys, `{"text":"{\"ssn\":\"42-1\"}"}`, `{"text":"{\"ssn\":\"[REDACTED]\"}"}`},
 	}
 	for _, tt := range tests {
@@ -139,5 +144,18 @@ func TestSecretSuffixesSeen(t *testing.T) {
 		if !isSecretName([]byte(s)) || !isSecretName([]byte("my"+s)) {
 			t.Errorf("isSecretName(%q) = false", s)
 		}
+	}
+}
+
+// TestLearnedArgumentTruncated: an argument a tool's schema declares
+// secret is hidden in a truncated call too, where the call's tool cannot be
+// read.
+func TestLearnedArgumentTruncated(t *testing.T) {
+	r := mustNew(t, Config{Secrets: true})
+	r.ObserveTools([]byte(`{"tools":[{"name":"deploy","inputSchema":{"type":"object","properties":{"pin":{"type":"string","format":"password"}}}}]}`))
+	in := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy","arguments":{"pin":"4321","x":"yyyy`
+	got, _ := r.Frame([]byte(in))
+	if strings.Contains(string(got), "4321") {
+		t.Errorf("Frame(truncated call) = %s; the learned secret argument leaks", got)
 	}
 }
