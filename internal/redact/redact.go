@@ -39,11 +39,11 @@ type Redactor struct {
 	// is not one JSON value (a truncated copy, a log line) a path cannot
 	// be followed, so the text scanner hides every value under that name.
 	pathKeys []textKey
-	argKeys map[string]bool // lowercased, '-' → '_': names as flags
-	values  []*regexp.Regexp
-	paths   []path
-	dets    []*detector // built-in detectors (Secrets only)
-	active  bool
+	argKeys  map[string]bool // lowercased, '-' → '_': names as flags
+	values   []*regexp.Regexp
+	paths    []path
+	dets     []*detector // built-in detectors (Secrets only)
+	active   bool
 
 	mu    sync.RWMutex
 	tools map[string]toolSecrets // tool name → secret argument paths
