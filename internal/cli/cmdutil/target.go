@@ -43,6 +43,9 @@ func AddTargetFlags(cmd *cobra.Command, tf *TargetFlags) {
 	fl.BoolVar(&tf.IsolateHome, "isolate-home", false, "point HOME and XDG dirs at a fresh temporary folder, removed afterwards (not a sandbox)")
 	fl.StringArrayVar(&tf.Headers, "header", nil, "send HTTP header `K=V` (only ${ENV} is interpolated; repeatable)")
 	fl.DurationVar(&tf.Timeout, "timeout", client.DefaultRequestTimeout, "per-request timeout")
+	_ = cmd.RegisterFlagCompletionFunc("fixture", FixtureNames)
+	_ = cmd.MarkFlagDirname("cwd")
+	_ = cmd.MarkFlagDirname("home")
 }
 
 // SetCommand takes the words after "--" as the stdio server command.

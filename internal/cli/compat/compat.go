@@ -101,6 +101,7 @@ finding, 2 when the evidence is incomplete, else 0.`,
 	fl.StringArrayVar(&opts.Probes, "probe", nil, "replay tools/call `TOOL[=ARGS_JSON]` under every profile (repeatable; default: a fixture's declared probes)")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, export.Formats()...)
 	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
+	_ = cmd.RegisterFlagCompletionFunc("profiles", cmdutil.CompleteLazyList(cmdutil.ProfileNames))
 	return cmd
 }
 

@@ -78,6 +78,8 @@ as 'mcpward diff' would.`,
 	cmd.Flags().StringVar(&opts.Next, "next", opts.Next, "fixture recorded as the next release")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "exit with the gate's code (1 on drift) instead of 0")
 	cmd.Flags().BoolVar(&opts.UI, "ui", false, "play a scripted session into the live view (mcpward ui) instead")
+	_ = cmd.RegisterFlagCompletionFunc("base", cmdutil.FixtureNames)
+	_ = cmd.RegisterFlagCompletionFunc("next", cmdutil.FixtureNames)
 	return cmd
 }
 

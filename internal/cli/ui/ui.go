@@ -86,6 +86,7 @@ ctrl+c anywhere, quits.`,
 	cmd.Flags().IntVar(&opts.History, "history", 20, "how many of the newest session logs to read at start (0: all)")
 	cmdutil.AddStateDirFlag(cmd, f)
 	cmd.Flags().StringVar(&opts.Theme, "theme", "auto", "colour theme: dark, light or auto")
+	_ = cmd.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"dark", "light", "auto"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

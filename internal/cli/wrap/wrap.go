@@ -82,6 +82,8 @@ func addLocationFlags(cmd *cobra.Command, client, scope, config *string, dryRun 
 	fl.StringVar(scope, "scope", wrap.ScopeUser, "which config of the client: user or workspace")
 	fl.StringVar(config, "config", "", "edit this config `file` instead of the client's usual one")
 	fl.BoolVar(dryRun, "dry-run", false, "show the command before and after, write nothing")
+	_ = cmd.RegisterFlagCompletionFunc("client", cobra.FixedCompletions(wrap.Clients, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("scope", cobra.FixedCompletions([]string{wrap.ScopeUser, "workspace"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
 func checkLocation(cmd *cobra.Command, client, scope, config string) error {

@@ -63,6 +63,7 @@ check' and the live UI only read them.`,
 	cmd.Flags().BoolVar(&opts.Accept, "accept", false, "replace the baseline with this session's tools")
 	cmd.Flags().BoolVar(&opts.Reset, "reset", false, "delete the baseline")
 	cmdutil.AddStateDirFlag(cmd, f)
+	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
 	return cmd
 }
 

@@ -122,6 +122,10 @@ which this command never writes.`,
 	fl.IntVar(&opts.MaxResults, "max-results", 1000, "report at most `N` findings (the rest are counted)")
 	fl.DurationVar(&opts.Slow, "slow", DefaultSlow, "list the slowest calls that took `D` or longer (0: the slowest few, however fast)")
 	cmdutil.AddStateDirFlag(cmd, f)
+	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
+	_ = cmd.RegisterFlagCompletionFunc("session", sessionlog.CompleteSessions(f))
+	_ = cmd.RegisterFlagCompletionFunc("label", sessionlog.CompleteLabels(f))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cmdutil.CompleteLazyList(gateWords))
 	return cmd
 }
 
@@ -411,4 +415,15 @@ func render(opts *CheckOptions, res *result.Result, reports []sessionReport) err
 		return fmt.Errorf("write report: %w", err)
 	}
 	return nil
+}
+
+// gateWords are the words --fail-on takes, for shell completion: the
+// signals, none, the levels, the classes and every rule id.
+func gateWords() []string {
+	var w []string
+	for _, s := range traffic.Signals() {
+		w = append(w, string(s))
+	}
+	w = append(w, "none", "must", "should", "may", rules.Violation, rules.Risky, rules.Info)
+	return append(w, cmdutil.RuleIDs()...)
 }

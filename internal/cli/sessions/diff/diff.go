@@ -89,6 +89,9 @@ whenever the comparison ran.`,
 	fl.StringVar(&opts.SessionA, "session-a", "", "the session `id` (prefix) to take from A")
 	fl.StringVar(&opts.SessionB, "session-b", "", "the session `id` (prefix) to take from B")
 	cmdutil.AddStateDirFlag(cmd, f)
+	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
+	_ = cmd.RegisterFlagCompletionFunc("session-a", sessionlog.CompleteSessions(f))
+	_ = cmd.RegisterFlagCompletionFunc("session-b", sessionlog.CompleteSessions(f))
 	return cmd
 }
 

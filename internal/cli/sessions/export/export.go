@@ -87,6 +87,8 @@ the log being read.`,
 	fl.BoolVar(&opts.Check, "check", false, "run the traffic rules and include their findings")
 	AddRedactFlags(cmd, &opts.Redact)
 	cmdutil.AddStateDirFlag(cmd, f)
+	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
+	_ = cmd.RegisterFlagCompletionFunc("session", sessionlog.CompleteSessions(f))
 	return cmd
 }
 

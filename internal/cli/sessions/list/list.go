@@ -46,6 +46,7 @@ estimated tokens, p50/p95/p99).`,
 	}
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "text", "json", cmdutil.FormatTSV)
 	cmdutil.AddStateDirFlag(cmd, f)
+	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
 	return cmd
 }
 

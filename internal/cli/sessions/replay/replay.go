@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	exportcmd "github.com/mcpward/mcpward/internal/cli/sessions/export"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/replay"
@@ -124,6 +125,8 @@ printed on stderr before it runs. With --exit-code, a different answer exits 1.`
 	cmdutil.AddJSONFlags(cmd, &opts.JSON)
 	fl.DurationVar(&opts.Timeout, "timeout", replay.DefaultTimeout, "request `timeout`")
 	cmdutil.AddStateDirFlag(cmd, f)
+	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
+	_ = cmd.RegisterFlagCompletionFunc("session", sessionlog.CompleteSessions(f))
 	return cmd
 }
 

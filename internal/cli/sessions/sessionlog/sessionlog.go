@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/session"
@@ -218,4 +220,60 @@ func ReadFrom(r io.Reader, name string, add func(rec *session.Record, line int))
 		add(rec, lf.line())
 	}
 	return sr.Problems(), sr.Skipped(), nil
+}
+
+// CompleteSessions completes a session id from the logs in the state
+// directory (--state-dir, else $MCPWARD_HOME…), newest first, each
+// described by its label; a path is completed as a file too.
+func CompleteSessions(f *cmdutil.Factory) cmdutil.CompleteFunc {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		state, err := StateDir(f)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveDefault
+		}
+		files, _ := List(SessionsDir(state))
+		type entry struct{ id, label string }
+		var found []entry
+		for _, fl := range files {
+			stem := strings.TrimSuffix(filepath.Base(fl.Path), ".jsonl")
+			e := entry{id: stem}
+			if j := strings.LastIndexByte(stem, '-'); j >= 0 {
+				e = entry{id: stem[j+1:], label: stem[:j]}
+			}
+			if strings.HasPrefix(e.id, toComplete) {
+				found = append(found, e)
+			}
+		}
+		// Session ids sort by start time: newest first.
+		slices.SortFunc(found, func(a, b entry) int { return strings.Compare(b.id, a.id) })
+		var out []cobra.Completion
+		for _, e := range found {
+			out = append(out, cobra.CompletionWithDesc(e.id, e.label))
+		}
+		if len(out) == 0 {
+			// Not an id: let the shell complete a log file.
+			return nil, cobra.ShellCompDirectiveDefault
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+	}
+}
+
+// CompleteLabels completes a server label from the logs in the state
+// directory.
+func CompleteLabels(f *cmdutil.Factory) cmdutil.CompleteFunc {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		state, err := StateDir(f)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		files, _ := List(SessionsDir(state))
+		var out []cobra.Completion
+		for _, fl := range files {
+			stem := strings.TrimSuffix(filepath.Base(fl.Path), ".jsonl")
+			if j := strings.LastIndexByte(stem, '-'); j > 0 && strings.HasPrefix(stem[:j], toComplete) && !slices.Contains(out, stem[:j]) {
+				out = append(out, stem[:j])
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 }

@@ -1,0 +1,99 @@
+package cmdutil
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/fixture"
+	"github.com/mcpward/mcpward/internal/rules"
+)
+
+// Shell completion (cobra's ValidArgsFunction and
+// RegisterFlagCompletionFunc): each function below completes one kind of
+// word, with a description where one helps. A flag that takes a
+// comma-separated list (--only breaking,risky) is completed item by item.
+
+// A CompleteFunc completes a flag value or an argument.
+type CompleteFunc = func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective)
+
+// FixtureNames completes the embedded fixture servers' names.
+func FixtureNames(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var out []cobra.Completion
+	for _, in := range fixture.List() {
+		if strings.HasPrefix(in.Name, toComplete) {
+			out = append(out, cobra.CompletionWithDesc(in.Name, in.Description))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// Tiers are the diff tiers, highest first.
+var Tiers = []string{"breaking", "risky", "compatible", "cosmetic"}
+
+// RuleIDs returns every rule id a user can name: the diff rules and the
+// protocol rules (with their aliases), sorted.
+func RuleIDs() []string {
+	var ids []string
+	for _, r := range diff.Rules() {
+		ids = append(ids, r.ID)
+	}
+	for _, r := range rules.All() {
+		ids = append(ids, r.ID)
+		ids = append(ids, r.Aliases...)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// CompleteRuleIDs completes one rule id (mcpward rules ID).
+func CompleteRuleIDs(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return prefixed(RuleIDs(), toComplete), cobra.ShellCompDirectiveNoFileComp
+}
+
+// CompleteList completes a comma-separated list of values: the items
+// already typed are kept, and the last one is completed from values (less
+// those already given).
+func CompleteList(values ...string) CompleteFunc {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		done, last := "", toComplete
+		if i := strings.LastIndexByte(toComplete, ','); i >= 0 {
+			done, last = toComplete[:i+1], toComplete[i+1:]
+		}
+		given := strings.Split(done, ",")
+		var out []cobra.Completion
+		for _, v := range values {
+			if strings.HasPrefix(v, last) && !slices.Contains(given, v) {
+				out = append(out, done+v)
+			}
+		}
+		// No space after a completed item: another may follow the comma.
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	}
+}
+
+// CompleteLazyList is CompleteList over values computed when completing
+// (the rule catalogue, the profiles), not when the command is built.
+func CompleteLazyList(values func() []string) CompleteFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return CompleteList(values()...)(cmd, args, toComplete)
+	}
+}
+
+// ProfileNames returns the built-in client profiles.
+func ProfileNames() []string { return rules.BuiltinNames() }
+
+func prefixed(values []string, prefix string) []cobra.Completion {
+	var out []cobra.Completion
+	for _, v := range values {
+		if strings.HasPrefix(v, prefix) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
