@@ -59,8 +59,15 @@ rules), x-mcp-header validity, and each probe replayed under every profile with
 a verdict per tool and profile (ok, declined-correctly, degraded-reported,
 degraded-silent, violation).
 
+A violation is a broken MUST or MUST NOT of the spec, cited in the finding
+(mcpward rules ID shows the clause). Whatever could not be evaluated is listed
+under "not evaluated": profiles the server cannot be used under, and the
+degradation rules when no probe names a tool (compat calls no tool unless
+asked).
+
 Exit codes: 3 when the server violates a MUST-level rule, 1 for a risky
-finding, 2 when the evidence is incomplete, else 0.`,
+finding, 2 when the evidence is incomplete (also when none of the requested
+profiles could be used: nothing exercised is not a pass), else 0.`,
 		Example: `  mcpward compat --fixture degrader-honest
   mcpward compat --url http://127.0.0.1:8080/mcp --profiles modern-full,modern-minimal
   mcpward compat --format sarif -- ./my-server > compat.sarif`,
@@ -101,7 +108,6 @@ finding, 2 when the evidence is incomplete, else 0.`,
 	fl.StringArrayVar(&opts.Probes, "probe", nil, "replay tools/call `TOOL[=ARGS_JSON]` under every profile (repeatable; default: a fixture's declared probes)")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, export.Formats()...)
 	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
-	_ = cmd.RegisterFlagCompletionFunc("profiles", cmdutil.CompleteLazyList(cmdutil.ProfileNames))
 	return cmd
 }
 

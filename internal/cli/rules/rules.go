@@ -63,7 +63,7 @@ docs/RULES.md lists them all.`,
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "text", "json", cmdutil.FormatTSV)
 	cmd.Flags().StringVar(&opts.Group, "group", "", "only the rules of `group` ("+strings.Join(groups(), ", ")+")")
 	cmd.ValidArgsFunction = cmdutil.CompleteRuleIDs
-	_ = cmd.RegisterFlagCompletionFunc("group", cobra.FixedCompletions(groups(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("group", cobra.FixedCompletions(catalogue.Groups(), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -134,6 +134,10 @@ func rulesRun(opts *RulesOptions) error {
 		fmt.Fprintf(opts.IO.Out, "%s\n  group:   %s\n  level:   %s\n  class:   %s\n  on:      %s\n  meaning: %s\n  spec:    %s\n", r.ID, r.Group, r.Level, r.Class, r.On, r.Summary, r.Cite())
 		if len(r.Aliases) > 0 {
 			fmt.Fprintf(opts.IO.Out, "  aliases: %s\n", strings.Join(r.Aliases, ", "))
+		}
+		if c, ok := r.Clause(); ok {
+			// The MUST a violation rests on (docs/design.md, the principle).
+			fmt.Fprintf(opts.IO.Out, "  must:    %s (since %s): %s\n", c.ID, c.Since, c.Text)
 		}
 		if r.Note != "" {
 			fmt.Fprintf(opts.IO.Out, "  note:    %s\n", r.Note)
