@@ -96,7 +96,7 @@ Precedence 2 > 3 > 1 > 0.
 --update writes the live surface as the new snapshot when the evidence is
 complete: the drift is accepted and the command exits 0 (or 3 on a violation).`,
 		Example: `  mcpward check
-  mcpward check weather --reporter github
+  mcpward check weather --format github
   mcpward check --update                      # accept the new surface
   mcpward check baseline.snapshot.json -- node server.js`,
 		Args: func(cmd *cobra.Command, args []string) error {

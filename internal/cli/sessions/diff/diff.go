@@ -210,7 +210,7 @@ func loadSide(opts *DiffOptions, arg, sessionID string) (*sessiondiff.Side, erro
 		return nil, fault.Input(fmt.Errorf("no session in %s", path))
 	case len(sessions) > 1:
 		return nil, fault.Input(cmdutil.WithHint(fmt.Errorf("%s holds %d sessions", path, len(sessions)),
-			"pick one with --session-a / --session-b (ids: 'mcpward sessions export -T text "+path+"')"))
+			"pick one with --session-a / --session-b (ids: 'mcpward sessions export -f text "+path+"')"))
 	}
 	for c, pc := range byCall {
 		pc.call.Status = c.State.String()

@@ -63,9 +63,9 @@ JSON, one span per call, W3C trace context from _meta).
 --redact-* hide secrets while reading; the log itself is never changed.
 -o writes through a temporary file and a rename, and refuses to overwrite
 the log being read.`,
-		Example: `  mcpward sessions export -T html -o report.html
-  mcpward sessions export run.jsonl -T har -o run.har --redact-secrets
-  mcpward sessions export --session 01JD -T json --check | jq '.sessions[].summary'`,
+		Example: `  mcpward sessions export -f html -o report.html
+  mcpward sessions export run.jsonl -f har -o run.har --redact-secrets
+  mcpward sessions export --session 01JD -f json --check | jq '.sessions[].summary'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
