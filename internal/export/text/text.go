@@ -154,6 +154,10 @@ func (p *printer) result(r *result.Result) {
 	for _, prob := range render.Problems(r) {
 		p.line("INCOMPLETE: " + render.OneLine(prob))
 	}
+	// A pass covers only what was evaluated.
+	for _, n := range r.NotEvaluated {
+		p.line("not evaluated: " + render.OneLine(n.What) + " — " + render.OneLine(n.Why))
+	}
 	if r.Updated {
 		p.line("snapshot updated (--update)")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpward/mcpward/internal/export/exporttest"
+	"github.com/mcpward/mcpward/internal/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -110,5 +111,20 @@ func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
 func TestWriteError(t *testing.T) {
 	if err := Write(failWriter{}, exporttest.Load(t, "seed")); err == nil {
 		t.Error("Write to a failing writer returned nil")
+	}
+}
+
+// A re-rendered compat Result says what was not evaluated (issue 11 item
+// 14), as compat's own text does.
+func TestNotEvaluated(t *testing.T) {
+	r := exporttest.Load(t, "clean")
+	r.Command = "compat"
+	r.NotEvaluated = []result.NotEvaluated{{What: "profile modern-full", Why: "the server does not serve 2026-07-28 (era legacy)"}}
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\nnot evaluated: profile modern-full — the server does not serve 2026-07-28 (era legacy)\n"; !strings.Contains(buf.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, buf.String())
 	}
 }
