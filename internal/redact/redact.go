@@ -194,7 +194,7 @@ func isVarName(b []byte) bool {
 // built-in ones in mask, then the user's regexps.
 func (r *Redactor) findSecrets(b []byte, mask uint64, spans []span) []span {
 	for i, d := range r.dets {
-		if mask&(1<<i) != 0 && d.re.Match(b) {
+		if mask&(1<<i) != 0 && (d.need == 0 || bytes.IndexByte(b, d.need) >= 0) && d.re.Match(b) {
 			spans = matchSpans(b, d, spans)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 
 // maxTextKey bounds the length of a quoted member name the text scanner
 // reads, so a long string without a closing quote is not read twice.
-const maxTextKey = 256
+const maxTextKey = 64
 
 // keySpans appends to spans the values that follow a hidden name in free
 // text, whatever its shape: a JSON member in a line that is not one JSON
