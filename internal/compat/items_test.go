@@ -174,3 +174,23 @@ func TestGoSDKMissingCapabilityListsDeclared(t *testing.T) {
 		t.Errorf("no-sampling verdict %s, want declined-correctly", v)
 	}
 }
+
+// A legacy profile's answer is never judged by a 2026-07-28 rule, even when
+// the server is dual-era and the legacy profile is the baseline: a legacy
+// result has no resultType (it was reported as message.result_type_missing).
+func TestLegacyBaselineNotJudgedByModernRules(t *testing.T) {
+	s := connect(t, "dual-era", false)
+	rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "legacy-2025-11-25"), Probes: fixtureProbes(t, "dual-era")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Verdicts) == 0 {
+		t.Fatal("no probe ran")
+	}
+	for _, f := range rep.Findings() {
+		if c, ok := rules.MustLookup(f.RuleID).Clause(); ok && c.ModernOnly() && f.Subject != "discover" {
+			t.Errorf("legacy baseline judged by %s (%s): %s", f.RuleID, f.Subject, f.Message)
+		}
+	}
+	noViolations(t, rep)
+}

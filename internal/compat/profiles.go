@@ -104,7 +104,9 @@ func (e *engine) profiles(ctx context.Context) {
 			continue
 		}
 		bc := rules.BaselineCall{Essence: rules.Essence(bo), Exercised: rules.Exercised(bo.Result)}
-		if bo.Error == nil {
+		if bo.Error == nil && !base.p.Legacy() {
+			// RT-REQUIRED binds modern answers: a legacy profile's result
+			// has no resultType, even from a dual-era server.
 			e.checkCallResult(pb, base.p.Name, bo, bex)
 		}
 		if base.p.Legacy() {
@@ -166,7 +168,7 @@ func (e *engine) call(ctx context.Context, r *profileRun, pb Probe) (rules.Outco
 	}
 	q := rawReq{method: mcp.MethodToolsCall, params: map[string]any{"name": pb.Tool, "arguments": a}, paramHeaders: true, sess: r.sess}
 	if r.p.Legacy() {
-		q.noDefaults = true
+		q.noDefaults, q.legacy = true, true
 		q.header = map[string][]string{"Mcp-Protocol-Version": {r.sess.Client.ProtocolVersion()}}
 		if r.sess.Client.ProtocolVersion() < "2025-06-18" {
 			q.header = nil
