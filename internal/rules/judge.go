@@ -214,9 +214,13 @@ func JudgeDegradation(p Profile, base BaselineCall, got Outcome, opts JudgeOptio
 	}
 	j := decide(p, base, got, opts)
 	if got.Failure == "" && got.Error == nil {
-		for _, ext := range leaks(p, got.Result, opts.ServerExtensions) {
+		used, meta := leaks(p, got.Result, opts.ServerExtensions)
+		for _, ext := range used {
 			j.Verdict = VerdictViolation
-			j.Findings = append(j.Findings, Judged{"degrade.extension_leak", fmt.Sprintf("the result uses extension %s, which profile %s did not declare", ext, p.Name)})
+			j.Findings = append(j.Findings, Judged{"degrade.extension_leak", fmt.Sprintf("the result's resultType belongs to extension %s, which profile %s did not declare", ext, p.Name)})
+		}
+		for _, ext := range meta {
+			j.Findings = append(j.Findings, Judged{"degrade.extension_meta", fmt.Sprintf("the result carries _meta keys of extension %s, which profile %s did not declare", ext, p.Name)})
 		}
 	}
 	return j
@@ -492,40 +496,37 @@ func decide(p Profile, base BaselineCall, got Outcome, opts JudgeOptions) Judgem
 }
 
 // leaks returns the extensions the result uses that the profile did not
-// declare: a resultType "task" without the tasks extension, or a resultType
-// or _meta key starting with "<ext>/" for an extension the server
-// advertises.
-func leaks(p Profile, result json.RawMessage, serverExt []string) []string {
+// declare: used for a resultType "task" without the tasks extension or a
+// resultType starting with "<ext>/" (the result is not core behaviour),
+// meta for a _meta key starting with "<ext>/" of an extension the server
+// advertises (clients ignore _meta keys they do not know, so that alone
+// breaks no MUST).
+func leaks(p Profile, result json.RawMessage, serverExt []string) (used, meta []string) {
 	var r struct {
 		ResultType string                     `json:"resultType"`
 		Meta       map[string]json.RawMessage `json:"_meta"`
 	}
 	if json.Unmarshal(result, &r) != nil {
-		return nil
+		return nil, nil
 	}
-	set := map[string]bool{}
+	usedSet, metaSet := map[string]bool{}, map[string]bool{}
 	if r.ResultType == mcp.ResultTypeTask && !p.Declares(mcp.ExtTasks) {
-		set[mcp.ExtTasks] = true
+		usedSet[mcp.ExtTasks] = true
 	}
 	for _, ext := range serverExt {
 		if p.Declares(ext) {
 			continue
 		}
 		if strings.HasPrefix(r.ResultType, ext+"/") {
-			set[ext] = true
+			usedSet[ext] = true
 		}
 		for k := range r.Meta {
 			if strings.HasPrefix(k, ext+"/") {
-				set[ext] = true
+				metaSet[ext] = true
 			}
 		}
 	}
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(usedSet)), slices.Sorted(maps.Keys(metaSet))
 }
 
 // Era values of compat.era.

@@ -137,6 +137,7 @@ func TestJudgeDegradation(t *testing.T) {
 	noElicit, _ := BuiltinProfile("no-elicitation")
 	noSampling, _ := BuiltinProfile("no-sampling")
 	noTasks, _ := BuiltinProfile("no-tasks")
+	noUI, _ := BuiltinProfile("no-ui")
 	full := `{"resultType":"complete","content":[{"type":"text","text":"x"}],"structuredContent":{"a":1,"b":2}}`
 	reduced := `{"resultType":"complete","content":[{"type":"text","text":"y"}],"structuredContent":{"a":1}`
 	ir := `{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{}}}}`
@@ -180,10 +181,12 @@ func TestJudgeDegradation(t *testing.T) {
 		{"ir undeclared", minimal, base, Outcome{Result: json.RawMessage(ir)}, VerdictViolation, []string{"degrade.input_required_without_capability"}},
 		{"ir declared", noSampling, base, Outcome{Result: json.RawMessage(ir)}, VerdictOK, nil},
 		{"task leak", noTasks, base, Outcome{Result: json.RawMessage(`{"resultType":"task","taskId":"t"}`)}, VerdictViolation, []string{"degrade.silent", "degrade.extension_leak"}},
+		// Extra _meta of an undeclared extension is still core behaviour.
+		{"meta only", noUI, base, Outcome{Result: json.RawMessage(strings.TrimSuffix(full, "}") + `,"_meta":{"io.modelcontextprotocol/ui/resourceUri":"ui://x"}}`)}, VerdictOK, []string{"degrade.extension_meta"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			j := JudgeDegradation(tt.p, tt.base, tt.got, JudgeOptions{})
+			j := JudgeDegradation(tt.p, tt.base, tt.got, JudgeOptions{ServerExtensions: []string{"io.modelcontextprotocol/ui"}})
 			var ids []string
 			for _, f := range j.Findings {
 				ids = append(ids, f.RuleID)
