@@ -129,7 +129,10 @@ func TestRunBoardLoopback(t *testing.T) {
 	if got := rows["gone"]; got.Status != StatusUnreachable {
 		t.Errorf("gone row = %+v", got)
 	}
-	if got := rows["legacy"]; got.Status != StatusOK || got.MustViolationCount != 2 {
+	// nonconformant-legacy plants three MUST violations over HTTP: an
+	// unsupported version served, a foreign Origin served, and a request on
+	// an ended session served (the last since 24c4e14).
+	if got := rows["legacy"]; got.Status != StatusOK || got.MustViolationCount != 3 {
 		t.Errorf("legacy row = %+v", got)
 	}
 	if !strings.HasPrefix(rows["clean"].Command, "mcpward compat --url "+clean) {
