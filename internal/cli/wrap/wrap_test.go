@@ -221,6 +221,13 @@ func TestWrapLabel(t *testing.T) {
 			if !strings.Contains(string(got), want) {
 				t.Errorf("wrapped file:\n%s\nwant it to hold %s", got, want)
 			}
+			u := &UnwrapOptions{IO: ios, Server: tt.server, Client: "claude-desktop", Scope: "user", Config: path}
+			if err := unwrapRun(u); err != nil {
+				t.Fatal(err)
+			}
+			if back, _ := os.ReadFile(path); string(back) != doc {
+				t.Errorf("unwrap did not restore the file byte for byte:\n%s", back)
+			}
 		})
 	}
 }
