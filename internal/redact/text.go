@@ -6,15 +6,18 @@ import (
 )
 
 // maxTextKey bounds the length of a quoted member name the text scanner
-// reads, so a long string without a closing quote is not read twice.
+// reads: each quote starts a look for its closing quote, which must not
+// cost more than a few bytes in text full of quotes.
 const maxTextKey = 64
 
 // keySpans appends to spans the values that follow a hidden name in free
 // text, whatever its shape: a JSON member in a line that is not one JSON
 // value (`"ssn": "v"`, pretty-printed output, trailing bytes, a truncated
 // frame), a form or query parameter (`ssn=v&…`), a log field (`ssn: v`,
-// `ssn='v'`). A name is hidden when the key rule names it or, with
-// names set, when it is a credential name (--redact-secrets). A value
+// `ssn='v'`). A name is hidden when the key rule names it or, with names
+// set (text outside a JSON string), when it is a credential name
+// (--redact-secrets), the last name of a path rule or a secret argument
+// learnt from a tool's schema. A value
 // whose end is missing (a truncated copy) is hidden to the end of its line
 // (a string) or of b (an object or array).
 func (r *Redactor) keySpans(b []byte, names bool, spans []span) []span {
