@@ -108,6 +108,7 @@ profiles could be used: nothing exercised is not a pass), else 0.`,
 	fl.StringArrayVar(&opts.Probes, "probe", nil, "replay tools/call `TOOL[=ARGS_JSON]` under every profile (repeatable; default: a fixture's declared probes)")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, export.Formats()...)
 	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
+	_ = cmd.RegisterFlagCompletionFunc("profiles", cmdutil.CompleteLazyList(cmdutil.ProfileNames))
 	return cmd
 }
 

@@ -63,7 +63,7 @@ docs/RULES.md lists them all.`,
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "text", "json", cmdutil.FormatTSV)
 	cmd.Flags().StringVar(&opts.Group, "group", "", "only the rules of `group` ("+strings.Join(groups(), ", ")+")")
 	cmd.ValidArgsFunction = cmdutil.CompleteRuleIDs
-	_ = cmd.RegisterFlagCompletionFunc("group", cobra.FixedCompletions(catalogue.Groups(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("group", cobra.FixedCompletions(groups(), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
