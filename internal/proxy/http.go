@@ -192,8 +192,7 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// consume and close as soon as the response head is written.
 		b := make([]byte, r.ContentLength)
 		n, err := io.ReadFull(r.Body, b)
-		body = &capture{max: p.opts.MaxFrame}
-		body.Write(b[:n])
+		body = &capture{max: p.opts.MaxFrame, buf: b[:min(n, p.opts.MaxFrame)], size: int64(n)}
 		emitReq(body)
 		if err != nil {
 			p.record(session.Record{Time: p.opts.Now(), Dir: session.ServerToClient, Transport: session.HTTP, Exchange: ex,

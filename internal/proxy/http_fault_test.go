@@ -116,6 +116,43 @@ func TestHTTPProxyClientAbortRecordedAsClient(t *testing.T) {
 	}
 }
 
+// A client that hangs up in the middle of its request body is recorded
+// as such, and nothing is sent upstream.
+func TestHTTPProxyClientAbortMidBody(t *testing.T) {
+	reached := make(chan struct{}, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached <- struct{}{} }))
+	defer ts.Close()
+	u, _ := url.Parse(ts.URL)
+	rec := &memRecorder{}
+	ps := httptest.NewUnstartedServer(NewHTTPProxy(&HTTPOptions{Target: u, Recorder: rec}))
+	active := make(chan struct{}, 1)
+	ps.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateActive {
+			active <- struct{}{} // the request head is read: the handler runs
+		}
+	}
+	ps.Start()
+	defer ps.Close()
+	c, err := net.Dial("tcp", strings.TrimPrefix(ps.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"", strings.TrimPrefix(ps.URL, "http://"))
+	<-active
+	c.Close()
+	ps.Close() // waits for the proxy's handler
+	recs := rec.records()
+	if len(recs) != 2 || string(recs[0].Frame) != `{"jsonrpc"` || !recs[0].Truncated || recs[0].Size != 100 ||
+		!strings.HasPrefix(recs[1].Error, "client went away while sending the request body") {
+		t.Errorf("records = %+v, want the partial request and a client abort", recs)
+	}
+	select {
+	case <-reached:
+		t.Error("a partial request body was sent upstream")
+	default:
+	}
+}
+
 // Issue 12 item 3: the proxy accepted any Host and rewrote it to the
 // target's, defeating the server's own DNS rebinding protection.
 func TestHTTPProxyRefusesRebinding(t *testing.T) {
