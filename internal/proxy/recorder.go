@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"sync"
 	"time"
 
@@ -58,6 +59,10 @@ type LogOptions struct {
 	// Export, if set, is called like Feed, after it: the hook of the live
 	// OTLP exporter. The same contract holds (no blocking, copy to keep).
 	Export func(rec *session.Record)
+	// Warn, if set, is told at once when records are being lost (the disk
+	// is full): one line, at most every warnEvery, written by the writer
+	// goroutine (the shim's stderr).
+	Warn io.Writer
 }
 
 // LogStats are a Log's counts.
@@ -75,9 +80,13 @@ type LogStats struct {
 // QueueBytes.
 //
 // A write that fails (disk full) does not stop the Log: the records of
-// that write are counted as lost, later writes are tried again, and a
-// "lost" meta record with the counts is written as soon as the disk
-// accepts data again.
+// that write that did not reach the file whole are counted as lost, later
+// writes are tried again, and a "lost" meta record with the counts is
+// written as soon as the disk accepts data again. A write that stopped
+// mid-line does not leave its torn line for the next record to be glued
+// to: a file is truncated back to the last whole line; on another writer
+// the next write starts with a newline, which leaves the torn piece on a
+// line of its own (a reader skips it and reports it).
 type Log struct {
 	w    io.Writer
 	opts LogOptions
@@ -105,6 +114,13 @@ type Log struct {
 	pendLostB int64
 	lastErr   error
 	firstErr  error
+	// torn is set when the file ends in the middle of a line that could
+	// not be cut off: the next write starts with a newline. tornWhole is
+	// the size of a record torn just before its newline, so that the
+	// newline makes it whole: it is counted once that newline is written.
+	torn      bool
+	tornWhole int64
+	lastWarn  time.Time // of the last line to Warn
 }
 
 // NewLog starts a Log writing to w. Close must be called to flush it.
@@ -216,6 +232,13 @@ func (l *Log) Close() error {
 	<-l.done
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.tornWhole > 0 {
+		// The file ends with a whole record but its newline: a reader
+		// reads it (an unterminated last line that decodes).
+		l.stats.Frames++
+		l.stats.Bytes += l.tornWhole
+		l.tornWhole = 0
+	}
 	if l.stats.Lost > 0 {
 		return fmt.Errorf("session log: %d frames lost: %w", l.stats.Lost, l.firstErr)
 	}
@@ -230,6 +253,7 @@ func (l *Log) run() {
 	var batch []session.Record
 	var leases []seqLease
 	var segs [][]byte
+	var ends []int
 	buf := make([]byte, 0, 64<<10)
 	tick := time.NewTicker(flushEvery)
 	defer tick.Stop()
@@ -257,9 +281,9 @@ func (l *Log) run() {
 		// A chunk of records is written as segments: runs of encoded
 		// lines in buf, and big frames straight from their own memory
 		// (copying a 1 MB frame into buf cost as much as validating it).
-		var n int64  // records in the chunk
-		var size int // bytes in the chunk
-		mark := 0    // start of buf not yet in segs
+		var size int    // bytes in the chunk
+		ends = ends[:0] // the chunk's size at the end of each record
+		mark := 0       // start of buf not yet in segs
 		for i := range batch {
 			r := &batch[i]
 			queued += recSize(r)
@@ -301,10 +325,10 @@ func (l *Log) run() {
 			if l.opts.Export != nil {
 				l.opts.Export(r)
 			}
-			n++
+			ends = append(ends, size)
 			if size >= flushAt || i == len(batch)-1 {
 				segs = append(segs, buf[mark:])
-				l.write(segs, size, n)
+				l.write(segs, ends)
 				for ; ended < len(leases) && leases[ended].seq <= r.Seq; ended++ {
 					leases[ended].lease.end()
 				}
@@ -319,7 +343,8 @@ func (l *Log) run() {
 				l.notFull.Broadcast()
 				l.mu.Unlock()
 				clear(segs)
-				segs, buf, mark, size, n, start, queued = segs[:0], buf[:0], 0, 0, 0, i+1, 0
+				segs, buf, mark, size, start, queued = segs[:0], buf[:0], 0, 0, i+1, 0
+				ends = ends[:0]
 			}
 		}
 		clear(leases)
@@ -333,37 +358,135 @@ func (l *Log) run() {
 // from its own buffer instead of copying it into the line buffer.
 const directFrame = 32 << 10
 
-// write writes one encoded chunk of n records (size bytes, in segments)
-// and does the loss accounting. A failed segment fails the chunk.
-func (l *Log) write(segs [][]byte, size int, n int64) {
+// write writes one encoded chunk of records (in segments; ends[i] is the
+// chunk's length at the end of record i) and does the loss accounting:
+// the records that reached the file whole are written, the rest lost.
+func (l *Log) write(segs [][]byte, ends []int) {
 	var err error
+	written := 0 // bytes of the chunk in the file
 	if l.w != nil {
+		if l.torn {
+			// Restore the line boundary before anything else goes in.
+			if _, err = l.w.Write(newline); err == nil {
+				l.mu.Lock()
+				l.untearLocked()
+				l.mu.Unlock()
+			}
+		}
 		for _, b := range segs {
+			if err != nil {
+				break
+			}
 			if len(b) == 0 {
 				continue
 			}
-			if _, err = l.w.Write(b); err != nil {
-				break
+			var k int
+			k, err = l.w.Write(b)
+			written += k
+		}
+	}
+	n, size := len(ends), 0
+	if n > 0 {
+		size = ends[n-1]
+	}
+	whole := n // records written whole
+	if err != nil {
+		whole = sort.SearchInts(ends, written+1)
+	}
+	good := 0 // bytes of the records written whole
+	if whole > 0 {
+		good = ends[whole-1]
+	}
+	var tornWhole int64
+	if written > good {
+		// The file ends with part of record whole (0-based).
+		if !l.cutBack(written - good) {
+			if written == ends[whole]-1 {
+				tornWhole = int64(written - good) // all but its newline
 			}
 		}
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err != nil {
-		l.stats.Lost += n
-		l.pendLost += n
-		l.pendLostB += int64(size)
-		l.lastErr = err
-		if l.firstErr == nil {
-			l.firstErr = err
+	l.stats.Frames += int64(whole)
+	l.stats.Bytes += int64(good)
+	if err == nil {
+		if l.pendLost > 0 {
+			l.queueLostLocked()
 		}
+		l.mu.Unlock()
 		return
 	}
-	l.stats.Frames += n
-	l.stats.Bytes += int64(size)
-	if l.pendLost > 0 {
-		l.queueLostLocked()
+	lost, lostB := int64(n-whole), int64(size-good)
+	if tornWhole > 0 {
+		lost, lostB = lost-1, lostB-tornWhole-1
+		l.tornWhole = tornWhole
 	}
+	l.stats.Lost += lost
+	l.pendLost += lost
+	l.pendLostB += lostB
+	l.lastErr = err
+	if l.firstErr == nil {
+		l.firstErr = err
+	}
+	warn := l.opts.Warn != nil && lost > 0 && (l.lastWarn.IsZero() || l.opts.Now().Sub(l.lastWarn) >= warnEvery)
+	if warn {
+		l.lastWarn = l.opts.Now()
+	}
+	total := l.stats.Lost
+	l.mu.Unlock()
+	if warn {
+		// Outside the lock: a slow stderr must not hold up Record.
+		fmt.Fprintf(l.opts.Warn, "mcpward: session log: %d frames lost so far: %v\n", total, err)
+	}
+}
+
+var newline = []byte("\n")
+
+// warnEvery is the least time between two lines to LogOptions.Warn.
+const warnEvery = 10 * time.Second
+
+// untearLocked counts the record that the newline just written made
+// whole, if the tear was just before its newline.
+func (l *Log) untearLocked() {
+	l.torn = false
+	if l.tornWhole > 0 {
+		l.stats.Frames++
+		l.stats.Bytes += l.tornWhole + 1
+		l.tornWhole = 0
+	}
+}
+
+// A truncater is a log file that can cut off a torn line (*os.File).
+type truncater interface {
+	Seek(offset int64, whence int) (int64, error)
+	Truncate(size int64) error
+}
+
+// cutBack removes the last extra bytes written, a piece of a line, from
+// the file, and reports whether it did; if not, the next write starts
+// with a newline (torn). It cuts only if the file ends where our write
+// did, so that a line another process appended since (several runs may
+// share a --trace-file) is never cut.
+func (l *Log) cutBack(extra int) bool {
+	if f, ok := l.w.(truncater); ok {
+		off, err := f.Seek(0, io.SeekCurrent)
+		if err == nil {
+			var end int64
+			if end, err = f.Seek(0, io.SeekEnd); err == nil && end != off {
+				_, _ = f.Seek(off, io.SeekStart)
+			} else if err == nil && off >= int64(extra) {
+				if err = f.Truncate(off - int64(extra)); err == nil {
+					if _, err = f.Seek(off-int64(extra), io.SeekStart); err == nil {
+						return true
+					}
+				}
+			}
+		}
+	}
+	l.mu.Lock()
+	l.torn = true
+	l.mu.Unlock()
+	return false
 }
 
 // queueLostLocked enqueues a lost record, so that it gets its seq in
