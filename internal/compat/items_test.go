@@ -194,3 +194,34 @@ func TestLegacyBaselineNotJudgedByModernRules(t *testing.T) {
 	}
 	noViolations(t, rep)
 }
+
+// A legacy server may list a tool only to a client that declared the
+// capability it needs (server-everything: get-roots-list needs roots). The
+// legacy profile declares roots, so the probe runs under it, and the
+// profile serves roots/list, so the tool works; before, the probe was
+// refused as "not listed" (the session under test declares nothing).
+func TestNPMEverythingLegacyProfileServesRoots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real server")
+	}
+	argv := testenv.NPMServer(t, "@modelcontextprotocol/server-everything", "dist/index.js")
+	s, err := target.Connect(context.Background(), &target.Spec{Command: append(argv, "stdio")}, target.Env{}, &client.Options{RequestTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	rep, err := Run(context.Background(), s, &Options{
+		Profiles: profiles(t, "legacy-2025-11-25"),
+		Probes:   []Probe{{ID: "roots", Tool: "get-roots-list", Arguments: json.RawMessage(`{}`)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) > 0 {
+		t.Errorf("problems: %v", rep.Problems)
+	}
+	noViolations(t, rep)
+	if v := rep.Verdicts["get-roots-list"]["legacy-2025-11-25"]; v != rules.VerdictOK {
+		t.Errorf("legacy verdict %q, want ok; findings %+v", v, rep.Findings())
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/client"
@@ -93,8 +94,9 @@ func (e *engine) profiles(ctx context.Context) {
 			serverExt = append(serverExt, k)
 		}
 	}
+	baseTools := e.profileTools(ctx, base)
 	for _, pb := range e.opts.Probes {
-		if e.tool(pb.Tool) == nil {
+		if e.tool(pb.Tool) == nil && !slices.Contains(baseTools, pb.Tool) {
 			e.problem("probe %s: tool %s is not listed by the server", pb.ID, pb.Tool)
 			continue
 		}
@@ -127,6 +129,21 @@ func (e *engine) profiles(ctx context.Context) {
 			e.judgeCall(pb, r, bc, o, ex, serverExt)
 		}
 	}
+}
+
+// profileTools lists the tools a legacy baseline's own session offers: a
+// legacy server may list some tools only to a client that declared a
+// capability in initialize (server-everything lists get-roots-list only to
+// a client with roots), and the session under test declared none.
+func (e *engine) profileTools(ctx context.Context, r *profileRun) []string {
+	if !r.p.Legacy() || r.sess == nil || r.sess == e.s {
+		return nil
+	}
+	lr := r.sess.Client.List(ctx, mcp.MethodToolsList)
+	if lr.Err != nil {
+		return nil
+	}
+	return toolNames(lr.Pages)
 }
 
 // VerdictUnserved marks a tool × profile cell that was not exercised: the
