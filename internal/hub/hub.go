@@ -63,9 +63,6 @@ type Options struct {
 	// SparkSeconds is the length of SessionInfo.Activity
 	// (DefaultSparkSeconds if 0).
 	SparkSeconds int
-	// Correlator, if set, makes one Correlator per session (for example
-	// func(string) hub.Correlator { return calls.New(nil) }).
-	Correlator func(sessionID string) Correlator
 	// Now is the clock for Activity (default time.Now).
 	Now func() time.Time
 }

@@ -347,32 +347,6 @@ func TestSubscriptionEndsOnClose(t *testing.T) {
 	}
 }
 
-type orderCorrelator struct{ seqs []uint64 }
-
-func (c *orderCorrelator) Add(r *session.Record, _ int) { c.seqs = append(c.seqs, r.Seq) }
-
-// Records after a reported gap wait for the gap to be filled, so the
-// correlator sees file order; an unreported gap is skipped at once.
-func TestCorrelatorSeesSeqOrder(t *testing.T) {
-	corr := &orderCorrelator{}
-	h := newHub(t, Options{Socket: NoSocket, Correlator: func(string) Correlator { return corr }})
-	base := time.Now()
-	in := func(seqs ...uint64) {
-		for _, q := range seqs {
-			r := mkRec(sessA, "srv", q, base)
-			h.ingest([]*session.Record{&r}, "")
-		}
-	}
-	in(1, 2)
-	h.feedReport(sessA, "srv", &feed.Hello{Log: "/nonexistent/x.jsonl", Missed: []feed.Range{{From: 3, To: 4}}}, false)
-	in(5, 6, 3, 4, 8, 9)
-	h.WithCorrelator(sessA, func(Correlator) {
-		if d := cmp.Diff([]uint64{1, 2, 3, 4, 5, 6, 8, 9}, corr.seqs); d != "" {
-			t.Errorf("correlator order mismatch (-want +got):\n%s", d)
-		}
-	})
-}
-
 func TestClientAndServerInfo(t *testing.T) {
 	h := newHub(t, Options{Socket: NoSocket})
 	now := time.Now()

@@ -14,15 +14,6 @@ import (
 // ErrClosed is returned by Subscription.Next once the hub is closed.
 var ErrClosed = errors.New("hub closed")
 
-// A Correlator pairs requests with responses for one session; the hub
-// keeps one per session when Options.Correlator is set. *calls.Store has
-// this method set. The hub calls Add under its lock, in seq order as far
-// as the records allow (a record after a gap the feed reported is held
-// until the gap is filled from the log).
-type Correlator interface {
-	Add(rec *session.Record, line int)
-}
-
 // SessionInfo is what the sessions table shows about one session.
 type SessionInfo struct {
 	ID, Label string
@@ -102,18 +93,10 @@ type sessState struct {
 
 	spark    []uint32 // ring of per-second counts
 	sparkEnd int64    // unix second of the newest bucket
-
-	corr     Correlator
-	corrNext uint64
-	stash    map[uint64]*session.Record
 }
 
 // maxWanted bounds the gap ranges kept per session.
 const maxWanted = 64
-
-// maxStash bounds the records held back from the correlator while a gap
-// is being filled; past it, the correlator skips the gap.
-const maxStash = 4096
 
 const (
 	entryOverhead   = 400 // Record struct, pointers, FrameInfo
@@ -138,9 +121,6 @@ func (h *Hub) sessLocked(rec *session.Record) *sessState {
 	if s == nil {
 		s = &sessState{id: rec.Session, label: rec.Label, transport: rec.Transport,
 			spark: make([]uint32, h.opts.SparkSeconds)}
-		if h.opts.Correlator != nil {
-			s.corr = h.opts.Correlator(rec.Session)
-		}
 		h.sessions[rec.Session] = s
 	}
 	return s
@@ -223,7 +203,6 @@ func (h *Hub) addLocked(s *sessState, r *session.Record, c *classified) {
 	h.total++
 	s.touched = h.total
 	h.backlog.push(r, h.opts.Backlog)
-	h.correlateLocked(s, r)
 	h.budgetLocked(s)
 }
 
@@ -313,62 +292,6 @@ func (s *sessState) activity(now int64) []int {
 		}
 	}
 	return out
-}
-
-// correlateLocked hands records to the session's Correlator in seq order:
-// a record after a seq the feed reported as dropped waits (bounded) until
-// the log read fills it; any other gap is final and skipped.
-func (h *Hub) correlateLocked(s *sessState, r *session.Record) {
-	if s.corr == nil {
-		return
-	}
-	switch {
-	case s.corrNext == 0 || r.Seq == s.corrNext:
-		s.corr.Add(r, 0)
-		s.corrNext = r.Seq + 1
-	case r.Seq < s.corrNext:
-		s.corr.Add(r, 0) // filled too late to be in order
-		return
-	default:
-		if s.stash == nil {
-			s.stash = map[uint64]*session.Record{}
-		}
-		s.stash[r.Seq] = r
-	}
-	for len(s.stash) > 0 {
-		if next, ok := s.stash[s.corrNext]; ok {
-			delete(s.stash, s.corrNext)
-			s.corr.Add(next, 0)
-			s.corrNext++
-			continue
-		}
-		if s.wanted.has(s.corrNext) && !s.seen.has(s.corrNext) && len(s.stash) < maxStash {
-			return // coming from the log
-		}
-		// A gap that is final (or waited for too long): skip to the
-		// lowest stashed seq.
-		low := uint64(0)
-		for q := range s.stash {
-			if low == 0 || q < low {
-				low = q
-			}
-		}
-		s.corrNext = low
-	}
-}
-
-// WithCorrelator runs f with the Correlator of a session, under the hub
-// lock (a Correlator is not safe for concurrent use). It reports false if
-// the session is unknown or has no Correlator. f must not call the hub.
-func (h *Hub) WithCorrelator(sessionID string, f func(Correlator)) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	s := h.sessions[sessionID]
-	if s == nil || s.corr == nil {
-		return false
-	}
-	f(s.corr)
-	return true
 }
 
 func (h *Hub) wakeLocked() {
