@@ -49,6 +49,15 @@ func Marshal(s *Snapshot) ([]byte, error) {
 // (run the bytes through [Migrate] first to accept it). All errors are
 // marked fault.Input.
 func Unmarshal(b []byte) (*Snapshot, error) {
+	if s, ok := unmarshalFast(b); ok {
+		return s, nil
+	}
+	return unmarshalStrict(b)
+}
+
+// unmarshalStrict is Unmarshal without the fast path; every error comes
+// from here.
+func unmarshalStrict(b []byte) (*Snapshot, error) {
 	v, err := readFormatVersion(b)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,103 @@
+package snapshot
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fastCases are documents where the fast path of Unmarshal must give what
+// the strict path gives (or step aside).
+var fastCases = []string{
+	`{"formatVersion":1}`,
+	`{"formatVersion":2}`,
+	`{"formatVersion":1.0,"probeSpecHash":"` + strings.Repeat("a", 64) + `"}`,
+	`{"formatVersion":1,"surface":{"tools":null}}`,
+	`{"formatVersion":1,"surface":{"tools":[null]}}`,
+	`{"formatVersion":1,"surface":{"tools":{}}}`,
+	`{"formatVersion":1,"surface":{"tools":[1]}}`,
+	`{"formatVersion":1,"surface":{"TOOLS":[{"name":"a"}]}}`,
+	`{"formatVersion":1,"surface":{"tools":[{"name":"a"}],"tools":[{"name":"b"}]}}`,
+	`{"formatVersion":1,"surface":{"tools":[{"name":"a"}],"bogus":1}}`,
+	`{"formatVersion":1,"surface":{"tools":[{"name":"a"}]}} trailing`,
+}
+
+func TestUnmarshalFastMatchesStrict(t *testing.T) {
+	docs := append([]string(nil), fastCases...)
+	goldens, _ := filepath.Glob("testdata/*.golden")
+	for _, g := range goldens {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, string(b))
+	}
+	s, err := Build(cleanEvidence(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Values of every kind inside a tool, written as a server may write them.
+	tool := `{"name":"0t\u00e9","description":"caf\u00e9 \"q\" \\ \n é 😀 \ud800 x","n":[1,1.0,-0,1e400,2E-3],` +
+		`"e":[],"o":{},"b":[true,false,null],"dup":1,"dup":2,"raw":"` + "\xff\xfe caf\xc3\xa9" + `","deep":{"a":{"b":[{"c":[[]]}]}}}`
+	// The surface's tools are the last list of that name (the manifest's
+	// comes first).
+	at := strings.LastIndex(string(good), `"tools": [`)
+	if at < 0 {
+		t.Fatal("could not place the extra tool")
+	}
+	at += len(`"tools": [`)
+	withTool := string(good[:at]) + tool + "," + string(good[at:])
+	docs = append(docs, string(good), withTool)
+	for i, doc := range docs {
+		strict, serr := unmarshalStrict([]byte(doc))
+		fast, ok := unmarshalFast([]byte(doc))
+		if serr != nil {
+			if i >= len(docs)-2 {
+				t.Fatalf("doc %d: the strict path rejects it: %v", i, serr)
+			}
+			if ok {
+				t.Errorf("doc %d: fast path accepted what the strict path rejects (%v)", i, serr)
+			}
+			continue
+		}
+		if !ok {
+			if i >= len(fastCases) {
+				t.Errorf("doc %d: a valid snapshot did not take the fast path", i)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(strict, fast) {
+			t.Errorf("doc %d: fast path gives another snapshot", i)
+		}
+		a, _ := Marshal(strict)
+		b, _ := Marshal(fast)
+		if string(a) != string(b) {
+			t.Errorf("doc %d: fast path marshals to other bytes", i)
+		}
+	}
+}
+
+func FuzzUnmarshalFast(f *testing.F) {
+	for _, c := range fastCases {
+		f.Add([]byte(c))
+	}
+	s, _ := Build(cleanEvidence(), nil)
+	good, _ := Marshal(s)
+	f.Add(good)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		strict, serr := unmarshalStrict(b)
+		fast, ok := unmarshalFast(b)
+		switch {
+		case serr != nil && ok:
+			t.Fatalf("fast path accepted what the strict path rejects: %v", serr)
+		case serr == nil && ok && !reflect.DeepEqual(strict, fast):
+			t.Fatalf("fast path gives another snapshot")
+		}
+	})
+}
