@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
@@ -48,10 +49,61 @@ func Diff(old, new *snapshot.Snapshot) []Finding {
 // jeq compares two tree values by their JCS form (1 and 1.0 are equal, key
 // order is irrelevant), so diff and digest agree.
 func jeq(a, b any) bool {
-	if reflect.DeepEqual(a, b) {
+	if treeEqual(a, b) {
 		return true
 	}
+	// Two valid UTF-8 strings have the same JCS form only when they are
+	// the same string (and they already were not); enum values are
+	// compared pairwise, so this saves a canonicalisation per pair.
+	if as, ok := a.(string); ok {
+		if bs, ok := b.(string); ok && utf8.ValidString(as) && utf8.ValidString(bs) {
+			return false
+		}
+	}
 	return snapshot.JCSString(a) == snapshot.JCSString(b)
+}
+
+// treeEqual is reflect.DeepEqual for tree values (see [snapshot.Object]),
+// without reflection for the kinds a decoded snapshot holds; other kinds
+// go to reflect.DeepEqual.
+func treeEqual(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && x == y
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !treeEqual(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !treeEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 func stripWS(s string) string {
@@ -245,14 +297,16 @@ func sameSet(a, b []string) bool {
 }
 
 func keysUnion(a, b map[string]any) []string {
-	seen := make(map[string]bool, len(a)+len(b))
-	var out []string
-	for _, m := range []map[string]any{a, b} {
-		for k := range m {
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, k)
-			}
+	if len(a)+len(b) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
 		}
 	}
 	slices.Sort(out)

@@ -36,6 +36,11 @@ func (d *differ) tools(o, n *snapshot.Surface) {
 }
 
 func (d *differ) tool(name string, o, n snapshot.Object) {
+	if treeEqual(o, n) {
+		// Most tools of a large surface are unchanged, and no rule finds
+		// anything between equal trees.
+		return
+	}
 	p := "tools." + name
 	d.text("tool.description.changed", p+".description", "description", o["description"], n["description"])
 	d.text("tool.title.changed", p+".title", "title", o["title"], n["title"])
@@ -183,7 +188,8 @@ func (d *differ) schema(output bool, path string, o, n map[string]any) {
 	}
 	apHandled := d.additionalProperties(output, path, o, n)
 	for _, k := range keysUnion(o, n) {
-		if schemaHandled[k] || (k == "additionalProperties" && apHandled) || jeq(snapshot.CanonicalSchema(o[k]), snapshot.CanonicalSchema(n[k])) {
+		if schemaHandled[k] || (k == "additionalProperties" && apHandled) || treeEqual(o[k], n[k]) ||
+			jeq(snapshot.CanonicalSchema(o[k]), snapshot.CanonicalSchema(n[k])) {
 			continue
 		}
 		d.add(pick("tool.input.schema.changed", "tool.output.schema.changed"), path+"."+k, fmt.Sprintf("schema keyword %q changed", k), o[k], n[k])
