@@ -14,6 +14,7 @@ import (
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // ObserveOptions configure [Observe].
@@ -48,10 +49,24 @@ type Observation struct {
 func (o *Observation) Complete() bool { return len(o.Problems) == 0 }
 
 // Observe connects to t, enumerates its surface, runs its probes and builds
-// the snapshot. A server that cannot be started, reached or handshaken is
-// returned as an error (marked fault.Incomplete by the transport layer);
-// anything that went wrong after the handshake is in Problems.
+// the snapshot. Anything that kept the evidence from being complete is in
+// Problems, also a server that could not be started, reached or handshaken
+// (an error marked fault.Incomplete by the transport layer becomes the
+// observation's one problem, with the server's stderr), so that every
+// incomplete outcome is reported the same way. Other errors (a bad config,
+// a cancelled context) are returned.
 func Observe(ctx context.Context, t *Target, opts *ObserveOptions) (*Observation, error) {
+	obs, err := observe(ctx, t, opts)
+	if err != nil {
+		if errors.Is(err, fault.ErrIncomplete) {
+			return &Observation{Problems: []string{err.Error()}, Stderr: transport.StderrOf(err)}, nil
+		}
+		return nil, err
+	}
+	return obs, nil
+}
+
+func observe(ctx context.Context, t *Target, opts *ObserveOptions) (*Observation, error) {
 	if opts == nil {
 		opts = &ObserveOptions{}
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/cli/record"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
@@ -125,7 +124,7 @@ complete: the drift is accepted and the command exits 0 (or 3 on a violation).`,
 				return err
 			}
 			if recordedAt != "" {
-				t, err := record.ParseRecordedAt(recordedAt)
+				t, err := cmdutil.ParseRecordedAt(recordedAt)
 				if err != nil {
 					return err
 				}
@@ -200,9 +199,9 @@ func validName(n string) bool {
 }
 
 // resolve finds the target and its stored snapshot path.
-func resolve(opts *CheckOptions) (*record.Resolved, error) {
+func resolve(opts *CheckOptions) (*contract.Resolved, error) {
 	if opts.SnapshotPath == "" {
-		return record.Resolve(opts.Name, opts.ConfigPath, opts.Dir, &opts.Target, opts.TimeoutSet, opts.Env.LookupEnv, opts.IO.ErrOut)
+		return contract.Resolve(opts.Name, opts.ConfigPath, opts.Dir, &opts.Target, opts.TimeoutSet, opts.Env.LookupEnv, opts.IO.ErrOut)
 	}
 	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(opts.SnapshotPath), ".json"), ".snapshot")
 	if !validName(name) {
@@ -216,7 +215,7 @@ func resolve(opts *CheckOptions) (*record.Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &record.Resolved{Target: t, Path: opts.SnapshotPath}, nil
+	return &contract.Resolved{Target: t, Path: opts.SnapshotPath}, nil
 }
 
 func checkRun(ctx context.Context, opts *CheckOptions) error {
@@ -257,9 +256,9 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
-	obs, err := record.Observe(ctx, rt.Target, &contract.ObserveOptions{
+	obs, err := contract.Observe(ctx, rt.Target, &contract.ObserveOptions{
 		Version:  opts.Version,
-		Now:      record.Clock(opts.Now, opts.RecordedAt),
+		Now:      contract.Clock(opts.Now, opts.RecordedAt),
 		Env:      opts.Env,
 		Progress: progress.Show,
 	})
@@ -326,7 +325,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		return err
 	}
 	if r.ExitCode == cmdutil.ExitIncomplete {
-		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock(obs.Stderr, record.StderrLines))
+		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock(obs.Stderr, contract.StderrLines))
 		done := "nothing compared as unchanged"
 		if opts.Update {
 			done = "snapshot not updated"

@@ -79,11 +79,17 @@ func WithHint(err error, hint string) error {
 	return &HintError{Err: err, Hint: hint}
 }
 
-// HintOf returns the innermost hint attached to err, if any.
+// HintOf returns the innermost hint attached to err, if any: a
+// HintError's, or that of an error with a Hint method (how a domain
+// package, which does not import the CLI, attaches one).
 func HintOf(err error) string {
 	var h *HintError
 	if errors.As(err, &h) {
 		return h.Hint
+	}
+	var d interface{ Hint() string }
+	if errors.As(err, &d) {
+		return d.Hint()
 	}
 	return ""
 }

@@ -92,6 +92,9 @@ func (tf *TargetFlags) Set() bool {
 	return tf.Fixture != "" || tf.URL != "" || len(tf.Command) > 0
 }
 
+// RequestTimeout is --timeout (contract.Flags).
+func (tf *TargetFlags) RequestTimeout() time.Duration { return tf.Timeout }
+
 // Spec builds a target.Spec, interpolating ${ENV} in header values.
 func (tf *TargetFlags) Spec(name string, lookup func(string) (string, bool)) (*target.Spec, error) {
 	s := &target.Spec{

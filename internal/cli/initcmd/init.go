@@ -19,7 +19,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/cli/record"
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
@@ -176,13 +175,14 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 	}
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
-	obs, err := record.Observe(ctx, t, &contract.ObserveOptions{Version: opts.Version, Now: opts.Now, Env: opts.Env, Progress: progress.Show})
+	obs, err := contract.Observe(ctx, t, &contract.ObserveOptions{Version: opts.Version, Now: opts.Now, Env: opts.Env, Progress: progress.Show})
 	progress.Stop()
 	if err != nil {
 		return err
 	}
 	if !obs.Complete() {
-		return record.Incomplete(opts.IO.ErrOut, obs, fmt.Sprintf("%s not written", opts.ConfigPath))
+		contract.WriteProblems(opts.IO.ErrOut, obs)
+		return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: fmt.Sprintf("missing evidence is never 'no change': %s not written", opts.ConfigPath)}
 	}
 	ct.Probes = SeedProbes(obs.Snapshot.Surface.Tools)
 	out := &config.File{SnapshotDir: config.DefaultSnapshotDir, Targets: map[string]*config.Target{opts.Target: ct}}

@@ -6,10 +6,8 @@ package record
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,7 +19,6 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/target"
-	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // RecordOptions are the inputs of `mcpward record`.
@@ -88,7 +85,7 @@ missing evidence is never "no change".`,
 				return err
 			}
 			if recordedAt != "" {
-				t, err := ParseRecordedAt(recordedAt)
+				t, err := cmdutil.ParseRecordedAt(recordedAt)
 				if err != nil {
 					return err
 				}
@@ -131,84 +128,8 @@ func validate(opts *RecordOptions) error {
 	return nil
 }
 
-// ParseRecordedAt parses --recorded-at (RFC 3339, fractional seconds
-// allowed); a bad value is a usage error.
-func ParseRecordedAt(s string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, cmdutil.FlagErrorf("--recorded-at %q is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)", s)
-	}
-	return t.UTC(), nil
-}
-
-// Resolved is a target with where its snapshot lives.
-type Resolved struct {
-	*contract.Target
-	// Path is the snapshot file.
-	Path string
-}
-
-// Resolve finds the target the flags and config name, shared by record and
-// check: a target given by flags (name required, --dir or .mcpward), else
-// the config's target. Config warnings go to warn.
-func Resolve(name, configPath, dir string, tf *cmdutil.TargetFlags, timeoutSet bool, lookup func(string) (string, bool), warn io.Writer) (*Resolved, error) {
-	if tf.Set() {
-		spec, err := tf.Spec(name, lookup)
-		if err != nil {
-			return nil, err
-		}
-		t, err := contract.FromSpec(name, spec)
-		if err != nil {
-			return nil, err
-		}
-		if dir == "" {
-			dir = config.DefaultSnapshotDir
-		}
-		return &Resolved{Target: t, Path: contract.SnapshotPath(dir, name)}, nil
-	}
-	explicit := configPath != ""
-	if !explicit {
-		configPath = config.FileName
-	}
-	cfg, err := contract.LoadConfig(configPath)
-	if err != nil {
-		if errors.Is(err, contract.ErrNoConfig) {
-			if explicit {
-				return nil, err
-			}
-			if name != "" {
-				// A name alone is looked up in the config; say how to
-				// give the server itself.
-				return nil, cmdutil.WithHint(fault.Input(fmt.Errorf("no %s here to find target %q in", config.FileName, name)),
-					"say how to reach it (--url URL, --fixture NAME or -- <command…>), or write a config with 'mcpward init'")
-			}
-			return nil, cmdutil.WithHint(fault.Input(fmt.Errorf("no %s here and no target given", config.FileName)),
-				"run 'mcpward init --url URL' (or --fixture NAME, --command CMD) to write one, or name a target with --fixture/--url/-- <command…>")
-		}
-		return nil, err
-	}
-	tname, ct, err := cfg.Target(name)
-	if err != nil {
-		return nil, fault.Input(fmt.Errorf("config %s: %w", configPath, err))
-	}
-	t, err := contract.FromConfig(filepath.Dir(configPath), tname, ct, lookup)
-	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", configPath, err)
-	}
-	for _, w := range t.Warnings {
-		fmt.Fprintf(warn, "warning: %s\n", w)
-	}
-	if timeoutSet {
-		t.Spec.Timeout = tf.Timeout
-	}
-	if dir == "" {
-		dir = contract.SnapshotDir(configPath, cfg)
-	}
-	return &Resolved{Target: t, Path: contract.SnapshotPath(dir, tname)}, nil
-}
-
 func recordRun(ctx context.Context, opts *RecordOptions) error {
-	rt, err := Resolve(opts.Name, opts.ConfigPath, opts.Dir, &opts.Target, opts.TimeoutSet, opts.Env.LookupEnv, opts.IO.ErrOut)
+	rt, err := contract.Resolve(opts.Name, opts.ConfigPath, opts.Dir, &opts.Target, opts.TimeoutSet, opts.Env.LookupEnv, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -218,9 +139,9 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 	AnnounceProbes(opts.IO.ErrOut, rt.Target)
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
-	obs, err := Observe(ctx, rt.Target, &contract.ObserveOptions{
+	obs, err := contract.Observe(ctx, rt.Target, &contract.ObserveOptions{
 		Version:  opts.Version,
-		Now:      clock(opts.Now, opts.RecordedAt),
+		Now:      contract.Clock(opts.Now, opts.RecordedAt),
 		Env:      opts.Env,
 		Progress: progress.Show,
 	})
@@ -229,7 +150,7 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 		return err
 	}
 	if !obs.Complete() {
-		return Incomplete(opts.IO.ErrOut, obs, "no snapshot written")
+		return incomplete(opts.IO.ErrOut, obs, "no snapshot written")
 	}
 	if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
 		return fault.Input(err)
@@ -269,46 +190,16 @@ func probeName(id, tool string) string {
 	return fmt.Sprintf("%s (probe %s)", tool, id)
 }
 
-// Observe is contract.Observe, with a server that could not be reached at
-// all turned into an observation whose one problem says so, so that every
-// incomplete outcome is reported the same way.
-func Observe(ctx context.Context, t *contract.Target, opts *contract.ObserveOptions) (*contract.Observation, error) {
-	obs, err := contract.Observe(ctx, t, opts)
-	if err != nil {
-		if errors.Is(err, fault.ErrIncomplete) {
-			return &contract.Observation{Problems: []string{err.Error()}, Stderr: transport.StderrOf(err)}, nil
-		}
-		return nil, err
-	}
-	return obs, nil
-}
-
 // StderrLines is how many of a failed server's last stderr lines are shown.
-const StderrLines = 10
+const StderrLines = contract.StderrLines
 
-// Incomplete prints one line per problem, then the last lines the server
+// incomplete prints one line per problem, then the last lines the server
 // wrote to stderr under a heading, and returns the exit-2 verdict whose
 // reason ends with what was (not) done.
-func Incomplete(w io.Writer, obs *contract.Observation, done string) error {
-	for _, p := range obs.Problems {
-		fmt.Fprintf(w, "incomplete: %s\n", p)
-	}
-	fmt.Fprint(w, transport.StderrBlock(obs.Stderr, StderrLines))
+func incomplete(w io.Writer, obs *contract.Observation, done string) error {
+	contract.WriteProblems(w, obs)
 	return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: "missing evidence is never 'no change': " + done}
 }
-
-func clock(now func() time.Time, pinned time.Time) func() time.Time {
-	if !pinned.IsZero() {
-		return func() time.Time { return pinned }
-	}
-	if now == nil {
-		return time.Now
-	}
-	return now
-}
-
-// Clock returns a clock pinned to t, or now when t is zero.
-func Clock(now func() time.Time, t time.Time) func() time.Time { return clock(now, t) }
 
 func plural(n int, word string) string {
 	if n == 1 {

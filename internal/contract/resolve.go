@@ -1,0 +1,125 @@
+package contract
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/transport"
+)
+
+// Flags is a target named on the command line (the CLI's TargetFlags):
+// whether one was given, the spec it builds, and its --timeout.
+type Flags interface {
+	Set() bool
+	Spec(name string, lookup func(string) (string, bool)) (*target.Spec, error)
+	RequestTimeout() time.Duration
+}
+
+// Resolved is a target with where its snapshot lives.
+type Resolved struct {
+	*Target
+	// Path is the snapshot file.
+	Path string
+}
+
+// hinted is an error with one remediation line; the CLI prints it as
+// "hint: …" (it finds it by the Hint method, as this package does not
+// import the CLI).
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string { return h.err.Error() }
+func (h *hinted) Unwrap() error { return h.err }
+func (h *hinted) Hint() string  { return h.hint }
+
+// Resolve finds the target the flags and config name, shared by record and
+// check: a target given by flags (name required, --dir or .mcpward), else
+// the config's target (timeoutSet: --timeout overrides the config's).
+// Config warnings go to warn.
+func Resolve(name, configPath, dir string, tf Flags, timeoutSet bool, lookup func(string) (string, bool), warn io.Writer) (*Resolved, error) {
+	if tf.Set() {
+		spec, err := tf.Spec(name, lookup)
+		if err != nil {
+			return nil, err
+		}
+		t, err := FromSpec(name, spec)
+		if err != nil {
+			return nil, err
+		}
+		if dir == "" {
+			dir = config.DefaultSnapshotDir
+		}
+		return &Resolved{Target: t, Path: SnapshotPath(dir, name)}, nil
+	}
+	explicit := configPath != ""
+	if !explicit {
+		configPath = config.FileName
+	}
+	cfg, err := LoadConfig(configPath)
+	if err != nil {
+		if errors.Is(err, ErrNoConfig) {
+			if explicit {
+				return nil, err
+			}
+			if name != "" {
+				// A name alone is looked up in the config; say how to
+				// give the server itself.
+				return nil, &hinted{fault.Input(fmt.Errorf("no %s here to find target %q in", config.FileName, name)),
+					"say how to reach it (--url URL, --fixture NAME or -- <command…>), or write a config with 'mcpward init'"}
+			}
+			return nil, &hinted{fault.Input(fmt.Errorf("no %s here and no target given", config.FileName)),
+				"run 'mcpward init --url URL' (or --fixture NAME, --command CMD) to write one, or name a target with --fixture/--url/-- <command…>"}
+		}
+		return nil, err
+	}
+	tname, ct, err := cfg.Target(name)
+	if err != nil {
+		return nil, fault.Input(fmt.Errorf("config %s: %w", configPath, err))
+	}
+	t, err := FromConfig(filepath.Dir(configPath), tname, ct, lookup)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", configPath, err)
+	}
+	for _, w := range t.Warnings {
+		fmt.Fprintf(warn, "warning: %s\n", w)
+	}
+	if timeoutSet {
+		t.Spec.Timeout = tf.RequestTimeout()
+	}
+	if dir == "" {
+		dir = SnapshotDir(configPath, cfg)
+	}
+	return &Resolved{Target: t, Path: SnapshotPath(dir, tname)}, nil
+}
+
+// StderrLines is how many of a failed server's last stderr lines are shown.
+const StderrLines = 10
+
+// WriteProblems prints one line per problem of an incomplete observation,
+// then the last lines the server wrote to stderr under a heading.
+func WriteProblems(w io.Writer, obs *Observation) {
+	for _, p := range obs.Problems {
+		fmt.Fprintf(w, "incomplete: %s\n", p)
+	}
+	fmt.Fprint(w, transport.StderrBlock(obs.Stderr, StderrLines))
+}
+
+// Clock returns a clock pinned to t, or now (time.Now when nil) when t is
+// zero.
+func Clock(now func() time.Time, t time.Time) func() time.Time {
+	if !t.IsZero() {
+		return func() time.Time { return t }
+	}
+	if now == nil {
+		return time.Now
+	}
+	return now
+}

@@ -1,0 +1,37 @@
+package contract
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/target"
+)
+
+type noFlags struct{ timeout time.Duration }
+
+func (noFlags) Set() bool { return false }
+func (noFlags) Spec(string, func(string) (string, bool)) (*target.Spec, error) {
+	return nil, errors.New("no target")
+}
+func (f noFlags) RequestTimeout() time.Duration { return f.timeout }
+
+// TestResolveNoConfigHint: without mcpward.json and without a target the
+// error is an input error that carries its remedy, found by the Hint
+// method the CLI looks for.
+func TestResolveNoConfigHint(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, name := range []string{"", "weather"} {
+		_, err := Resolve(name, "", "", noFlags{}, false, nil, io.Discard)
+		if !errors.Is(err, fault.ErrInput) {
+			t.Fatalf("Resolve(%q) = %v, want an input error", name, err)
+		}
+		var h interface{ Hint() string }
+		if !errors.As(err, &h) || !strings.Contains(h.Hint(), "mcpward init") {
+			t.Errorf("Resolve(%q) = %v: want a hint naming mcpward init", name, err)
+		}
+	}
+}
