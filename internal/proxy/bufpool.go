@@ -88,6 +88,12 @@ type bufferPool struct {
 	frames map[int][][]byte // spare frame buffers by class size
 	spare  int              // bytes in reads and frames
 	limit  int
+
+	// newReads and newFrames count the buffers the pool had to allocate
+	// (none spare): what tests check to see that buffers come back and are
+	// lent again, which process-wide allocation counts cannot show on a
+	// busy machine.
+	newReads, newFrames atomic.Int64
 }
 
 // Frames shorter than poolMin are joined into memory from the allocator:
@@ -117,6 +123,9 @@ func (p *bufferPool) getRead() *readBuffer {
 	}
 	if rb == nil {
 		rb = &readBuffer{b: make([]byte, relayBufSize)}
+		if p != nil {
+			p.newReads.Add(1)
+		}
 	}
 	rb.refs.Store(1)
 	return rb
@@ -158,6 +167,7 @@ func (p *bufferPool) getFrame(n int) []byte {
 		p.spare -= size
 		return buf[:n]
 	}
+	p.newFrames.Add(1)
 	return make([]byte, n, size)
 }
 

@@ -258,6 +258,7 @@ func BenchmarkRelayLogPipe(b *testing.B) {
 			rec := NewLog(f, nil)
 			defer rec.Close()
 			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
 			for b.Loop() {
 				Relay(io.Discard, &pipeReader{data: data}, &RelayOptions{Recorder: rec})
 			}
