@@ -22,7 +22,8 @@ const (
 	DefaultRequestTimeout = 10 * time.Second
 	// DefaultDiscoverTimeout bounds the era probe on stdio: a legacy server
 	// that ignores unknown methods is detected by this silence, so it should
-	// not cost a full request timeout.
+	// not cost a full request timeout. A request timeout above the default
+	// makes it half the request timeout instead.
 	DefaultDiscoverTimeout = 5 * time.Second
 	DefaultPageCap         = 100
 )
@@ -92,6 +93,12 @@ func New(conn transport.Conn, opts *Options) *Client {
 	}
 	if c.opts.DiscoverTimeout <= 0 {
 		c.opts.DiscoverTimeout = min(DefaultDiscoverTimeout, c.opts.RequestTimeout)
+		if c.opts.RequestTimeout > DefaultRequestTimeout {
+			// Whoever raised the request timeout expects a slow server:
+			// a start slower than 5s (node under load) must not pass for
+			// a legacy server's silence.
+			c.opts.DiscoverTimeout = c.opts.RequestTimeout / 2
+		}
 	}
 	if c.opts.PageCap <= 0 {
 		c.opts.PageCap = DefaultPageCap

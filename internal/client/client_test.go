@@ -414,3 +414,24 @@ func TestAnswerServerRequest(t *testing.T) {
 		t.Error("a notification got an answer")
 	}
 }
+
+// A raised request timeout makes the era probe patient too: a node server
+// that needs more than five seconds to start on a loaded machine must not
+// pass for a legacy server that ignores server/discover.
+func TestDiscoverTimeoutFollowsRaisedRequestTimeout(t *testing.T) {
+	tests := []struct {
+		request, discover, want time.Duration
+	}{
+		{0, 0, DefaultDiscoverTimeout},
+		{2 * time.Second, 0, 2 * time.Second},
+		{DefaultRequestTimeout, 0, DefaultDiscoverTimeout},
+		{30 * time.Second, 0, 15 * time.Second},
+		{30 * time.Second, time.Second, time.Second},
+	}
+	for _, tt := range tests {
+		c := New(&fakeConn{kind: "stdio"}, &Options{RequestTimeout: tt.request, DiscoverTimeout: tt.discover})
+		if got := c.Options().DiscoverTimeout; got != tt.want {
+			t.Errorf("request %s, discover %s: DiscoverTimeout = %s, want %s", tt.request, tt.discover, got, tt.want)
+		}
+	}
+}
