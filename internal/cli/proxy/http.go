@@ -39,14 +39,14 @@ func serveHTTP(ctx context.Context, opts *ProxyOptions, ln net.Listener, so *pro
 	var rec proxy.Recorder
 	if lg != nil {
 		rec = lg
-		info, _ := json.Marshal(map[string]string{"target": opts.Target.String(), "listen": ln.Addr().String(), "mcpwardVersion": opts.Version})
+		info, _ := json.Marshal(map[string]string{"target": opts.Target.Redacted(), "listen": ln.Addr().String(), "mcpwardVersion": opts.Version})
 		lg.Record(session.Record{Time: opts.Now(), Dir: session.Meta, Transport: session.HTTP, Kind: session.KindStart, Info: info})
 	}
 	scheme := "http"
 	if opts.TLSCert != "" {
 		scheme = "https"
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "mcpward: proxying %s://%s%s to %s\n", scheme, ln.Addr(), opts.Target.RequestURI(), opts.Target)
+	fmt.Fprintf(opts.IO.ErrOut, "mcpward: proxying %s://%s%s to %s\n", scheme, ln.Addr(), opts.Target.RequestURI(), opts.Target.Redacted())
 	if path != "" {
 		fmt.Fprintf(opts.IO.ErrOut, "mcpward: recording to %s\n", path)
 	}

@@ -131,6 +131,7 @@ func TestHTTPRunRedactsSessionIDEverywhere(t *testing.T) {
 	}()
 
 	u, _ := url.Parse(target.URL + "/mcp")
+	u.User = url.UserPassword("admin", "pw-"+secret) // never printed or recorded
 	trace := filepath.Join(t.TempDir(), "http.jsonl")
 	ios, _, _, stderr := iostreams.Test()
 	opts := &ProxyOptions{
