@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A Tool is a tool definition from tools/list.
@@ -111,14 +112,14 @@ func (x *ToolAnnotations) OpenWorld() bool {
 	return *x.OpenWorldHint
 }
 
-var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+var toolNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
 
 // CheckToolName lints a tool name against the spec's naming rules
 // (SHOULD-level, so callers report warnings) and returns the problems, or
 // nil. A name with "/" gets its own note: SEP-986 allowed it, the spec does
 // not (DIGEST §12.4). Names of 65–128 characters pass.
 func CheckToolName(name string) []string {
-	if toolNameRE.MatchString(name) {
+	if toolNameRE().MatchString(name) {
 		return nil
 	}
 	var probs []string
