@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // behavior sketches each probe's answer. A probe with no answer (timeout,
@@ -217,8 +218,12 @@ func maskVolatileKeys(v any) any {
 }
 
 var (
-	uuidRe    = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	iso8601Re = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$`)
+	uuidRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	})
+	iso8601Re = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$`)
+	})
 )
 
 // TypeToken is the placeholder a volatile value is replaced with:
@@ -230,9 +235,9 @@ func TypeToken(v any) any {
 		return nil
 	case string:
 		switch {
-		case iso8601Re.MatchString(x):
+		case iso8601Re().MatchString(x):
 			return "<iso8601>"
-		case uuidRe.MatchString(x):
+		case uuidRe().MatchString(x):
 			return "<uuid>"
 		}
 		return "<string>"

@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpward/mcpward/internal/fault"
 )
@@ -128,8 +129,8 @@ func readFormatVersion(b []byte) (int, error) {
 }
 
 var (
-	hexHashRe = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	digestRe  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	hexHashRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
+	digestRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
 )
 
 var validStatus = map[string]bool{
@@ -140,14 +141,14 @@ var validStatus = map[string]bool{
 // validate checks what the type system cannot: identities present, sorted
 // and unique; enumerated values; hash formats.
 func validate(s *Snapshot) error {
-	if !hexHashRe.MatchString(s.ProbeSpecHash) {
+	if !hexHashRe().MatchString(s.ProbeSpecHash) {
 		return errors.New("probeSpecHash is not 64 lowercase hex characters")
 	}
-	if s.SurfaceDigest != "" && !digestRe.MatchString(s.SurfaceDigest) {
+	if s.SurfaceDigest != "" && !digestRe().MatchString(s.SurfaceDigest) {
 		return errors.New("surfaceDigest is not sha256:<hex>")
 	}
 	for k, d := range s.EntityDigests {
-		if !digestRe.MatchString(d) {
+		if !digestRe().MatchString(d) {
 			return fmt.Errorf("entityDigests[%q] is not sha256:<hex>", k)
 		}
 	}
