@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // FileName is the config file mcpward looks for in the working directory.
@@ -104,18 +105,18 @@ func (t *Target) Transport() string {
 }
 
 var (
-	targetNameRe = regexp.MustCompile(`^[A-Za-z0-9._@-]+$`)
+	targetNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._@-]+$`) })
 	// secretHeaderRe matches header names that usually carry a credential
 	// (snapgauge §2).
-	secretHeaderRe = regexp.MustCompile(`(?i)authorization|token|key|secret|cookie`)
+	secretHeaderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)authorization|token|key|secret|cookie`) })
 	// headerNameRe is an RFC 9110 token.
-	headerNameRe = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+	headerNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$") })
 )
 
 // ValidTargetName reports whether name can be a target name: it becomes a
 // file stem, so only letters, digits and . _ @ - are allowed.
 func ValidTargetName(name string) bool {
-	return targetNameRe.MatchString(name) && name != "." && name != ".."
+	return targetNameRe().MatchString(name) && name != "." && name != ".."
 }
 
 // LiteralSecretHeaders returns, sorted, the names of headers that look like
@@ -125,7 +126,7 @@ func ValidTargetName(name string) bool {
 func (t *Target) LiteralSecretHeaders() []string {
 	var out []string
 	for name, v := range t.Headers {
-		if secretHeaderRe.MatchString(name) && !strings.Contains(v, "${") {
+		if secretHeaderRe().MatchString(name) && !strings.Contains(v, "${") {
 			out = append(out, name)
 		}
 	}

@@ -375,7 +375,7 @@ func validateTarget(path string, t *Target) error {
 		}
 	}
 	for name := range t.Headers {
-		if !headerNameRe.MatchString(name) {
+		if !headerNameRe().MatchString(name) {
 			return perr(join(path, "headers"), "header name %q is not a valid HTTP field name", name)
 		}
 	}
