@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/mcpward/mcpward/internal/mcp"
@@ -71,7 +72,7 @@ var inflections = map[string][]string{
 }
 
 // wordIndex maps every matching form to its base verb.
-var wordIndex = func() map[string]string {
+var wordIndex = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for _, r := range wordRules {
 		for _, w := range r.words {
@@ -82,7 +83,7 @@ var wordIndex = func() map[string]string {
 		}
 	}
 	return m
-}()
+})
 
 // noDescription stands in for a missing description, as in surfaceprint.
 const noDescription = "(no description)"
@@ -111,7 +112,7 @@ func classify(name, description string) (Risk, string) {
 	}
 	found := map[string]bool{}
 	for _, w := range words(name + " " + description) {
-		if base, ok := wordIndex[w]; ok {
+		if base, ok := wordIndex()[w]; ok {
 			found[base] = true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mcpward/mcpward/internal/mcp"
 )
@@ -48,6 +49,12 @@ type SignalInput struct {
 	Prompts           []mcp.Prompt
 }
 
+// signalRule is one of signalRules.
+type signalRule struct {
+	name string
+	re   *regexp.Regexp
+}
+
 // signalRules are matched case-insensitively, except PEM armour, which
 // RFC 7468 writes in capitals ("begin the key exchange" is prose, not key
 // material; surfaceprint matches it). "." does not cross newlines
@@ -57,17 +64,16 @@ type SignalInput struct {
 // instructions/developers; a typographic apostrophe in "don’t"; and
 // command-line options between curl/wget and the URL
 // ("curl -fsSL https://…").
-var signalRules = []struct {
-	name string
-	re   *regexp.Regexp
-}{
-	{RulePromptInjection, regexp.MustCompile(`(?i)\b(?:ignor(?:e|es|ed|ing)|disregard(?:s|ed|ing)?)\b.*\b(?:instructions?|system|developers?)\b`)},
-	{RuleExfiltration, regexp.MustCompile(`(?i)\b(?:exfiltrat|steal|leak)\w*`)},
-	{RuleDoNotTellUser, regexp.MustCompile(`(?i)\b(?:don['’]t|do\s+not)\b.*\b(?:tell|mention|reveal)\b.*\buser`)},
-	{RuleSystemPrompt, regexp.MustCompile(`(?i)\bsystem\s+prompt|\bdeveloper\s+message`)},
-	{RuleEncodedSecret, regexp.MustCompile(`BEGIN [A-Z ]+ KEY`)},
-	{RuleShellDownload, regexp.MustCompile(`(?i)\b(?:curl|wget)\s+(?:-\S+\s+)*['"]?https?://`)},
-}
+var signalRules = sync.OnceValue(func() []signalRule {
+	return []signalRule{
+		{RulePromptInjection, regexp.MustCompile(`(?i)\b(?:ignor(?:e|es|ed|ing)|disregard(?:s|ed|ing)?)\b.*\b(?:instructions?|system|developers?)\b`)},
+		{RuleExfiltration, regexp.MustCompile(`(?i)\b(?:exfiltrat|steal|leak)\w*`)},
+		{RuleDoNotTellUser, regexp.MustCompile(`(?i)\b(?:don['’]t|do\s+not)\b.*\b(?:tell|mention|reveal)\b.*\buser`)},
+		{RuleSystemPrompt, regexp.MustCompile(`(?i)\bsystem\s+prompt|\bdeveloper\s+message`)},
+		{RuleEncodedSecret, regexp.MustCompile(`BEGIN [A-Z ]+ KEY`)},
+		{RuleShellDownload, regexp.MustCompile(`(?i)\b(?:curl|wget)\s+(?:-\S+\s+)*['"]?https?://`)},
+	}
+})
 
 const snippetLen = 200
 
@@ -79,7 +85,7 @@ const snippetLen = 200
 func Signals(in SignalInput) []Signal {
 	var out []Signal
 	scan := func(kind, name, text string) {
-		for _, r := range signalRules {
+		for _, r := range signalRules() {
 			if r.re.MatchString(text) {
 				out = append(out, Signal{Kind: kind, Name: name, Rule: r.name, Snippet: snippet(text)})
 			}

@@ -41,7 +41,7 @@ func TestSignalRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, r := range signalRules {
+		for _, r := range signalRules() {
 			if r.re.MatchString(tt.text) {
 				got = append(got, r.name)
 			}
