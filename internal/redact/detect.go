@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Placeholder replaces every hidden value. As a JSON value it is the
@@ -32,93 +33,97 @@ type detector struct {
 }
 
 // builtinDetectors are the --redact-secrets value detectors.
-var builtinDetectors = []*detector{
-	{
-		name:     "private-key",
-		literals: []string{"private key-----"},
-		// An unterminated block (a truncated frame) is hidden to the end.
-		re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)`),
-	},
-	{
-		name:     "bearer",
-		literals: []string{"bearer"},
-		re:       regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9\-._~+/]+=*)`),
-		group:    1,
-	},
-	{
-		name:     "credential-header",
-		literals: []string{"authorization", "cookie", "api-key", "auth-token"},
-		// A header line or argv element: "Cookie: a=b", "X-Api-Key: k".
-		// Authorization values keep their scheme through the bearer
-		// detector; other schemes (Basic, Digest, tokens) are hidden here.
-		re:    regexp.MustCompile(`(?i)\b(?:proxy-)?(?:authorization|set-cookie|cookie|x-api-key|api-key|x-auth-token)\s*:\s*(?:(?i:bearer|basic|digest|token|bot)\s+)?([^\r\n"]+)`),
-		group: 1,
-	},
-	{
-		name:     "openai-anthropic-key",
-		literals: []string{"sk-"},
-		re:       regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{20,}`),
-	},
-	{
-		name:     "stripe-key",
-		literals: []string{"k_live_", "k_test_"},
-		re:       regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}`),
-	},
-	{
-		name:     "github-token",
-		literals: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re:       regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`),
-	},
-	{
-		name:     "slack-token",
-		literals: []string{"xox"},
-		re:       regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`),
-	},
-	{
-		name:     "aws-access-key",
-		literals: []string{"akia", "asia"},
-		re:       regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
-	},
-	{
-		name:     "google-api-key",
-		literals: []string{"aiza"},
-		re:       regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`),
-	},
-	{
-		name:     "jwt",
-		literals: []string{"eyj"},
-		re:       regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*`),
-	},
-	{
-		name:     "url-password",
-		literals: []string{"://"},
-		// scheme://user:password@host: the password goes, the user stays
-		// (it says which account). The last "@" before the path ends the
-		// userinfo, as in net/url.
-		re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/?#@:"'<>]*:([^\s/?#"'<>]+)@`),
-		group: 1,
-		need:  '@',
-	},
-	{
-		name:     "url-user-token",
-		literals: []string{"://"},
-		// scheme://TOKEN@host: a long user with no password is a token
-		// (https://ghp_…@github.com, https://x-oauth-basic…).
-		re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://([A-Za-z0-9_\-.~%+=]{20,})@`),
-		group: 1,
-		need:  '@',
-	},
-	{
-		name:     "key-value",
-		literals: []string{"passw", "passphrase", "secret", "token", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key"},
-		// "password=hunter2", "db_password: hunter2", `token="abc"` in
-		// free text; the name must be a credential name (not
-		// progress_token).
-		re:        regexp.MustCompile(`(?i)\b([A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key))["']?\s*[=:]\s*("[^"\r\n]*"|'[^'\r\n]*'|[^\s,;&"'<>{}\[\]]+)`),
-		group:     2,
-		nameGroup: 1,
-	},
-}
+var builtinDetectors = sync.OnceValue(func() []*detector {
+	dets := []*detector{
+		{
+			name:     "private-key",
+			literals: []string{"private key-----"},
+			// An unterminated block (a truncated frame) is hidden to the end.
+			re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)`),
+		},
+		{
+			name:     "bearer",
+			literals: []string{"bearer"},
+			re:       regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9\-._~+/]+=*)`),
+			group:    1,
+		},
+		{
+			name:     "credential-header",
+			literals: []string{"authorization", "cookie", "api-key", "auth-token"},
+			// A header line or argv element: "Cookie: a=b", "X-Api-Key: k".
+			// Authorization values keep their scheme through the bearer
+			// detector; other schemes (Basic, Digest, tokens) are hidden here.
+			re:    regexp.MustCompile(`(?i)\b(?:proxy-)?(?:authorization|set-cookie|cookie|x-api-key|api-key|x-auth-token)\s*:\s*(?:(?i:bearer|basic|digest|token|bot)\s+)?([^\r\n"]+)`),
+			group: 1,
+		},
+		{
+			name:     "openai-anthropic-key",
+			literals: []string{"sk-"},
+			re:       regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{20,}`),
+		},
+		{
+			name:     "stripe-key",
+			literals: []string{"k_live_", "k_test_"},
+			re:       regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}`),
+		},
+		{
+			name:     "github-token",
+			literals: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+			re:       regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`),
+		},
+		{
+			name:     "slack-token",
+			literals: []string{"xox"},
+			re:       regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`),
+		},
+		{
+			name:     "aws-access-key",
+			literals: []string{"akia", "asia"},
+			re:       regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
+		},
+		{
+			name:     "google-api-key",
+			literals: []string{"aiza"},
+			re:       regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`),
+		},
+		{
+			name:     "jwt",
+			literals: []string{"eyj"},
+			re:       regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*`),
+		},
+		{
+			name:     "url-password",
+			literals: []string{"://"},
+			// scheme://user:password@host: the password goes, the user stays
+			// (it says which account). The last "@" before the path ends the
+			// userinfo, as in net/url.
+			re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/?#@:"'<>]*:([^\s/?#"'<>]+)@`),
+			group: 1,
+			need:  '@',
+		},
+		{
+			name:     "url-user-token",
+			literals: []string{"://"},
+			// scheme://TOKEN@host: a long user with no password is a token
+			// (https://ghp_…@github.com, https://x-oauth-basic…).
+			re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://([A-Za-z0-9_\-.~%+=]{20,})@`),
+			group: 1,
+			need:  '@',
+		},
+		{
+			name:     "key-value",
+			literals: []string{"passw", "passphrase", "secret", "token", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key"},
+			// "password=hunter2", "db_password: hunter2", `token="abc"` in
+			// free text; the name must be a credential name (not
+			// progress_token).
+			re:        regexp.MustCompile(`(?i)\b([A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key))["']?\s*[=:]\s*("[^"\r\n]*"|'[^'\r\n]*'|[^\s,;&"'<>{}\[\]]+)`),
+			group:     2,
+			nameGroup: 1,
+		},
+	}
+	buildPrefilter(dets)
+	return dets
+})
 
 // secretSuffixes are the credential names --redact-secrets hides, compared
 // against a member name lowercased with "-" and "_" removed, as exact
@@ -199,8 +204,10 @@ type prefilterLit struct {
 	det int
 }
 
-func init() {
-	for i, d := range builtinDetectors {
+// buildPrefilter fills the prefilter from dets, the built-in detectors,
+// once, when they are first needed.
+func buildPrefilter(dets []*detector) {
+	for i, d := range dets {
 		for _, l := range d.literals {
 			if len(l) < 3 || l != strings.ToLower(l) {
 				panic("redact: detector literal must be lowercase and at least 3 bytes: " + l)

@@ -101,7 +101,7 @@ func New(cfg Config) (*Redactor, error) {
 		}
 	}
 	if cfg.Secrets {
-		r.dets = builtinDetectors
+		r.dets = builtinDetectors()
 	}
 	r.active = cfg.Secrets || len(r.keys) > 0 || len(r.values) > 0 || len(r.paths) > 0
 	return r, nil
