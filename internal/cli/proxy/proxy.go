@@ -95,7 +95,8 @@ session log, without changing a byte of what they exchange.
 
 As a stdio shim, put 'mcpward --' (or 'mcpward proxy --') in front of the
 server command in your client's config. The server's stderr passes through,
-SIGINT and SIGTERM are forwarded to it, and mcpward exits with its exit code.
+SIGHUP, SIGINT and SIGTERM are forwarded to it and its children, and mcpward
+exits with its exit code. The server never outlives mcpward.
 
 As an HTTP reverse proxy, point the client at --listen instead of the
 server: every path is forwarded unchanged to the --target origin, responses
@@ -270,7 +271,7 @@ func stdioRun(ctx context.Context, opts *ProxyOptions) error {
 	// the server is told and reaped: the write then fails and is handled.
 	signal.Ignore(syscall.SIGPIPE)
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, proxy.ShimSignals...)
 	defer signal.Stop(sigs)
 	cwd, _ := opts.Getwd()
 	var rec proxy.Recorder
@@ -343,7 +344,8 @@ func openLog(opts *ProxyOptions, label string) (*logFile, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	lo := &proxy.LogOptions{Session: id, Label: label, Now: opts.Now}
+	// Frames lost to a full disk are news at once, not only at exit.
+	lo := &proxy.LogOptions{Session: id, Label: label, Now: opts.Now, Warn: opts.IO.ErrOut}
 	red, err := redact.New(opts.Redact)
 	if err != nil {
 		return nil, "", fault.Input(err)

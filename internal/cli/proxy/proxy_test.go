@@ -26,13 +26,46 @@ import (
 const helperEnv = "MCPWARD_CLI_PROXY_HELPER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(helperEnv) == "cat" {
+	switch os.Getenv(helperEnv) {
+	case "cat":
 		io.Copy(os.Stdout, os.Stdin)
 		os.Stderr.WriteString("bye\n")
 		code, _ := strconv.Atoi(os.Getenv("HELPER_EXIT"))
 		os.Exit(code)
+	case "sleep":
+		// A server that only a signal ends (bounded, should a test fail).
+		os.Stdout.WriteString("ready\n")
+		time.Sleep(5 * time.Minute)
+		os.Exit(0)
+	case "shim":
+		os.Exit(helperShim())
 	}
 	os.Exit(m.Run())
+}
+
+// helperShim is `mcpward proxy --trace-file $HELPER_LOG -- <sleep helper>`
+// on the process's own streams, exiting with the code Main would.
+func helperShim() int {
+	exe, err := os.Executable()
+	if err != nil {
+		return 90
+	}
+	opts := &ProxyOptions{
+		IO: iostreams.System(), Now: time.Now, Version: "test", LookupEnv: os.LookupEnv,
+		Environ: func() []string { return append(os.Environ(), helperEnv+"=sleep") },
+		Getwd:   os.Getwd, Command: []string{exe, "-test.run=^$"}, Label: "sleep",
+		TraceFile: os.Getenv("HELPER_LOG"), NoFeed: true, Grace: 10 * time.Second,
+	}
+	err = proxyRun(context.Background(), opts)
+	var v *cmdutil.VerdictError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &v):
+		return v.Code
+	}
+	os.Stderr.WriteString(err.Error() + "\n")
+	return 90
 }
 
 func TestNewCmdProxyFlags(t *testing.T) {
