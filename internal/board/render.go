@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -65,15 +66,16 @@ func disclosureLabel(r Row) string {
 	return fmt.Sprintf("%d MUST-level finding(s) pending disclosure", r.MustViolationCount)
 }
 
-var page = template.Must(template.New("board").Funcs(template.FuncMap{
-	"status": statusLabel, "disclosure": disclosureLabel,
-	"join": func(s []string) string {
-		if len(s) == 0 {
-			return "—"
-		}
-		return strings.Join(s, ", ")
-	},
-}).Parse(`<!doctype html>
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("board").Funcs(template.FuncMap{
+		"status": statusLabel, "disclosure": disclosureLabel,
+		"join": func(s []string) string {
+			if len(s) == 0 {
+				return "—"
+			}
+			return strings.Join(s, ", ")
+		},
+	}).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
@@ -109,11 +111,12 @@ document.querySelectorAll('tr.row').forEach(function(r){r.style.display=r.datase
 </script>
 </body></html>
 `))
+})
 
 // Render writes the self-contained HTML page: inline CSS and script, no
 // external fetch, every server-provided string escaped by html/template.
 func Render(w io.Writer, b *Board, now time.Time) error {
-	return page.Execute(w, struct {
+	return page().Execute(w, struct {
 		B     *Board
 		Stale bool
 	}{b, len(b.Rows) > 0 && Stale(b.Date, now) || len(b.Rows) == 0 && b.Date != "" && Stale(b.Date, now)})

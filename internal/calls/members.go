@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 )
@@ -69,13 +70,13 @@ func (d *memberDecoder) decode(raw []byte, w any) bool {
 }
 
 var (
-	paramsDecoder = newMemberDecoder(reflect.TypeFor[wireParams]())
-	resultDecoder = newMemberDecoder(reflect.TypeFor[wireResult]())
+	paramsDecoder = sync.OnceValue(func() *memberDecoder { return newMemberDecoder(reflect.TypeFor[wireParams]()) })
+	resultDecoder = sync.OnceValue(func() *memberDecoder { return newMemberDecoder(reflect.TypeFor[wireResult]()) })
 )
 
 // unmarshalParams is json.Unmarshal(raw, w) through paramsDecoder.
 func unmarshalParams(raw []byte, w *wireParams) error {
-	if paramsDecoder.decode(raw, w) {
+	if paramsDecoder().decode(raw, w) {
 		return nil
 	}
 	*w = wireParams{}
@@ -84,7 +85,7 @@ func unmarshalParams(raw []byte, w *wireParams) error {
 
 // unmarshalResult is json.Unmarshal(raw, w) through resultDecoder.
 func unmarshalResult(raw []byte, w *wireResult) error {
-	if resultDecoder.decode(raw, w) {
+	if resultDecoder().decode(raw, w) {
 		return nil
 	}
 	*w = wireResult{}

@@ -22,7 +22,7 @@ func FuzzMemberDecoder(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var p wireParams
-		if paramsDecoder.decode(raw, &p) {
+		if paramsDecoder().decode(raw, &p) {
 			var want wireParams
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatalf("paramsDecoder read %q, json.Unmarshal: %v", raw, err)
@@ -32,7 +32,7 @@ func FuzzMemberDecoder(f *testing.F) {
 			}
 		}
 		var r wireResult
-		if resultDecoder.decode(raw, &r) {
+		if resultDecoder().decode(raw, &r) {
 			var want wireResult
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatalf("resultDecoder read %q, json.Unmarshal: %v", raw, err)
@@ -46,7 +46,7 @@ func FuzzMemberDecoder(f *testing.F) {
 
 func TestMemberDecoderFieldLimit(t *testing.T) {
 	// decode tracks duplicates in a 64-bit set, one bit per field.
-	for _, d := range []*memberDecoder{paramsDecoder, resultDecoder} {
+	for _, d := range []*memberDecoder{paramsDecoder(), resultDecoder()} {
 		if len(d.names) > 64 {
 			t.Errorf("wire struct has %d fields, at most 64 supported", len(d.names))
 		}

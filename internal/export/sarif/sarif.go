@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/export/render"
@@ -156,13 +157,13 @@ func Fingerprint(ruleID, subject, profile string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-var catalogue = func() map[string]diff.RuleInfo {
+var catalogue = sync.OnceValue(func() map[string]diff.RuleInfo {
 	m := map[string]diff.RuleInfo{}
 	for _, ri := range diff.Rules() {
 		m[ri.ID] = ri
 	}
 	return m
-}()
+})
 
 func build(r *result.Result) *log {
 	rules := descriptors(r)
@@ -246,7 +247,7 @@ func descriptors(r *result.Result) []descriptor {
 		}
 		d := descriptor{ID: f.RuleID, DefaultConfiguration: configuration{TierLevel(f.Tier)},
 			Properties: map[string]any{"tier": f.Tier.String()}}
-		if ri, ok := catalogue[f.RuleID]; ok {
+		if ri, ok := catalogue()[f.RuleID]; ok {
 			d.ShortDescription = &message{ri.Summary}
 			d.FullDescription = &message{ri.Rationale}
 			d.DefaultConfiguration.Level = TierLevel(ri.Tier)
