@@ -137,7 +137,7 @@ func New(ctx context.Context, opts Options) (*Hub, error) {
 	h.ctx, h.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	sessionsDir := ""
 	if opts.StateDir != "" {
-		sessionsDir = filepath.Join(opts.StateDir, "sessions")
+		sessionsDir = session.Layout{Root: opts.StateDir}.Sessions()
 	}
 	h.files = newTracker(h, sessionsDir)
 

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -134,7 +133,7 @@ func baselineLoader(stateDir string) common.BaselineLoader {
 	if stateDir == "" {
 		return nil
 	}
-	dir := filepath.Join(stateDir, "baselines")
+	dir := session.Layout{Root: stateDir}.Baselines()
 	return func(id baseline.Identity) (*baseline.Baseline, error) { return baseline.Read(dir, id) }
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,9 +13,10 @@ import (
 	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
 // BaselineOptions are the inputs of `sessions baseline`.
@@ -63,22 +63,22 @@ check' and the live UI only read them.`,
 	cmd.Flags().BoolVar(&opts.Accept, "accept", false, "replace the baseline with this session's tools")
 	cmd.Flags().BoolVar(&opts.Reset, "reset", false, "delete the baseline")
 	cmdutil.AddStateDirFlag(cmd, f)
-	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
+	cmd.ValidArgsFunction = sessionargs.CompleteSessions(f)
 	return cmd
 }
 
 func baselineRun(opts *BaselineOptions) error {
-	paths, err := sessionlog.Resolve(opts.Factory, opts.Log, "", "")
+	paths, err := sessionargs.Resolve(opts.Factory, opts.Log, "", "")
 	if err != nil {
 		return err
 	}
 	dir := opts.Dir
 	if dir == "" {
-		state, err := sessionlog.StateDir(opts.Factory)
+		state, err := sessionargs.Layout(opts.Factory)
 		if err != nil {
 			return err
 		}
-		dir = filepath.Join(state, "baselines")
+		dir = state.Baselines()
 	}
 	path := paths[len(paths)-1] // the newest log
 	st := calls.New(nil)

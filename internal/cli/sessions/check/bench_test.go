@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/sessionlog"
 	"github.com/mcpward/mcpward/internal/traffic"
 )
 

@@ -19,7 +19,7 @@ import (
 	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/fault"
@@ -27,6 +27,7 @@ import (
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/sessionlog"
 	"github.com/mcpward/mcpward/internal/traffic"
 )
 
@@ -122,9 +123,9 @@ which this command never writes.`,
 	fl.IntVar(&opts.MaxResults, "max-results", 1000, "report at most `N` findings (the rest are counted)")
 	fl.DurationVar(&opts.Slow, "slow", DefaultSlow, "list the slowest calls that took `D` or longer (0: the slowest few, however fast)")
 	cmdutil.AddStateDirFlag(cmd, f)
-	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
-	_ = cmd.RegisterFlagCompletionFunc("session", sessionlog.CompleteSessions(f))
-	_ = cmd.RegisterFlagCompletionFunc("label", sessionlog.CompleteLabels(f))
+	cmd.ValidArgsFunction = sessionargs.CompleteSessions(f)
+	_ = cmd.RegisterFlagCompletionFunc("session", sessionargs.CompleteSessions(f))
+	_ = cmd.RegisterFlagCompletionFunc("label", sessionargs.CompleteLabels(f))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cmdutil.CompleteLazyList(gateWords))
 	return cmd
 }
@@ -205,17 +206,17 @@ type sessionReport struct {
 }
 
 func checkRun(opts *CheckOptions) error {
-	paths, err := sessionlog.Resolve(opts.Factory, opts.Logs, opts.SessionID, opts.Label)
+	paths, err := sessionargs.Resolve(opts.Factory, opts.Logs, opts.SessionID, opts.Label)
 	if err != nil {
 		return err
 	}
 	dir := opts.BaselineDir
 	if dir == "" {
-		state, err := sessionlog.StateDir(opts.Factory)
+		state, err := sessionargs.Layout(opts.Factory)
 		if err != nil {
 			return err
 		}
-		dir = filepath.Join(state, "baselines")
+		dir = state.Baselines()
 	}
 	res := &result.Result{SchemaVersion: result.SchemaVersion, Tool: "mcpward", Version: opts.Version,
 		Command: "sessions-check", Findings: []result.Finding{}, Evidence: result.Evidence{Complete: true}}

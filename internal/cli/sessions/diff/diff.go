@@ -17,14 +17,14 @@ import (
 	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	exportcmd "github.com/mcpward/mcpward/internal/cli/sessions/export"
-	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/sessiondiff"
+	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
 // DiffOptions are the inputs of `sessions diff`.
@@ -89,9 +89,9 @@ whenever the comparison ran.`,
 	fl.StringVar(&opts.SessionA, "session-a", "", "the session `id` (prefix) to take from A")
 	fl.StringVar(&opts.SessionB, "session-b", "", "the session `id` (prefix) to take from B")
 	cmdutil.AddStateDirFlag(cmd, f)
-	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
-	_ = cmd.RegisterFlagCompletionFunc("session-a", sessionlog.CompleteSessions(f))
-	_ = cmd.RegisterFlagCompletionFunc("session-b", sessionlog.CompleteSessions(f))
+	cmd.ValidArgsFunction = sessionargs.CompleteSessions(f)
+	_ = cmd.RegisterFlagCompletionFunc("session-a", sessionargs.CompleteSessions(f))
+	_ = cmd.RegisterFlagCompletionFunc("session-b", sessionargs.CompleteSessions(f))
 	return cmd
 }
 
@@ -150,7 +150,7 @@ type pendingCall struct {
 // loadSide reads one session of a log into what the comparison needs:
 // its latest tool list and every tools/call with canonical arguments.
 func loadSide(opts *DiffOptions, arg, sessionID string) (*sessiondiff.Side, error) {
-	path, err := exportcmd.ResolveLog(opts.Factory, arg, "")
+	path, err := sessionargs.ResolveLog(opts.Factory, arg, "")
 	if err != nil {
 		return nil, err
 	}

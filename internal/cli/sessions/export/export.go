@@ -17,10 +17,11 @@ import (
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/redact"
+	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
 // Formats lists the export formats.
@@ -87,8 +88,8 @@ the log being read.`,
 	fl.BoolVar(&opts.Check, "check", false, "run the traffic rules and include their findings")
 	AddRedactFlags(cmd, &opts.Redact)
 	cmdutil.AddStateDirFlag(cmd, f)
-	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
-	_ = cmd.RegisterFlagCompletionFunc("session", sessionlog.CompleteSessions(f))
+	cmd.ValidArgsFunction = sessionargs.CompleteSessions(f)
+	_ = cmd.RegisterFlagCompletionFunc("session", sessionargs.CompleteSessions(f))
 	return cmd
 }
 
@@ -103,7 +104,7 @@ func AddRedactFlags(cmd *cobra.Command, cfg *redact.Config) {
 }
 
 func exportRun(opts *ExportOptions) error {
-	path, err := ResolveLog(opts.Factory, opts.Log, opts.SessionID)
+	path, err := sessionargs.ResolveLog(opts.Factory, opts.Log, opts.SessionID)
 	if err != nil {
 		return err
 	}
@@ -178,48 +179,6 @@ func newSink(opts *ExportOptions, w io.Writer, path string, redacted bool) (sink
 		return newOTLPSink(w, opts.Version)
 	}
 	return nil, fmt.Errorf("format %q", opts.Format)
-}
-
-// ResolveLog picks the one log a single-log command reads: LOG if it is a
-// file, else the log whose id, id prefix or label it names; with only a
-// session id, the log named after it; with neither, the newest non-empty
-// log of the state directory.
-func ResolveLog(f *cmdutil.Factory, log, sessionID string) (string, error) {
-	if log == "" && sessionID == "" {
-		state, err := sessionlog.StateDir(f)
-		if err != nil {
-			return "", err
-		}
-		dir := sessionlog.SessionsDir(state)
-		files, err := sessionlog.List(dir)
-		if err != nil {
-			return "", err
-		}
-		var best *sessionlog.File
-		for i := range files {
-			if files[i].Size > 0 && (best == nil || !files[i].ModTime.Before(best.ModTime)) {
-				best = &files[i]
-			}
-		}
-		if best == nil {
-			return "", fault.Input(cmdutil.WithHint(fmt.Errorf("no session logs in %s", dir),
-				"record one with 'mcpward proxy -- <server command>'"))
-		}
-		return best.Path, nil
-	}
-	var args []string
-	if log != "" {
-		args = []string{log}
-	}
-	paths, err := sessionlog.Resolve(f, args, sessionID, "")
-	if err != nil {
-		return "", err
-	}
-	if len(paths) > 1 {
-		return "", fault.Input(cmdutil.WithHint(fmt.Errorf("%d session logs match %q", len(paths), log+sessionID),
-			"name one log file or a longer session id"))
-	}
-	return paths[0], nil
 }
 
 // writeOutput runs write into stdout ("-" or "") or into path: through a

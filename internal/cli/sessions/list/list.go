@@ -11,9 +11,10 @@ import (
 
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
 // ListOptions are the inputs of `sessions list`.
@@ -46,7 +47,7 @@ estimated tokens, p50/p95/p99).`,
 	}
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "text", "json", cmdutil.FormatTSV)
 	cmdutil.AddStateDirFlag(cmd, f)
-	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
+	cmd.ValidArgsFunction = sessionargs.CompleteSessions(f)
 	return cmd
 }
 
@@ -63,17 +64,17 @@ type Entry struct {
 func listRun(opts *ListOptions) error {
 	var paths []string
 	if len(opts.Logs) > 0 {
-		p, err := sessionlog.Resolve(opts.Factory, opts.Logs, "", "")
+		p, err := sessionargs.Resolve(opts.Factory, opts.Logs, "", "")
 		if err != nil {
 			return err
 		}
 		paths = p
 	} else {
-		state, err := sessionlog.StateDir(opts.Factory)
+		state, err := sessionargs.Layout(opts.Factory)
 		if err != nil {
 			return err
 		}
-		files, err := sessionlog.List(sessionlog.SessionsDir(state))
+		files, err := sessionlog.List(state.Sessions())
 		if err != nil {
 			return err
 		}

@@ -13,8 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
 // PruneOptions are the inputs of `sessions prune`.
@@ -109,11 +110,11 @@ func interactive(io *iostreams.IOStreams) bool {
 }
 
 func pruneRun(opts *PruneOptions) error {
-	state, err := sessionlog.StateDir(opts.Factory)
+	state, err := sessionargs.Layout(opts.Factory)
 	if err != nil {
 		return err
 	}
-	files, err := sessionlog.List(sessionlog.SessionsDir(state))
+	files, err := sessionlog.List(state.Sessions())
 	if err != nil {
 		return err
 	}

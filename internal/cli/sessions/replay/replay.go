@@ -13,8 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	exportcmd "github.com/mcpward/mcpward/internal/cli/sessions/export"
-	"github.com/mcpward/mcpward/internal/cli/sessions/sessionlog"
+	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/replay"
@@ -125,13 +124,13 @@ printed on stderr before it runs. With --exit-code, a different answer exits 1.`
 	cmdutil.AddJSONFlags(cmd, &opts.JSON)
 	fl.DurationVar(&opts.Timeout, "timeout", replay.DefaultTimeout, "request `timeout`")
 	cmdutil.AddStateDirFlag(cmd, f)
-	cmd.ValidArgsFunction = sessionlog.CompleteSessions(f)
-	_ = cmd.RegisterFlagCompletionFunc("session", sessionlog.CompleteSessions(f))
+	cmd.ValidArgsFunction = sessionargs.CompleteSessions(f)
+	_ = cmd.RegisterFlagCompletionFunc("session", sessionargs.CompleteSessions(f))
 	return cmd
 }
 
 func replayRun(opts *ReplayOptions) error {
-	path, err := exportcmd.ResolveLog(opts.Factory, opts.Log, opts.SessionID)
+	path, err := sessionargs.ResolveLog(opts.Factory, opts.Log, opts.SessionID)
 	if err != nil {
 		return err
 	}

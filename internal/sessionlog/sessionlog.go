@@ -1,0 +1,156 @@
+// Package sessionlog reads the session logs of the state directory (see
+// session.Layout): listing them, matching a log's name with a session id
+// or label, and reading a log record by record with its line numbers. The
+// `mcpward sessions` verbs and the live view share it.
+package sessionlog
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+// A File is one log file in the sessions folder.
+type File struct {
+	Path    string
+	Size    int64
+	ModTime time.Time
+}
+
+// List returns the *.jsonl files of dir, oldest name first (session ids
+// sort by start time). A missing dir is an empty list.
+func List(dir string) ([]File, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fault.Input(fmt.Errorf("list session logs: %w", err))
+	}
+	var out []File
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		out = append(out, File{Path: filepath.Join(dir, e.Name()), Size: info.Size(), ModTime: info.ModTime()})
+	}
+	slices.SortFunc(out, func(a, b File) int { return strings.Compare(filepath.Base(a.Path), filepath.Base(b.Path)) })
+	return out, nil
+}
+
+// Name splits a log file name "<label>-<id>.jsonl" into its label and
+// session id (a name without a '-' is all id).
+func Name(path string) (label, id string) {
+	stem := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if i := strings.LastIndexByte(stem, '-'); i >= 0 {
+		return stem[:i], stem[i+1:]
+	}
+	return "", stem
+}
+
+// Matches compares a log file name "<label>-<id>.jsonl" with an id (or id
+// prefix, or the label) and a label; an empty id or label matches any.
+func Matches(path, id, label string) bool {
+	fLabel, fID := Name(path)
+	if label != "" && fLabel != label {
+		return false
+	}
+	if id != "" && !strings.HasPrefix(fID, id) && fLabel != id {
+		return false
+	}
+	return true
+}
+
+// lineFeeder hands the session reader one line per Read, so that after
+// each record the lines it consumed are known exactly.
+type lineFeeder struct {
+	br      *bufio.Reader
+	pending []byte // bytes of the current chunk not handed out yet
+	perr    error
+	lines   int
+	partial bool
+}
+
+func (l *lineFeeder) Read(p []byte) (int, error) {
+	if len(l.pending) == 0 {
+		if l.perr != nil {
+			return 0, l.perr
+		}
+		chunk, err := l.br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			err = nil
+		}
+		l.pending, l.perr = chunk, err
+		if len(chunk) == 0 {
+			l.perr = nil
+			return 0, err
+		}
+	}
+	n := copy(p, l.pending)
+	l.pending = l.pending[n:]
+	if n > 0 {
+		if p[n-1] == '\n' {
+			l.lines++
+			l.partial = false
+		} else {
+			l.partial = true
+		}
+	}
+	if len(l.pending) == 0 && l.perr != nil {
+		err := l.perr
+		l.perr = nil
+		return n, err
+	}
+	return n, nil
+}
+
+// line is the 1-based line of the record the reader returned last.
+func (l *lineFeeder) line() int {
+	if l.partial {
+		return l.lines + 1
+	}
+	return l.lines
+}
+
+// Read streams every record of the log at path to add, with its line, and
+// returns the lines it skipped (torn or corrupt) and how many. An
+// unreadable file is an input error (exit 4).
+func Read(path string, add func(rec *session.Record, line int)) ([]session.LineError, int, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fault.Input(fmt.Errorf("read session log: %w", err))
+	}
+	defer fh.Close()
+	return ReadFrom(fh, path, add)
+}
+
+// ReadFrom is Read over any reader (name is for messages).
+func ReadFrom(r io.Reader, name string, add func(rec *session.Record, line int)) ([]session.LineError, int, error) {
+	lf := &lineFeeder{br: bufio.NewReaderSize(r, 64<<10)}
+	sr := session.NewReader(lf)
+	for {
+		rec, err := sr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return sr.Problems(), sr.Skipped(), fault.Input(fmt.Errorf("read session log %s: %w", name, err))
+		}
+		add(rec, lf.line())
+	}
+	return sr.Problems(), sr.Skipped(), nil
+}
+
