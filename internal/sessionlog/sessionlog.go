@@ -153,4 +153,3 @@ func ReadFrom(r io.Reader, name string, add func(rec *session.Record, line int))
 	}
 	return sr.Problems(), sr.Skipped(), nil
 }
-
