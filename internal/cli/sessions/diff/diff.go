@@ -3,25 +3,20 @@
 package sessdiff
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"time"
 
-	"github.com/gowebpki/jcs"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/baseline"
-	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
-	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/sessiondiff"
 	"github.com/mcpward/mcpward/internal/sessionlog"
@@ -142,11 +137,6 @@ func compareTools(a, b []sessiondiff.ToolDef) []diff.Finding {
 	return baseline.Compare(conv(a), conv(b))
 }
 
-type pendingCall struct {
-	seq  uint64
-	call sessiondiff.Call
-}
-
 // loadSide reads one session of a log into what the comparison needs:
 // its latest tool list and every tools/call with canonical arguments.
 func loadSide(opts *DiffOptions, arg, sessionID string) (*sessiondiff.Side, error) {
@@ -154,39 +144,7 @@ func loadSide(opts *DiffOptions, arg, sessionID string) (*sessiondiff.Side, erro
 	if err != nil {
 		return nil, err
 	}
-	byCall := map[*calls.Call]*pendingCall{}
-	var done []*pendingCall
-	finish := func(c *calls.Call) {
-		pc, ok := byCall[c]
-		if !ok {
-			return
-		}
-		pc.call.Status = c.State.String()
-		pc.call.Duration = c.Duration()
-		pc.call.Finished = !c.End.IsZero()
-		if c.State == calls.Cancelled {
-			return // a late result may still follow
-		}
-		delete(byCall, c)
-		done = append(done, pc)
-	}
-	store := calls.New(&calls.Options{
-		OnFrame: func(f *calls.Frame) {
-			if f.Kind != calls.KindRequest || f.Call == nil || f.Call.Method != mcp.MethodToolsCall || f.Has(calls.NoteRetry) {
-				return
-			}
-			if _, ok := byCall[f.Call]; ok {
-				return
-			}
-			var args json.RawMessage
-			if f.Params != nil {
-				args = f.Params.Arguments
-			}
-			key, disp := canonArgs(args)
-			byCall[f.Call] = &pendingCall{seq: f.Record.Seq, call: sessiondiff.Call{Tool: f.Call.Name, Key: key, Args: disp, Line: f.Line, Status: "pending"}}
-		},
-		OnSettle: finish,
-	})
+	b := sessiondiff.NewSideBuilder()
 	var sessions []string
 	_, _, err = sessionlog.Read(path, func(rec *session.Record, line int) {
 		if sessionID != "" && !hasPrefix(rec.Session, sessionID) {
@@ -198,7 +156,7 @@ func loadSide(opts *DiffOptions, arg, sessionID string) (*sessiondiff.Side, erro
 		if len(sessions) > 1 {
 			return
 		}
-		store.Add(rec, line)
+		b.Add(rec, line)
 	})
 	if err != nil {
 		return nil, err
@@ -212,44 +170,11 @@ func loadSide(opts *DiffOptions, arg, sessionID string) (*sessiondiff.Side, erro
 		return nil, fault.Input(cmdutil.WithHint(fmt.Errorf("%s holds %d sessions", path, len(sessions)),
 			"pick one with --session-a / --session-b (ids: 'mcpward sessions export -f text "+path+"')"))
 	}
-	for c, pc := range byCall {
-		pc.call.Status = c.State.String()
-		pc.call.Duration, pc.call.Finished = c.Duration(), !c.End.IsZero()
-		done = append(done, pc)
-	}
-	slices.SortFunc(done, func(x, y *pendingCall) int { return int(x.seq) - int(y.seq) })
-	side := &sessiondiff.Side{Name: arg}
+	name := arg
 	if sessionID != "" {
-		side.Name += " (" + sessions[0] + ")"
+		name += " (" + sessions[0] + ")"
 	}
-	for _, pc := range done {
-		side.Calls = append(side.Calls, pc.call)
-	}
-	ss, _ := store.Session(sessions[0])
-	defs, complete := ss.Tools()
-	side.Listed = complete || len(defs) > 0
-	for _, d := range defs {
-		side.Tools = append(side.Tools, sessiondiff.ToolDef{Name: d.Name, Raw: d.Raw})
-	}
-	return side, nil
+	return b.Side(name, sessions[0]), nil
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
-
-// canonArgs returns a key for the RFC 8785 form of args (a hash, so the
-// comparison holds no argument bytes) and a short display of it.
-func canonArgs(args json.RawMessage) (key, display string) {
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	c, err := jcs.Transform(args)
-	if err != nil {
-		c = args
-	}
-	sum := sha256.Sum256(c)
-	display = string(c)
-	if len(display) > 120 {
-		display = display[:117] + "…"
-	}
-	return hex.EncodeToString(sum[:]), display
-}
