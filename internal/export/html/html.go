@@ -8,6 +8,7 @@ import (
 	"errors"
 	"html"
 	"io"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -22,7 +23,7 @@ var styleCSS string
 
 // script is the page's one executable script; its hash is the only one
 // the Content-Security-Policy allows.
-var script = filterJS + "\n" + appJS
+var script = sync.OnceValue(func() string { return filterJS + "\n" + appJS })
 
 // DataID is the id of the element holding the JSON export.
 const DataID = "mcpward-data"
@@ -38,8 +39,10 @@ func cspHash(s string) string {
 
 // CSP is the Content-Security-Policy of the report: nothing may be
 // fetched, and only the report's own script and style run.
-var CSP = "default-src 'none'; script-src " + cspHash(script) + "; style-src " + cspHash(styleCSS) +
-	"; img-src data:; base-uri 'none'; form-action 'none'"
+var CSP = sync.OnceValue(func() string {
+	return "default-src 'none'; script-src " + cspHash(script()) + "; style-src " + cspHash(styleCSS) +
+		"; img-src data:; base-uri 'none'; form-action 'none'"
+})
 
 // Options configure a report.
 type Options struct {
@@ -66,7 +69,7 @@ func NewWriter(w io.Writer, opts *Options) *Writer {
 	hw.data = &escaper{w: hw.w}
 	hw.put(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(CSP) + `">
+<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(CSP()) + `">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>` + html.EscapeString(title) + `</title>
@@ -111,7 +114,7 @@ func (w *Writer) Close() error {
 	if err := w.data.flush(); err != nil {
 		return err
 	}
-	w.put("</script>\n<script>" + script + "</script>\n</body></html>\n")
+	w.put("</script>\n<script>" + script() + "</script>\n</body></html>\n")
 	if w.err != nil {
 		return w.err
 	}
