@@ -188,7 +188,7 @@ func (p *treeParser) value() (any, error) {
 		if p.i == start {
 			return nil, errNotFast
 		}
-		return json.Number(p.b[start:p.i]), nil
+		return json.Number(p.intern(p.b[start:p.i])), nil
 	}
 }
 
@@ -297,13 +297,18 @@ func (p *treeParser) str() (any, error) {
 		}
 		return s, nil
 	}
-	if len(raw) <= maxIntern {
-		if s, ok := p.strs[string(raw)]; ok {
-			return s, nil
-		}
-		s := string(raw)
-		p.strs[s] = s
-		return s, nil
+	return p.intern(raw), nil
+}
+
+// intern returns b as a string, the same one for the same short bytes.
+func (p *treeParser) intern(b []byte) string {
+	if len(b) > maxIntern {
+		return string(b)
 	}
-	return string(raw), nil
+	if s, ok := p.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	p.strs[s] = s
+	return s
 }
