@@ -19,6 +19,18 @@
 //     which, and the hub reads exactly those from the log: a frame in the
 //     log is never missing from the live view.
 //
+// # Who owns the records
+//
+// The hub is the one owner of the live view's records, and
+// [Options.MemoryBudget] is the one bound on them: a record is kept alive
+// only by its session's window (KeepFull newest in full). The subscriber
+// backlog drops its reference when a record leaves that window (a
+// subscriber that had not taken it counts it in [Batch.Skipped]), and the
+// live view's store (internal/tui/store) keeps only rows it derives and a
+// weak reference, reading a record back through [Hub.Records] when it is
+// gone. So once a session is evicted or a record summarised, its bytes
+// can be collected.
+//
 // Example:
 //
 //	h, err := hub.New(ctx, hub.Options{StateDir: dir, History: 100})

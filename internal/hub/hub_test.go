@@ -1,13 +1,16 @@
 package hub
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -370,4 +373,79 @@ func TestClientAndServerInfo(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("SessionInfo mismatch (-want +got):\n%s", d)
 	}
+}
+
+// The memory budget is the real bound: once a session is evicted (or a
+// record demoted to a summary), nothing in the hub keeps its records
+// alive, not even the backlog of a subscriber that has not read them yet.
+func TestEvictedRecordsUnreachable(t *testing.T) {
+	const budget = 256 << 10
+	h := newHub(t, Options{Socket: NoSocket, MemoryBudget: budget, KeepFull: 100, KeepSummaries: 1000})
+	sub := h.Subscribe() // never reads: its backlog (DefaultBacklog) covers every record
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	type tracked struct {
+		sess string
+		seq  uint64
+		p    weak.Pointer[session.Record]
+	}
+	var all []tracked
+	for s := range 20 {
+		id := "01CCCCCCCCCCCCCCCCCCCCCC" + string(rune('A'+s/26)) + string(rune('A'+s%26))
+		batch := make([]*session.Record, 0, 300)
+		for i := uint64(1); i <= 300; i++ {
+			r := mkRec(id, "srv", i, base.Add(time.Duration(s*1000+int(i))*time.Millisecond))
+			r.Frame = bytes.Repeat([]byte{'x'}, 1000)
+			batch = append(batch, &r)
+			all = append(all, tracked{id, i, weak.Make(&r)})
+		}
+		h.ingest(batch, "")
+	}
+	if st := h.Stats(); st.Evicted == 0 || st.Memory > budget {
+		t.Fatalf("want evictions within budget %d: %+v", budget, st)
+	}
+	// What the hub still holds in full, by session and seq.
+	held := map[string]map[uint64]bool{}
+	for _, in := range h.Sessions() {
+		recs, err := h.Records(in.ID, 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held[in.ID] = map[uint64]bool{}
+		for _, r := range recs {
+			held[in.ID][r.Seq] = true
+		}
+	}
+	runtime.GC()
+	var live, gone, wrong int
+	var bytesLive int64
+	for _, tr := range all {
+		r := tr.p.Value()
+		switch {
+		case r != nil && !held[tr.sess][tr.seq]:
+			wrong++
+		case r != nil:
+			live++
+			bytesLive += int64(len(r.Frame))
+		default:
+			gone++
+		}
+	}
+	if wrong > 0 {
+		t.Errorf("%d records the hub let go are still reachable (%d live, %d gone)", wrong, live, gone)
+	}
+	if bytesLive > budget {
+		t.Errorf("%d frame bytes reachable, over the budget of %d", bytesLive, budget)
+	}
+	// The subscriber that fell behind is told what it missed.
+	b, err := sub.Next(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := uint64(len(b.Records)) + b.Skipped; got != uint64(len(all)) {
+		t.Errorf("subscriber got %d records + %d skipped, want %d in all", len(b.Records), b.Skipped, len(all))
+	}
+	if len(b.Records) != live {
+		t.Errorf("subscriber got %d records, want the %d the hub holds", len(b.Records), live)
+	}
+	runtime.KeepAlive(sub)
 }

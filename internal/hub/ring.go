@@ -58,3 +58,9 @@ func (r *ring[T]) at(i int) T {
 	j := r.head + i
 	return r.blocks[j/blockSize][j%blockSize]
 }
+
+// set replaces the i-th oldest element.
+func (r *ring[T]) set(i int, v T) {
+	j := r.head + i
+	r.blocks[j/blockSize][j%blockSize] = v
+}

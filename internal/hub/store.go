@@ -55,8 +55,9 @@ type Batch struct {
 	// have a lower seq than records of its session delivered earlier.
 	Records []*session.Record
 	// Skipped counts records this subscriber missed because it fell more
-	// than Options.Backlog records behind. They are still in the hub (see
-	// Records) or the log.
+	// than Options.Backlog records behind, or because they left their
+	// session's window (KeepFull, MemoryBudget) before it took them. They
+	// are still in the hub (see Records) or the log.
 	Skipped uint64
 }
 
@@ -70,6 +71,7 @@ type Subscription struct {
 type entry struct {
 	rec  *session.Record
 	info FrameInfo
+	ord  uint64 // ingest ordinal (Hub.total after it was counted)
 }
 
 type sessState struct {
@@ -192,22 +194,38 @@ func (h *Hub) addLocked(s *sessState, r *session.Record, c *classified) {
 	}
 	s.tick(r.Time)
 
+	h.total++
+	s.touched = h.total
+	h.backlog.push(r, h.opts.Backlog)
 	// Keep it in full; the oldest full record becomes a summary, the
 	// oldest summary goes.
 	cost := recCost(r)
 	s.mem += cost
 	h.mem += cost
-	if old, ev := s.full.push(entry{r, c.info}, h.opts.KeepFull); ev {
+	if old, ev := s.full.push(entry{r, c.info, h.total}, h.opts.KeepFull); ev {
 		h.demoteLocked(s, old)
 	}
-	h.total++
-	s.touched = h.total
-	h.backlog.push(r, h.opts.Backlog)
 	h.budgetLocked(s)
+}
+
+// releaseLocked drops the backlog's reference to a record that left its
+// session's full ring, so that the session windows are the only thing
+// that keeps records alive and MemoryBudget is the real bound: a
+// subscriber that has not taken it yet counts it as skipped (it is in the
+// log).
+func (h *Hub) releaseLocked(e *entry) {
+	first := h.total + 1 - uint64(h.backlog.len()) // ordinal of the oldest in the backlog
+	if e.ord >= first && e.ord <= h.total {
+		i := int(e.ord - first)
+		if h.backlog.at(i) == e.rec {
+			h.backlog.set(i, nil)
+		}
+	}
 }
 
 // demoteLocked turns an entry evicted from the full ring into a summary.
 func (h *Hub) demoteLocked(s *sessState, e entry) {
+	h.releaseLocked(&e)
 	c := recCost(e.rec) - sumCost(&e.info)
 	s.mem -= c
 	h.mem -= c
@@ -237,6 +255,10 @@ func (h *Hub) budgetLocked(keep *sessState) {
 			}
 		}
 		if victim != nil {
+			for i := 0; i < victim.full.len(); i++ {
+				e := victim.full.at(i)
+				h.releaseLocked(&e)
+			}
 			h.mem -= victim.mem
 			delete(h.sessions, victim.id)
 			h.evicted++
@@ -352,7 +374,11 @@ func (sub *Subscription) takeLocked() Batch {
 	}
 	b.Records = make([]*session.Record, 0, behind)
 	for i := held - behind; i < held; i++ {
-		b.Records = append(b.Records, h.backlog.at(int(i)))
+		if r := h.backlog.at(int(i)); r != nil {
+			b.Records = append(b.Records, r)
+		} else {
+			b.Skipped++ // released: its session's window no longer holds it
+		}
 	}
 	sub.cursor = h.total
 	return b

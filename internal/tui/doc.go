@@ -7,8 +7,10 @@
 // again; the store is updated in Update, but the screen is rebuilt only on
 // a tick (at most Options.FPS times a second) and View returns the cached
 // frame otherwise, so a burst of records never costs a render each
-// (mcpsnoop rendered after every record). Memory is bounded by the store's
-// row window (package store).
+// (mcpsnoop rendered after every record). Records are owned by the
+// source (the hub's MemoryBudget bounds them); the store keeps derived
+// rows with a weak reference to their record, and the inspector, copy and
+// replay read a record the source let go back from it in a tea.Cmd.
 //
 // Drift marks: each complete tools/list is compared once with the stored
 // baseline of its server identity, in a tea.Cmd through

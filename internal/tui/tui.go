@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -89,6 +90,16 @@ type driftMsg struct {
 	drifts []store.Drift
 }
 
+// recordMsg carries a record read back from the source for a row whose
+// record the source no longer holds in memory.
+type recordMsg struct {
+	id   string
+	seq  uint64
+	rec  *session.Record
+	copy bool // copy its frame to the clipboard
+	err  error
+}
+
 type replayMsg struct {
 	res common.ReplayResult
 	err error
@@ -137,8 +148,11 @@ type Model struct {
 	tv        *textview.Model
 	inspSeq   uint64
 	inspBatch int
-	replay    overlays.ReplayState
-	replayOK  map[string]bool // sessions whose replay was confirmed
+	// inspRec is the inspected record when it was read back from the
+	// source (the row's own reference is weak).
+	inspRec  *session.Record
+	replay   overlays.ReplayState
+	replayOK map[string]bool // sessions whose replay was confirmed
 
 	paused, dirty bool
 	held          []*session.Record // records that arrived while paused
@@ -299,7 +313,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.SelectSessionMsg:
 		m.openSession(msg.ID)
 	case common.OpenFrameMsg:
-		m.openInspector(msg.Seq, msg.Batch)
+		if cmd := m.openInspector(msg.Seq, msg.Batch); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
+	case recordMsg:
+		switch {
+		case msg.err != nil:
+			m.err = msg.err
+		case msg.rec == nil:
+			if msg.copy {
+				m.setFlash("frame not found in the session log")
+			}
+		case msg.copy:
+			if cmd := m.clip(string(msg.rec.Frame)); cmd != nil {
+				cmds = append(cmds, cmd)
+			}
+		case m.overlay == ovInspector && msg.id == m.currentSession() && msg.seq == m.inspSeq:
+			m.inspRec = msg.rec
+			m.buildOverlay()
+		}
 	case exportedMsg:
 		if msg.err != nil {
 			m.err = msg.err
@@ -404,11 +436,40 @@ func (m *Model) currentSession() string {
 	return ""
 }
 
-func (m *Model) openInspector(seq uint64, batch int) {
-	m.overlay, m.inspSeq, m.inspBatch = ovInspector, seq, batch
+func (m *Model) openInspector(seq uint64, batch int) tea.Cmd {
+	m.overlay, m.inspSeq, m.inspBatch, m.inspRec = ovInspector, seq, batch, nil
 	m.tv = textview.New(m.c)
 	m.tv.SetSize(m.c.Width, m.c.Height)
 	m.buildOverlay()
+	if r := m.inspected(); r != nil && r.Record() == nil {
+		return m.recordCmd(m.currentSession(), seq, false)
+	}
+	return nil
+}
+
+// recordCmd reads one record back from the source (from the hub's memory
+// or the session log): rows keep only a weak reference to theirs.
+func (m *Model) recordCmd(id string, seq uint64, copy bool) tea.Cmd {
+	src := m.opts.Source
+	if src == nil || id == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		rec, err := readRecord(src, id, seq)
+		return recordMsg{id: id, seq: seq, rec: rec, copy: copy, err: err}
+	}
+}
+
+// inspectedRecord is the inspected row's record, if still held or read
+// back.
+func (m *Model) inspectedRecord(r *store.Row) *session.Record {
+	if rec := r.Record(); rec != nil {
+		return rec
+	}
+	if m.inspRec != nil && m.inspRec.Seq == r.Seq && m.inspRec.Session == m.currentSession() {
+		return m.inspRec
+	}
+	return nil
 }
 
 func (m *Model) openOverlay(k overlayKind) {
@@ -441,7 +502,7 @@ func (m *Model) buildOverlay() {
 				idx = i + 1
 			}
 		}
-		title, lines, plain = overlays.Inspector(m.c, ss, r, idx, total)
+		title, lines, plain = overlays.Inspector(m.c, ss, r, m.inspectedRecord(r), idx, total)
 	case ovCaps:
 		cs, _ := m.st.Calls(id)
 		client := ""
@@ -690,8 +751,7 @@ func (m *Model) overlayKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Copy):
 		return m.clip(m.overlayCopyText())
 	case m.overlay == ovInspector && key.Matches(k, km.Jump):
-		m.jumpPair()
-		return nil
+		return m.jumpPair()
 	case (m.overlay == ovInspector || m.overlay == ovReplay) && key.Matches(k, km.Replay):
 		return m.replayCmd()
 	case key.Matches(k, km.Back), key.Matches(k, km.Enter), key.Matches(k, km.Caps), k.String() == "s", key.Matches(k, km.Help):
@@ -702,8 +762,10 @@ func (m *Model) overlayKey(k tea.KeyPressMsg) tea.Cmd {
 
 func (m *Model) overlayCopyText() string {
 	if m.overlay == ovInspector {
-		if r := m.inspected(); r != nil && r.Rec != nil {
-			return string(r.Rec.Frame)
+		if r := m.inspected(); r != nil {
+			if rec := m.inspectedRecord(r); rec != nil {
+				return string(rec.Frame)
+			}
 		}
 	}
 	return m.tv.Text()
@@ -719,25 +781,28 @@ func (m *Model) inspected() *store.Row {
 
 // jumpPair moves the inspector to the paired request or response, even
 // one the filter hides.
-func (m *Model) jumpPair() {
+func (m *Model) jumpPair() tea.Cmd {
 	ss := m.st.Session(m.currentSession())
 	r := m.inspected()
 	if ss == nil || r == nil {
-		return
+		return nil
 	}
 	p := ss.Pair(r)
 	if p == nil {
 		m.setFlash("no paired frame held")
-		return
+		return nil
 	}
-	m.openInspector(p.Seq, p.Batch)
+	return m.openInspector(p.Seq, p.Batch)
 }
 
 func (m *Model) copyCmd() tea.Cmd {
 	switch {
 	case m.active == pageStream:
-		if r := m.str.Selected(); r != nil && r.Rec != nil {
-			return m.clip(string(r.Rec.Frame))
+		if r := m.str.Selected(); r != nil {
+			if rec := r.Record(); rec != nil {
+				return m.clip(string(rec.Frame))
+			}
+			return m.recordCmd(m.str.Session(), r.Seq, true)
 		}
 	case m.ses.Selected() != nil:
 		if log := m.ses.Selected().Info.Log; log != "" {
@@ -845,7 +910,7 @@ func (m *Model) replayCmd() tea.Cmd {
 	switch {
 	case m.opts.Replayer == nil:
 		m.replay.Unavailable = "this build has no replay engine (internal/replay)"
-	case r == nil || r.Rec == nil || r.Kind != calls.KindRequest || r.Dir != session.ClientToServer:
+	case r == nil || r.Kind != calls.KindRequest || r.Dir != session.ClientToServer:
 		m.replay.Unavailable = "only a client request can be replayed"
 	case cs == nil || len(cs.Command) == 0:
 		m.replay.Unavailable = "the session recorded no server command (stdio sessions only)"
@@ -867,22 +932,51 @@ func (m *Model) startReplay() tea.Cmd {
 		return nil
 	}
 	var start *session.Record
+	var startSeq uint64
 	for i := 0; i < ss.Len(); i++ {
-		if x := ss.At(i); x.Rec != nil && x.Rec.Kind == session.KindStart {
-			start = x.Rec
+		if x := ss.At(i); x.RecKind == session.KindStart {
+			start, startSeq = x.Record(), x.Seq
 			break
 		}
 	}
 	m.overlay = ovReplay
 	m.replay = overlays.ReplayState{Running: true, Started: m.opts.Now()}
 	m.buildOverlay()
-	rep, ctx, rec := m.opts.Replayer, m.opts.Context, r.Rec
+	rep, ctx, rec, src, id, seq := m.opts.Replayer, m.opts.Context, m.inspectedRecord(r), m.opts.Source, ss.ID, r.Seq
 	return func() tea.Msg {
+		// Records the source no longer holds in memory are read back
+		// from it here, off the update path.
+		var err error
+		if rec == nil {
+			if rec, err = readRecord(src, id, seq); rec == nil {
+				return replayMsg{err: cmp.Or(err, fmt.Errorf("replay: frame %d of %s is not in the session log", seq, id))}
+			}
+		}
+		if start == nil && startSeq != 0 {
+			start, _ = readRecord(src, id, startSeq)
+		}
 		ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 		defer cancel()
 		res, err := rep.Replay(ctx, rec, start)
 		return replayMsg{res: res, err: err}
 	}
+}
+
+// readRecord reads one record from the source (nil if it has none).
+func readRecord(src common.Source, id string, seq uint64) (*session.Record, error) {
+	if src == nil {
+		return nil, nil
+	}
+	recs, err := src.Records(id, seq, seq)
+	if err != nil {
+		return nil, fmt.Errorf("read frame %d of %s: %w", seq, id, err)
+	}
+	for _, r := range recs {
+		if r.Seq == seq {
+			return r, nil
+		}
+	}
+	return nil, nil
 }
 
 // View implements tea.Model. It returns the frame built by the last

@@ -13,7 +13,10 @@ import (
 )
 
 // Source holds pushed records until Next takes them. It keeps per-session
-// counters only (not the records), unless Keep is set.
+// counters only (not the records), unless Keep is set. Without Keep
+// nothing owns the records once delivered (the store's rows hold only
+// weak references), which suits benchmarks but not a view that inspects
+// frames.
 type Source struct {
 	mu      sync.Mutex
 	pending []*session.Record

@@ -65,7 +65,7 @@ func Status(r *Row) string {
 func Warning(r *Row) string {
 	n := r.Notes
 	switch {
-	case r.Rec != nil && r.Rec.Truncated:
+	case r.Truncated:
 		return "truncated"
 	case n&calls.NoteUnmatched != 0:
 		return "no matching request"

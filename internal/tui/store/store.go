@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"weak"
 
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
@@ -55,8 +56,23 @@ type Row struct {
 	// Progress of a notifications/progress frame.
 	Progress, Total float64
 	HasProgress     bool
-	Rec             *session.Record
+	// Truncated: the recording cap cut the frame.
+	Truncated bool
+	// RecKind is the record's kind (session.KindStart for a start record).
+	RecKind string
+	// Instructions are the server's instructions, on an initialize or
+	// server/discover result row.
+	Instructions string
+	// rec is the record the row was made from. It is weak: the source
+	// owns records (the hub's MemoryBudget bounds them), and a row must
+	// not keep one alive after the source let it go.
+	rec weak.Pointer[session.Record]
 }
+
+// Record returns the record the row was made from while its source still
+// holds it, else nil (the record is then in the session log: read it
+// with common.Source.Records).
+func (r *Row) Record() *session.Record { return r.rec.Value() }
 
 // Session is one session's rows and counters.
 type Session struct {
@@ -287,8 +303,8 @@ func (s *Store) onFrame(f *calls.Frame) {
 		ss.Label = rec.Label
 	}
 	ss.LastSeen = rec.Time
-	r := &Row{Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, Kind: f.Kind, Call: f.Call, Notes: f.Notes, Rec: rec,
-		HTTPStatus: rec.Status}
+	r := &Row{Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, Kind: f.Kind, Call: f.Call, Notes: f.Notes,
+		HTTPStatus: rec.Status, Truncated: rec.Truncated, RecKind: rec.Kind, rec: weak.Make(rec)}
 	if f.Batch {
 		r.Batch = f.BatchIndex + 1
 	}
@@ -323,6 +339,9 @@ func (s *Store) onFrame(f *calls.Frame) {
 		} else {
 			r.IsErr = isErrorResult(m.Result)
 			r.Detail = oneLine(m.Result)
+			if r.Method == "initialize" || r.Method == "server/discover" {
+				r.Instructions = instructions(m.Result)
+			}
 		}
 	case calls.KindStderr, calls.KindInvalid, calls.KindTransport:
 		r.Detail = oneLine(rec.Frame)
@@ -351,6 +370,18 @@ func (s *Store) onFrame(f *calls.Frame) {
 		ss.Warn++
 	}
 	ss.push(r, s.opts.RowsPerSession)
+}
+
+// instructions returns the instructions of an initialize or
+// server/discover result.
+func instructions(result json.RawMessage) string {
+	var v struct {
+		Instructions string `json:"instructions"`
+	}
+	if json.Unmarshal(result, &v) != nil {
+		return ""
+	}
+	return v.Instructions
 }
 
 func isErrorResult(raw json.RawMessage) bool {

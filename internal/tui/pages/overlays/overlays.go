@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/tui/common"
 	"github.com/mcpward/mcpward/internal/tui/components/textview"
 	"github.com/mcpward/mcpward/internal/tui/keymap"
@@ -18,8 +19,9 @@ import (
 
 // Inspector shows one frame: a title line (FRAME i/N, direction, method,
 // id, duration, status, the request ⇄ response pair), HTTP headers, and
-// the body as pretty JSON with line numbers.
-func Inspector(c common.Common, ss *store.Session, r *store.Row, index, total int) (string, []string, []string) {
+// the body as pretty JSON with line numbers. rec is the row's record (nil:
+// no longer held by the source).
+func Inspector(c common.Common, ss *store.Session, r *store.Row, rec *session.Record, index, total int) (string, []string, []string) {
 	st := c.Styles
 	pair := "–"
 	if r.Call != nil {
@@ -43,7 +45,7 @@ func Inspector(c common.Common, ss *store.Session, r *store.Row, index, total in
 		r.Time.Format("2006-01-02 15:04:05.000"))
 	var lines, plain []string
 	add := func(s string) { lines, plain = append(lines, st.Faint.Render(s)), append(plain, s) }
-	if rec := r.Rec; rec != nil {
+	if rec != nil {
 		var hs []string
 		for _, name := range sortedKeys(rec.Header) {
 			hs = append(hs, name+": "+strings.Join(rec.Header[name], ", "))
@@ -202,16 +204,11 @@ func Instructions(ss *store.Session) string {
 	}
 	for i := ss.Len() - 1; i >= 0; i-- {
 		r := ss.At(i)
-		if r.Kind != calls.KindResponse || r.Rec == nil || (r.Method != "initialize" && r.Method != "server/discover") {
+		if r.Kind != calls.KindResponse || (r.Method != "initialize" && r.Method != "server/discover") {
 			continue
 		}
-		var m struct {
-			Result struct {
-				Instructions string `json:"instructions"`
-			} `json:"result"`
-		}
-		if json.Unmarshal(r.Rec.Frame, &m) == nil && m.Result.Instructions != "" {
-			return m.Result.Instructions
+		if r.Instructions != "" {
+			return r.Instructions
 		}
 	}
 	return ""

@@ -34,10 +34,11 @@ func FilterRow(r *store.Row) filter.Row {
 		Warn:       store.Warning(r) != "",
 		Mismatch:   r.ErrCode == -32020,
 	}
-	if r.Rec != nil {
-		fr.Dir = string(r.Rec.Dir)
-		if len(r.Rec.Frame) < 1<<16 {
-			fr.Text = string(r.Rec.Frame)
+	// Frame text is matched while the source still holds the record.
+	if rec := r.Record(); rec != nil {
+		fr.Dir = string(rec.Dir)
+		if len(rec.Frame) < 1<<16 {
+			fr.Text = string(rec.Frame)
 		}
 	} else {
 		fr.Dir = string(r.Dir)
