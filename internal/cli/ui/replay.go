@@ -3,12 +3,15 @@ package ui
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
-	"github.com/mcpward/mcpward/internal/cli/sessions/export"
+	"github.com/mcpward/mcpward/internal/atomicfile"
+	"github.com/mcpward/mcpward/internal/export/sessionexport"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/replay"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/sessionlog"
 	"github.com/mcpward/mcpward/internal/tui/common"
 )
 
@@ -25,7 +28,26 @@ func (l logExporter) Export(sessionID, format, path string) error {
 	if log == "" {
 		return fmt.Errorf("the log of session %s is not known", sessionID)
 	}
-	return export.ToFile(log, sessionID, format, path, l.version)
+	return exportFile(log, sessionID, format, path, l.version)
+}
+
+// exportFile exports one session of the log at logPath to the file out,
+// in format, atomically.
+func exportFile(logPath, sessionID, format, out, version string) error {
+	if err := sessionexport.CheckFormat(format); err != nil {
+		return err
+	}
+	return atomicfile.WriteFunc(out, 0o600, func(w io.Writer) error {
+		x, err := sessionexport.New(w, &sessionexport.Options{Format: format, SessionID: sessionID, Version: version, Log: logPath})
+		if err != nil {
+			return err
+		}
+		problems, skipped, err := sessionlog.Read(logPath, x.Add)
+		if err != nil {
+			return err
+		}
+		return x.Finish(problems, skipped)
+	})
 }
 
 // logOf returns the log file of a session the hub knows, or "".

@@ -1,6 +1,8 @@
 // Package export implements `mcpward sessions export`: one session log
 // (or one session of it) as JSON, a self-contained HTML report, a text
-// transcript, HAR 1.2 or OTLP JSON, written atomically.
+// transcript, HAR 1.2 or OTLP JSON, written atomically. The documents are
+// internal/export/sessionexport's; this command parses the flags, resolves
+// the log and owns the output file.
 package export
 
 import (
@@ -10,22 +12,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
+	"github.com/mcpward/mcpward/internal/export/sessionexport"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 )
-
-// Formats lists the export formats.
-var Formats = []string{"json", "html", "text", "har", "otlp"}
 
 // ExportOptions are the inputs of `sessions export`.
 type ExportOptions struct {
@@ -82,7 +80,7 @@ the log being read.`,
 		},
 	}
 	fl := cmd.Flags()
-	cmdutil.AddFormatFlags(cmd, &opts.Format, Formats...)
+	cmdutil.AddFormatFlags(cmd, &opts.Format, sessionexport.Formats...)
 	fl.StringVarP(&opts.Output, "output", "o", "-", "write to `file` (atomically; - is stdout)")
 	fl.StringVar(&opts.SessionID, "session", "", "export only the session with this `id` (or id prefix)")
 	fl.BoolVar(&opts.Check, "check", false, "run the traffic rules and include their findings")
@@ -121,64 +119,16 @@ func exportRun(opts *ExportOptions) error {
 // problems with log lines are warned about on warn and listed in the
 // output.
 func exportLog(w io.Writer, path string, opts *ExportOptions, red *redact.Redactor, warn io.Writer) error {
-	s, err := newSink(opts, w, path, red.Enabled())
+	x, err := sessionexport.New(w, &sessionexport.Options{Format: opts.Format, SessionID: opts.SessionID,
+		Version: opts.Version, Check: opts.Check, Redactor: red, Log: path, Warn: warn})
 	if err != nil {
 		return err
 	}
-	col := newCollector(s, opts.SessionID, red, opts.Check)
-	problems, skipped, err := sessionlog.Read(path, col.add)
+	problems, skipped, err := sessionlog.Read(path, x.Add)
 	if err != nil {
 		return err
 	}
-	var ps []string
-	for _, p := range problems {
-		ps = append(ps, lineProblem(path, p))
-	}
-	if skipped > len(problems) {
-		ps = append(ps, fmt.Sprintf("%s: %d more lines skipped", path, skipped-len(problems)))
-	}
-	for _, p := range ps {
-		fmt.Fprintf(warn, "mcpward: warning: %s\n", p)
-	}
-	if opts.SessionID != "" && len(col.store.Sessions()) == 0 {
-		return fault.Input(fmt.Errorf("no session %q in %s", opts.SessionID, path))
-	}
-	return col.finish(ps)
-}
-
-// ToFile exports one session of the log at logPath to the file out, in
-// format (json, html, text, har, otlp), atomically: the live view's
-// export uses it, so both write the same documents.
-func ToFile(logPath, sessionID, format, out, version string) error {
-	if !slices.Contains(Formats, format) {
-		return fmt.Errorf("export format %q (want one of %s)", format, strings.Join(Formats, ", "))
-	}
-	opts := &ExportOptions{Version: version, SessionID: sessionID, Format: format}
-	red, err := redact.New(opts.Redact)
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFunc(out, 0o600, func(w io.Writer) error {
-		return exportLog(w, logPath, opts, red, io.Discard)
-	})
-}
-
-func newSink(opts *ExportOptions, w io.Writer, path string, redacted bool) (sink, error) {
-	h := docHeader{Format: FormatName, Version: FormatVersion, Tool: "mcpward", MCPWard: opts.Version,
-		Source: filepath.Base(path), Session: opts.SessionID, Redacted: redacted}
-	switch opts.Format {
-	case "json":
-		return newJSONSink(w, h), nil
-	case "text":
-		return newTextSink(w, path), nil
-	case "html":
-		return newHTMLSink(w, h)
-	case "har":
-		return newHARSink(w, opts.Version), nil
-	case "otlp":
-		return newOTLPSink(w, opts.Version)
-	}
-	return nil, fmt.Errorf("format %q", opts.Format)
+	return x.Finish(problems, skipped)
 }
 
 // writeOutput runs write into stdout ("-" or "") or into path: through a

@@ -1,0 +1,62 @@
+package sessionexport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/session"
+)
+
+func record(sess string, seq uint64, dir session.Direction, frame string) *session.Record {
+	return &session.Record{V: 1, Session: sess, Label: "demo", Seq: seq, Dir: dir,
+		Time: time.Date(2026, 8, 1, 12, 0, 0, int(seq)*int(time.Millisecond), time.UTC),
+		Frame: []byte(frame), RawFrame: json.RawMessage(frame), HasFrame: true}
+}
+
+// TestExporterJSON feeds records without any file: the document keeps
+// each frame's bytes, names the source by its base name, and lists (and
+// warns about) the lines the reader skipped.
+func TestExporterJSON(t *testing.T) {
+	var out, warn bytes.Buffer
+	x, err := New(&out, &Options{Format: "json", Version: "test", Log: "/logs/run.jsonl", Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`
+	x.Add(record("S1", 1, session.ClientToServer, req), 1)
+	x.Add(record("S1", 2, session.ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`), 2)
+	if err := x.Finish([]session.LineError{{Line: 3, Err: errors.New("corrupt")}}, 4); err != nil {
+		t.Fatal(err)
+	}
+	doc := out.String()
+	for _, want := range []string{`"format":"` + FormatName + `"`, `"source":"run.jsonl"`, req, "3 more lines skipped"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("document lacks %s:\n%s", want, doc)
+		}
+	}
+	if !strings.HasPrefix(warn.String(), "mcpward: warning: /logs/run.jsonl: line 3") || strings.Count(warn.String(), "\n") != 2 {
+		t.Errorf("warnings:\n%s", warn.String())
+	}
+}
+
+func TestExporterErrors(t *testing.T) {
+	if _, err := New(&bytes.Buffer{}, &Options{Format: "pdf"}); err == nil {
+		t.Error("New accepted format pdf")
+	}
+	if err := CheckFormat("pdf"); err == nil || !strings.Contains(err.Error(), "json, html, text, har, otlp") {
+		t.Errorf("CheckFormat(pdf) = %v", err)
+	}
+	x, err := New(&bytes.Buffer{}, &Options{Format: "text", SessionID: "NOPE", Log: "run.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Add(record("S1", 1, session.Stderr, "hello"), 1)
+	if err := x.Finish(nil, 0); !errors.Is(err, fault.ErrInput) {
+		t.Errorf("Finish with an unknown session = %v, want an input error", err)
+	}
+}
