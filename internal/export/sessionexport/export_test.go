@@ -14,7 +14,7 @@ import (
 
 func record(sess string, seq uint64, dir session.Direction, frame string) *session.Record {
 	return &session.Record{V: 1, Session: sess, Label: "demo", Seq: seq, Dir: dir,
-		Time: time.Date(2026, 8, 1, 12, 0, 0, int(seq)*int(time.Millisecond), time.UTC),
+		Time:  time.Date(2026, 8, 1, 12, 0, 0, int(seq)*int(time.Millisecond), time.UTC),
 		Frame: []byte(frame), RawFrame: json.RawMessage(frame), HasFrame: true}
 }
 
