@@ -69,8 +69,9 @@ func Run(f *cmdutil.Factory, args []string) (code int) {
 			code = cmdutil.ExitInternal
 		}
 	}()
-	root := NewCmdRoot(f)
-	root.SetArgs(rewriteShimArgs(args))
+	args = rewriteShimArgs(args)
+	root := newCmdRootFor(f, args)
+	root.SetArgs(args)
 	root.SetIn(f.IOStreams.In)
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)

@@ -7,11 +7,34 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	proxycmd "github.com/mcpward/mcpward/internal/cli/proxy"
 	versioncmd "github.com/mcpward/mcpward/internal/cli/version"
 )
 
 // NewCmdRoot builds the whole command tree.
 func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
+	root := newRoot(f)
+	addCommands(root, f)
+	return root
+}
+
+// newCmdRootFor builds the command tree an invocation needs. The stdio
+// shim ('mcpward proxy …', which 'mcpward -- <cmd…>' becomes) is started
+// by a client once per server and the client waits for it: it gets the
+// root and the proxy command only, which parse and behave exactly as in
+// the whole tree (the proxy command has no subcommands and the root no
+// persistent flags), without building the other thirty commands first.
+func newCmdRootFor(f *cmdutil.Factory, args []string) *cobra.Command {
+	if len(args) == 0 || args[0] != "proxy" {
+		return NewCmdRoot(f)
+	}
+	root := newRoot(f)
+	root.AddCommand(proxycmd.NewCmdProxy(f, nil))
+	return root
+}
+
+// newRoot is the root command without its subcommands.
+func newRoot(f *cmdutil.Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpward <command> [flags]",
 		Short: "Keep MCP servers honest: snapshots, conformance probes and a lossless traffic proxy",
@@ -33,7 +56,6 @@ Start with 'mcpward demo' for an offline tour on embedded fixture servers.`,
 	root.SetFlagErrorFunc(cmdutil.FlagValueError)
 	root.SetHelpCommand(newCmdHelp())
 	root.AddCommand(versioncmd.NewCmdVersion(f, nil))
-	addCommands(root, f)
 	return root
 }
 
