@@ -2,6 +2,20 @@
 // model laid out after soft-serve (common.Common, pages, components,
 // keymap and styles packages).
 //
+// # Layout
+//
+// The root model (tui.go: state, Update, render) routes messages and
+// composes the screen; keys.go holds global keys, the filter and the
+// palette's commands; overlay.go the overlay drawn over a page
+// (inspector, capabilities, summary, help, replay); commands.go the
+// tea.Cmds that do I/O (copy, export, delete). What is drawn lives below
+// it: components/header (header and prompt lines), components/footer,
+// components/palette, components/table and components/textview are
+// widgets that know no page; pages/sessions and pages/stream are the
+// screens, pages/overlays renders overlay content; format holds the row
+// cells both the stream and the overlays show, so that no page imports
+// another. internal/arch enforces these directions.
+//
 // Ingest is decoupled from rendering: waitCmd blocks on Source.Next inside
 // a tea.Cmd and returns one FramesMsg per coalesced batch, then is issued
 // again; the store is updated in Update, but the screen is rebuilt only on

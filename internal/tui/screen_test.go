@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpward/mcpward/internal/tui/components/footer"
 	"github.com/mcpward/mcpward/internal/tui/components/palette"
 	"github.com/mcpward/mcpward/internal/tui/memsource"
 )
@@ -72,11 +73,11 @@ func TestFitHintsDropsWholeHintsAndKeepsHelp(t *testing.T) {
 		{5, ""},
 	}
 	for _, tt := range tests {
-		if got := fitHints(hints, tt.w); got != tt.want {
+		if got := footer.FitHints(hints, tt.w); got != tt.want {
 			t.Errorf("fitHints(w=%d) = %q, want %q", tt.w, got, tt.want)
 		}
 	}
-	if got := fitHints([]string{"/ filter", "esc back"}, 10); got != "/ filter" {
+	if got := footer.FitHints([]string{"/ filter", "esc back"}, 10); got != "/ filter" {
 		t.Errorf("without a help hint: %q, want no help added", got)
 	}
 }

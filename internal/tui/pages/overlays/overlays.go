@@ -12,8 +12,8 @@ import (
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/tui/common"
 	"github.com/mcpward/mcpward/internal/tui/components/textview"
+	"github.com/mcpward/mcpward/internal/tui/format"
 	"github.com/mcpward/mcpward/internal/tui/keymap"
-	"github.com/mcpward/mcpward/internal/tui/pages/stream"
 	"github.com/mcpward/mcpward/internal/tui/store"
 )
 
@@ -40,8 +40,8 @@ func Inspector(c common.Common, ss *store.Session, r *store.Row, rec *session.Re
 	if r.Tool != "" {
 		method += " " + r.Tool
 	}
-	title := fmt.Sprintf("FRAME %d/%d  %s %s  id %s  %s  %s  %s  %s", index, total, stream.Glyph(r), method,
-		orDash(r.ID), orDash(stream.Duration(r, c.Now())), orDash(store.Status(r)), pair,
+	title := fmt.Sprintf("FRAME %d/%d  %s %s  id %s  %s  %s  %s  %s", index, total, format.Glyph(r), method,
+		orDash(r.ID), orDash(format.Duration(r, c.Now())), orDash(store.Status(r)), pair,
 		r.Time.Format("2006-01-02 15:04:05.000"))
 	var lines, plain []string
 	add := func(s string) { lines, plain = append(lines, st.Faint.Render(s)), append(plain, s) }
@@ -281,7 +281,7 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 		if t.Errors > 0 {
 			e = fmt.Sprint(t.Errors)
 		}
-		p50 := stream.FmtDur(t.Latency.P50)
+		p50 := format.Dur(t.Latency.P50)
 		if t.Calls == 0 {
 			p50 = "–"
 		}
@@ -315,12 +315,12 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 	if len(sum.Slowest) > 0 {
 		var s []string
 		for _, cr := range sum.Slowest {
-			s = append(s, fmt.Sprintf("%s id %s %s", strings.TrimSpace(cr.Method+" "+cr.Name), cr.ID, stream.FmtDur(cr.Duration)))
+			s = append(s, fmt.Sprintf("%s id %s %s", strings.TrimSpace(cr.Method+" "+cr.Name), cr.ID, format.Dur(cr.Duration)))
 		}
 		add("slowest      "+strings.Join(s, "; "), nil)
 	}
 	add(fmt.Sprintf("latency      p50 %s · p95 %s · p99 %s   tokens: %s estimate",
-		stream.FmtDur(sum.Latency.P50), stream.FmtDur(sum.Latency.P95), stream.FmtDur(sum.Latency.P99), sum.Estimator), st.Faint.Render)
+		format.Dur(sum.Latency.P50), format.Dur(sum.Latency.P95), format.Dur(sum.Latency.P99), sum.Estimator), st.Faint.Render)
 	return "TOOL SUMMARY", lines, plain
 }
 
@@ -403,14 +403,14 @@ func Replay(c common.Common, s ReplayState) (string, []string, []string) {
 	case s.Confirm != "":
 		out = append(out, "replay runs: "+s.Confirm, "", "y to run, any other key cancels")
 	case s.Running:
-		out = append(out, "replaying… "+stream.FmtDur(c.Now().Sub(s.Started)))
+		out = append(out, "replaying… "+format.Dur(c.Now().Sub(s.Started)))
 	case s.Result != nil:
 		r := s.Result
 		head := "ok"
 		if r.Err != nil {
 			head = "ERROR " + r.Err.Error()
 		}
-		out = append(out, fmt.Sprintf("%s  %s", head, stream.FmtDur(r.Duration)), "", "request")
+		out = append(out, fmt.Sprintf("%s  %s", head, format.Dur(r.Duration)), "", "request")
 		_, p := PrettyJSON(c.Styles, r.Request)
 		out = append(out, p...)
 		out = append(out, "", "response")
