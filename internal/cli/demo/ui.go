@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpward/mcpward/internal/cli/ui"
+	"github.com/mcpward/mcpward/internal/tui"
 	"github.com/mcpward/mcpward/internal/tui/memsource"
 )
 
@@ -44,5 +44,6 @@ func demoUI(ctx context.Context, opts *DemoOptions, dir string) error {
 		}
 	}()
 	fmt.Fprintf(opts.IO.ErrOut, "demo: a scripted clean@v1 session in the live view (q quits)\n")
-	return ui.Run(ctx, &ui.UIOptions{IO: opts.IO, Version: opts.Version, StateDir: dir, Theme: "auto", Intro: DemoIntro}, src, nil, nil)
+	return tui.Run(ctx, tui.Options{Source: src, Baseline: tui.BaselinesIn(dir), StateDir: dir,
+		Dark: true, AutoTheme: true, Version: opts.Version, Context: ctx, Intro: DemoIntro}, opts.IO)
 }

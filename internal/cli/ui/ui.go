@@ -8,12 +8,9 @@ import (
 	"errors"
 	"fmt"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/session"
@@ -96,19 +93,6 @@ func lookup(f func(string) (string, bool), k string) (string, bool) {
 	return f(k)
 }
 
-// errNoTerminal: the live view reads keys from stdin and draws on stdout,
-// so both must be a terminal. Without this check bubbletea fails deep
-// inside ("could not create cancelable reader"), which read as a bug.
-var errNoTerminal = errors.New("the live view needs a terminal: stdin and stdout must not be redirected")
-
-func needTerminal(io *iostreams.IOStreams) error {
-	if io.IsStdinTTY() && io.IsStdoutTTY() {
-		return nil
-	}
-	return cmdutil.WithHint(fault.Input(errNoTerminal),
-		"run it in a terminal, or use 'mcpward sessions list' and 'mcpward sessions export' for output a program can read")
-}
-
 // modelOptions are the root model's options: the sources, the state
 // directory's baselines, and the theme.
 func modelOptions(ctx context.Context, opts *UIOptions, src common.Source, replayer common.Replayer, exporter common.Exporter) tui.Options {
@@ -129,16 +113,10 @@ func modelOptions(ctx context.Context, opts *UIOptions, src common.Source, repla
 
 // baselineLoader reads the baselines `mcpward sessions baseline` records
 // under the state directory; nil (no drift marks) without one.
-func baselineLoader(stateDir string) common.BaselineLoader {
-	if stateDir == "" {
-		return nil
-	}
-	dir := session.Layout{Root: stateDir}.Baselines()
-	return func(id baseline.Identity) (*baseline.Baseline, error) { return baseline.Read(dir, id) }
-}
+func baselineLoader(stateDir string) common.BaselineLoader { return tui.BaselinesIn(stateDir) }
 
 func uiRun(ctx context.Context, opts *UIOptions) error {
-	if err := needTerminal(opts.IO); err != nil {
+	if err := tui.NeedTerminal(opts.IO); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -154,17 +132,9 @@ func uiRun(ctx context.Context, opts *UIOptions) error {
 	return Run(ctx, opts, hubsource.New(h), logReplayer{h: h, version: opts.Version, environ: opts.Environ}, logExporter{h: h, version: opts.Version})
 }
 
-// Run shows the live view over src until the user quits. demo --ui uses
-// it with an in-memory source. Sessions are marked against the baselines
-// in the state directory, which the view only reads.
+// Run shows the live view over src until the user quits (tui.Run with
+// the command's model options). Sessions are marked against the
+// baselines in the state directory, which the view only reads.
 func Run(ctx context.Context, opts *UIOptions, src common.Source, replayer common.Replayer, exporter common.Exporter) error {
-	if err := needTerminal(opts.IO); err != nil {
-		return err
-	}
-	m := tui.New(modelOptions(ctx, opts, src, replayer, exporter))
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out))
-	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
-		return fmt.Errorf("run the live view: %w", err)
-	}
-	return nil
+	return tui.Run(ctx, modelOptions(ctx, opts, src, replayer, exporter), opts.IO)
 }
