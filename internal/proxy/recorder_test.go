@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/mcpward/mcpward/internal/session"
 )
@@ -75,11 +76,15 @@ func TestLogCountsLostFrames(t *testing.T) {
 		w := &flakyWriter{}
 		w.failing.Store(true)
 		lg := NewLog(w, nil)
+		// The writer looks at the queue every flushEvery: sleeping past
+		// that (fake time in the bubble) is what makes it try the write,
+		// whether or not it was waiting already when Record was called.
+		settle := func() { time.Sleep(2 * flushEvery); synctest.Wait() }
 		lg.Record(frameRec(`1`), frameRec(`2`))
-		synctest.Wait()
+		settle()
 		w.failing.Store(false)
 		lg.Record(frameRec(`3`))
-		synctest.Wait()
+		settle()
 		err := lg.Close()
 		if err == nil || !strings.Contains(err.Error(), "2 frames lost") || !strings.Contains(err.Error(), "no space") {
 			t.Errorf("Close() = %v, want 2 frames lost and why", err)
