@@ -49,7 +49,7 @@ func (m *Model) exportCmd(id, path string) tea.Cmd {
 		if dir == "" {
 			return common.ErrorCmd(errors.New("export: no state directory"))
 		}
-		path = filepath.Join(dir, "exports", safeName(id)+".jsonl")
+		path = filepath.Join(session.Layout{Root: dir}.Exports(), safeName(id)+".jsonl")
 	}
 	return func() tea.Msg {
 		recs, err := src.Records(id, 0, 0)
@@ -84,7 +84,7 @@ func (m *Model) exportFormatCmd(id, format, path string) tea.Cmd {
 		if dir == "" {
 			return common.ErrorCmd(errors.New("export: no state directory"))
 		}
-		path = filepath.Join(dir, "exports", safeName(id)+"."+format)
+		path = filepath.Join(session.Layout{Root: dir}.Exports(), safeName(id)+"."+format)
 	}
 	return func() tea.Msg {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
