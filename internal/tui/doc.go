@@ -6,13 +6,14 @@
 //
 // The root model (tui.go: state, Update, render) routes messages and
 // composes the screen; keys.go holds global keys, the filter and the
-// palette's commands; overlay.go the overlay drawn over a page
-// (inspector, capabilities, summary, help, replay); commands.go the
+// palette's commands; overlay.go fills the overlay layer
+// (pages/overlays.Model: inspector, capabilities, summary, help, replay)
+// from the store and the pages; commands.go the
 // tea.Cmds that do I/O (copy, export, delete). What is drawn lives below
 // it: components/header (header and prompt lines), components/footer,
 // components/palette, components/table and components/textview are
 // widgets that know no page; pages/sessions and pages/stream are the
-// screens, pages/overlays renders overlay content; format holds the row
+// screens, pages/overlays the overlay layer and its content; format holds the row
 // cells both the stream and the overlays show, so that no page imports
 // another. internal/arch enforces these directions.
 //

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/tui/common"
 	"github.com/mcpward/mcpward/internal/tui/components/palette"
+	"github.com/mcpward/mcpward/internal/tui/pages/overlays"
 )
 
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
@@ -30,15 +31,15 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case modeConfirmReplay:
 		m.mode = modeNormal
-		m.replay.Confirm = ""
+		m.ov.Replay.Confirm = ""
 		if k.String() == "y" {
 			m.replayOK[m.currentSession()] = true
 			return m.startReplay()
 		}
-		m.overlay = ovNone
+		m.ov.Close()
 		return nil
 	}
-	if m.overlay != ovNone {
+	if m.ov.Kind() != overlays.KindNone {
 		return m.overlayKey(k)
 	}
 	switch {
@@ -49,13 +50,13 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.mode, m.input = modePalette, ""
 		return nil
 	case key.Matches(k, km.Help):
-		m.openOverlay(ovHelp)
+		m.openOverlay(overlays.KindHelp)
 		return nil
 	case key.Matches(k, km.Caps):
-		m.openOverlay(ovCaps)
+		m.openOverlay(overlays.KindCaps)
 		return nil
 	case key.Matches(k, km.Summary) && k.String() == "s":
-		m.openOverlay(ovSummary)
+		m.openOverlay(overlays.KindSummary)
 		return nil
 	case key.Matches(k, km.Pause):
 		m.paused = !m.paused
@@ -98,7 +99,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, km.Replay) && m.active == pageStream:
 		if r := m.str.Selected(); r != nil {
-			m.inspSeq, m.inspBatch = r.Seq, r.Batch
+			m.ov.Seq, m.ov.Batch = r.Seq, r.Batch
 			return m.replayCmd()
 		}
 		return nil
@@ -178,7 +179,7 @@ func (m *Model) command(in string) tea.Cmd {
 	case "quit":
 		m.quitting = true
 	case "help":
-		m.openOverlay(ovHelp)
+		m.openOverlay(overlays.KindHelp)
 	case "sessions":
 		m.active = pageSessions
 	case "stream":
@@ -186,9 +187,9 @@ func (m *Model) command(in string) tea.Cmd {
 			m.openSession(id)
 		}
 	case "summary":
-		m.openOverlay(ovSummary)
+		m.openOverlay(overlays.KindSummary)
 	case "caps":
-		m.openOverlay(ovCaps)
+		m.openOverlay(overlays.KindCaps)
 	case "export":
 		path := ""
 		if len(f) > 2 {

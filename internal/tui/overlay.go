@@ -13,27 +13,13 @@ import (
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/tui/common"
-	"github.com/mcpward/mcpward/internal/tui/components/textview"
 	"github.com/mcpward/mcpward/internal/tui/pages/overlays"
 	"github.com/mcpward/mcpward/internal/tui/store"
 )
 
-// overlayKind is the overlay drawn over the active page (ovNone: none).
-type overlayKind int
-
-const (
-	ovNone overlayKind = iota
-	ovInspector
-	ovCaps
-	ovSummary
-	ovHelp
-	ovReplay
-)
-
 func (m *Model) openInspector(seq uint64, batch int) tea.Cmd {
-	m.overlay, m.inspSeq, m.inspBatch, m.inspRec = ovInspector, seq, batch, nil
-	m.tv = textview.New(m.c)
-	m.tv.SetSize(m.c.Width, m.c.Height)
+	m.ov.Open(overlays.KindInspector)
+	m.ov.Seq, m.ov.Batch, m.ov.Rec = seq, batch, nil
 	m.buildOverlay()
 	if r := m.inspected(); r != nil && r.Record() == nil {
 		return m.recordCmd(m.currentSession(), seq, false)
@@ -60,16 +46,14 @@ func (m *Model) inspectedRecord(r *store.Row) *session.Record {
 	if rec := r.Record(); rec != nil {
 		return rec
 	}
-	if m.inspRec != nil && m.inspRec.Seq == r.Seq && m.inspRec.Session == m.currentSession() {
-		return m.inspRec
+	if m.ov.Rec != nil && m.ov.Rec.Seq == r.Seq && m.ov.Rec.Session == m.currentSession() {
+		return m.ov.Rec
 	}
 	return nil
 }
 
-func (m *Model) openOverlay(k overlayKind) {
-	m.overlay = k
-	m.tv = textview.New(m.c)
-	m.tv.SetSize(m.c.Width, m.c.Height)
+func (m *Model) openOverlay(k overlays.Kind) {
+	m.ov.Open(k)
 	m.buildOverlay()
 }
 
@@ -79,13 +63,13 @@ func (m *Model) buildOverlay() {
 	ss := m.st.Session(id)
 	var title string
 	var lines, plain []string
-	switch m.overlay {
-	case ovInspector:
+	switch m.ov.Kind() {
+	case overlays.KindInspector:
 		if ss == nil {
 			title, lines = "FRAME", []string{"session gone"}
 			break
 		}
-		r := ss.Find(m.inspSeq, m.inspBatch)
+		r := ss.Find(m.ov.Seq, m.ov.Batch)
 		if r == nil {
 			title, lines = "FRAME", []string{"frame no longer held; it is in the session log"}
 			break
@@ -97,57 +81,57 @@ func (m *Model) buildOverlay() {
 			}
 		}
 		title, lines, plain = overlays.Inspector(m.c, ss, r, m.inspectedRecord(r), idx, total)
-	case ovCaps:
+	case overlays.KindCaps:
 		cs, _ := m.st.Calls(id)
 		client := ""
 		if ss != nil {
 			client = ss.Info.Client
 		}
 		title, lines, plain = overlays.Caps(m.c, cs, client, overlays.Instructions(ss))
-	case ovSummary:
+	case overlays.KindSummary:
 		var drift store.Drift
 		log := ""
 		if ss != nil {
 			drift, log = ss.Drift, ss.Info.Log
 		}
 		title, lines, plain = overlays.Summary(m.c, m.st.Summary(id), drift, log)
-	case ovHelp:
+	case overlays.KindHelp:
 		title, lines, plain = overlays.Help(m.c.KeyMap, m.opts.Version)
-	case ovReplay:
-		title, lines, plain = overlays.Replay(m.c, m.replay)
+	case overlays.KindReplay:
+		title, lines, plain = overlays.Replay(m.c, m.ov.Replay)
 	default:
 		return
 	}
-	m.tv.SetContent(title, lines, plain)
+	m.ov.SetContent(title, lines, plain)
 }
 
 func (m *Model) overlayKey(k tea.KeyPressMsg) tea.Cmd {
 	km := m.c.KeyMap
-	if used, cmd := m.tv.Update(k); used {
+	if used, cmd := m.ov.Update(k); used {
 		return cmd
 	}
 	switch {
 	case key.Matches(k, km.Copy):
 		return m.clip(m.overlayCopyText())
-	case m.overlay == ovInspector && key.Matches(k, km.Jump):
+	case m.ov.Kind() == overlays.KindInspector && key.Matches(k, km.Jump):
 		return m.jumpPair()
-	case (m.overlay == ovInspector || m.overlay == ovReplay) && key.Matches(k, km.Replay):
+	case (m.ov.Kind() == overlays.KindInspector || m.ov.Kind() == overlays.KindReplay) && key.Matches(k, km.Replay):
 		return m.replayCmd()
 	case key.Matches(k, km.Back), key.Matches(k, km.Enter), key.Matches(k, km.Caps), k.String() == "s", key.Matches(k, km.Help):
-		m.overlay = ovNone
+		m.ov.Close()
 	}
 	return nil
 }
 
 func (m *Model) overlayCopyText() string {
-	if m.overlay == ovInspector {
+	if m.ov.Kind() == overlays.KindInspector {
 		if r := m.inspected(); r != nil {
 			if rec := m.inspectedRecord(r); rec != nil {
 				return string(rec.Frame)
 			}
 		}
 	}
-	return m.tv.Text()
+	return m.ov.Text()
 }
 
 func (m *Model) inspected() *store.Row {
@@ -155,7 +139,7 @@ func (m *Model) inspected() *store.Row {
 	if ss == nil {
 		return nil
 	}
-	return ss.Find(m.inspSeq, m.inspBatch)
+	return ss.Find(m.ov.Seq, m.ov.Batch)
 }
 
 // jumpPair moves the inspector to the paired request or response, even
@@ -177,22 +161,20 @@ func (m *Model) jumpPair() tea.Cmd {
 // replayCmd opens the replay overlay for the inspected request: it asks
 // for confirmation first in each session, then runs the replay in a Cmd.
 func (m *Model) replayCmd() tea.Cmd {
-	m.overlay = ovReplay
-	m.tv = textview.New(m.c)
-	m.tv.SetSize(m.c.Width, m.c.Height)
-	m.replay = overlays.ReplayState{}
+	m.ov.Open(overlays.KindReplay)
+	m.ov.Replay = overlays.ReplayState{}
 	id := m.currentSession()
 	r := m.inspected()
 	cs, _ := m.st.Calls(id)
 	switch {
 	case m.opts.Replayer == nil:
-		m.replay.Unavailable = "this build has no replay engine (internal/replay)"
+		m.ov.Replay.Unavailable = "this build has no replay engine (internal/replay)"
 	case r == nil || r.Kind != calls.KindRequest || r.Dir != session.ClientToServer:
-		m.replay.Unavailable = "only a client request can be replayed"
+		m.ov.Replay.Unavailable = "only a client request can be replayed"
 	case cs == nil || len(cs.Command) == 0:
-		m.replay.Unavailable = "the session recorded no server command (stdio sessions only)"
+		m.ov.Replay.Unavailable = "the session recorded no server command (stdio sessions only)"
 	case !m.replayOK[id]:
-		m.replay.Confirm = strings.Join(cs.Command, " ")
+		m.ov.Replay.Confirm = strings.Join(cs.Command, " ")
 		m.mode = modeConfirmReplay
 	default:
 		m.buildOverlay()
@@ -216,8 +198,8 @@ func (m *Model) startReplay() tea.Cmd {
 			break
 		}
 	}
-	m.overlay = ovReplay
-	m.replay = overlays.ReplayState{Running: true, Started: m.opts.Now()}
+	m.ov.Switch(overlays.KindReplay)
+	m.ov.Replay = overlays.ReplayState{Running: true, Started: m.opts.Now()}
 	m.buildOverlay()
 	rep, ctx, rec, src, id, seq := m.opts.Replayer, m.opts.Context, m.inspectedRecord(r), m.opts.Source, ss.ID, r.Seq
 	return func() tea.Msg {

@@ -90,7 +90,7 @@ func TestScreenSummaryWrapsAtWords(t *testing.T) {
 		scr := hs.screen()
 		// Every word of the summary's text is on the screen whole: a word
 		// cut by the wrap would be missing.
-		for _, w := range strings.Fields(hs.m.tv.Text()) {
+		for _, w := range strings.Fields(hs.m.ov.Text()) {
 			if !strings.Contains(scr, w) {
 				t.Errorf("%dx%d: %q is not whole on the screen:\n%s", sz.w, sz.h, w, scr)
 			}

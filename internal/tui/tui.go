@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpward/mcpward/internal/session"
@@ -16,7 +15,6 @@ import (
 	"github.com/mcpward/mcpward/internal/tui/components/header"
 	"github.com/mcpward/mcpward/internal/tui/components/palette"
 	"github.com/mcpward/mcpward/internal/tui/components/table"
-	"github.com/mcpward/mcpward/internal/tui/components/textview"
 	"github.com/mcpward/mcpward/internal/tui/keymap"
 	"github.com/mcpward/mcpward/internal/tui/pages/overlays"
 	"github.com/mcpward/mcpward/internal/tui/pages/sessions"
@@ -127,14 +125,7 @@ type Model struct {
 	input   string // filter or palette text being typed
 	sfilter string // sessions filter
 
-	overlay   overlayKind
-	tv        *textview.Model
-	inspSeq   uint64
-	inspBatch int
-	// inspRec is the inspected record when it was read back from the
-	// source (the row's own reference is weak).
-	inspRec  *session.Record
-	replay   overlays.ReplayState
+	ov       *overlays.Model // the overlay over the active page
 	replayOK map[string]bool // sessions whose replay was confirmed
 
 	paused, dirty bool
@@ -170,7 +161,7 @@ func New(opts Options) *Model {
 	m.ses = sessions.New(c, st)
 	m.str = stream.New(c, st)
 	m.pages = []common.Component{m.ses, m.str}
-	m.tv = textview.New(c)
+	m.ov = overlays.NewModel(c)
 	if opts.Flash != "" {
 		m.setFlash(opts.Flash)
 	}
@@ -244,7 +235,7 @@ func (m *Model) layout() {
 	for _, p := range m.pages {
 		p.SetSize(m.c.Width, h)
 	}
-	m.tv.SetSize(m.c.Width, m.c.Height)
+	m.ov.SetSize(m.c.Width, m.c.Height)
 }
 
 // Update implements tea.Model.
@@ -283,7 +274,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.paused && (m.dirty || now.Sub(m.infoAt) > time.Second) {
 			m.refresh()
 			redraw = true
-		} else if m.overlay == ovReplay && m.replay.Running || m.active == pageStream {
+		} else if m.ov.Kind() == overlays.KindReplay && m.ov.Replay.Running || m.active == pageStream {
 			redraw = true // spinners
 		}
 		if m.flash != "" && now.After(m.flashUntil) {
@@ -311,8 +302,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if cmd := m.clip(string(msg.rec.Frame)); cmd != nil {
 				cmds = append(cmds, cmd)
 			}
-		case m.overlay == ovInspector && msg.id == m.currentSession() && msg.seq == m.inspSeq:
-			m.inspRec = msg.rec
+		case m.ov.Kind() == overlays.KindInspector && msg.id == m.currentSession() && msg.seq == m.ov.Seq:
+			m.ov.Rec = msg.rec
 			m.buildOverlay()
 		}
 	case exportedMsg:
@@ -337,7 +328,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			r.Err = msg.err
 		}
-		m.replay.Running, m.replay.Result = false, &r
+		m.ov.Replay.Running, m.ov.Replay.Result = false, &r
 		m.buildOverlay()
 	case driftMsg:
 		redraw = false // shown on the next tick
@@ -370,7 +361,7 @@ func (m *Model) rebuildStyles() {
 	m.ses = sessions.New(m.c, m.st)
 	m.str = stream.New(m.c, m.st)
 	m.pages = []common.Component{m.ses, m.str}
-	m.tv = textview.New(m.c)
+	m.ov.SetCommon(m.c)
 	m.layout()
 	m.str.SetSession(cur)
 	m.str.SetFilter(filter)
@@ -396,7 +387,7 @@ func (m *Model) refresh() {
 	if m.active == pageStream {
 		m.str.Refresh()
 	}
-	if m.overlay != ovNone && m.overlay != ovHelp {
+	if m.ov.Kind() != overlays.KindNone && m.ov.Kind() != overlays.KindHelp {
 		m.buildOverlay()
 	}
 }
@@ -454,8 +445,8 @@ func (m *Model) render() {
 			labels = append(labels, s.Label)
 		}
 		body = palette.View(m.c, m.input, labels, w, max(0, h-3))
-	case m.overlay != ovNone:
-		body = m.tv.View()
+	case m.ov.Kind() != overlays.KindNone:
+		body = m.ov.View()
 	}
 	lines := []string{m.header(), m.prompt()}
 	bl := strings.Split(body, "\n")
@@ -521,12 +512,8 @@ func (m *Model) prompt() string {
 // and the active page.
 func (m *Model) footer() string {
 	s := footer.State{Err: m.err, Flash: m.flash}
-	if m.overlay != ovNone {
-		km := m.c.KeyMap
-		s.Bindings = []key.Binding{km.Filter, km.NextMatch, km.Copy, km.Back}
-		if m.overlay == ovInspector {
-			s.Bindings = append(s.Bindings, km.Jump, km.Replay)
-		}
+	if m.ov.Kind() != overlays.KindNone {
+		s.Bindings = m.ov.ShortHelp()
 	} else {
 		s.Bindings = m.pages[m.active].ShortHelp()
 	}
