@@ -171,7 +171,8 @@ func New(opts Options) *Model {
 }
 
 // maxHeld bounds the records held back while paused; beyond it they are
-// shown anyway rather than growing without bound.
+// shown anyway rather than growing without bound. These are the only
+// records the view itself keeps alive (rows hold weak references).
 const maxHeld = 100_000
 
 func (m *Model) ingestHeld() {

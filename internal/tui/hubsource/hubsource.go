@@ -26,7 +26,8 @@ type Source struct {
 	// seen is the highest seq of each session delivered in the backlog:
 	// live records at or below it were already delivered.
 	seen map[string]uint64
-	// Skipped counts records the UI fell too far behind to receive.
+	// Skipped counts records the UI did not receive: it fell too far
+	// behind, or the hub let them go first (see hub.Batch.Skipped).
 	Skipped uint64
 }
 
