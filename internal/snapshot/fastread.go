@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -82,8 +84,30 @@ func (w *wireObjects) UnmarshalJSON(b []byte) error {
 
 // unmarshalFast decodes b in one pass. ok is false when b must go through
 // the strict path (any error, another format version, a failed check).
+//
+// treeParser reads the whole document, checking that it is valid JSON,
+// and decodes the surface's entity lists (most of a large file); the
+// rest, with each list replaced by [], goes through encoding/json into
+// the typed fields, strictly. A key the decoder would match to a list in
+// another spelling (case), or a list given twice, goes the strict way.
 func unmarshalFast(b []byte) (*Snapshot, bool) {
-	dec := json.NewDecoder(bytes.NewReader(b))
+	p := treeParser{b: b, strs: make(map[string]string, 256)}
+	lists, err := p.document()
+	if err != nil {
+		return nil, false
+	}
+	rest := make([]byte, 0, len(b)-lists.size()+8)
+	at := 0
+	for _, l := range lists.spans() {
+		if l == nil {
+			continue
+		}
+		rest = append(rest, b[at:l.start]...)
+		rest = append(rest, "[]"...)
+		at = l.end
+	}
+	rest = append(rest, b[at:]...)
+	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.UseNumber()
 	dec.DisallowUnknownFields()
 	var w wireSnapshot
@@ -98,14 +122,254 @@ func unmarshalFast(b []byte) (*Snapshot, bool) {
 		return nil, false
 	}
 	s.Surface = w.Surface.Surface
-	s.Surface.Tools = w.Surface.Tools
-	s.Surface.Resources = w.Surface.Resources
-	s.Surface.ResourceTemplates = w.Surface.ResourceTemplates
-	s.Surface.Prompts = w.Surface.Prompts
+	for _, f := range []struct {
+		l   *list
+		dst *[]Object
+	}{
+		{lists.tools, &s.Surface.Tools},
+		{lists.resources, &s.Surface.Resources},
+		{lists.templates, &s.Surface.ResourceTemplates},
+		{lists.prompts, &s.Surface.Prompts},
+	} {
+		if f.l != nil {
+			*f.dst = f.l.items
+		}
+	}
 	if err := validate(&s); err != nil {
 		return nil, false
 	}
 	return &s, true
+}
+
+// A list is one entity list of the surface: where its value is in the
+// document and what it holds.
+type list struct {
+	start, end int
+	items      []Object
+}
+
+type surfaceLists struct {
+	tools, resources, templates, prompts *list
+}
+
+func (l *surfaceLists) spans() []*list {
+	// In document order, for the splice.
+	out := []*list{l.tools, l.resources, l.templates, l.prompts}
+	slices.SortFunc(out, func(a, b *list) int {
+		switch {
+		case a == nil && b == nil:
+			return 0
+		case a == nil:
+			return -1
+		case b == nil:
+			return 1
+		}
+		return a.start - b.start
+	})
+	return out
+}
+
+func (l *surfaceLists) size() int {
+	n := 0
+	for _, x := range l.spans() {
+		if x != nil {
+			n += x.end - x.start
+		}
+	}
+	return n
+}
+
+// maxDepth is below encoding/json's nesting limit (10000), so that what
+// it would refuse goes the strict way.
+const maxDepth = 5000
+
+// document reads the whole document: a JSON object, nothing but white
+// space after it.
+func (p *treeParser) document() (*surfaceLists, error) {
+	var lists surfaceLists
+	p.ws()
+	seenSurface := false
+	err := p.members(func(key string) error {
+		if !strings.EqualFold(key, "surface") {
+			return p.skip(1)
+		}
+		if key != "surface" || seenSurface {
+			return errNotFast
+		}
+		seenSurface = true
+		p.ws()
+		return p.members(func(key string) error {
+			var dst **list
+			switch strings.ToLower(key) {
+			case "tools":
+				dst = &lists.tools
+			case "resources":
+				dst = &lists.resources
+			case "resourcetemplates":
+				dst = &lists.templates
+			case "prompts":
+				dst = &lists.prompts
+			default:
+				return p.skip(2)
+			}
+			if *dst != nil || (key != "tools" && key != "resources" && key != "resourceTemplates" && key != "prompts") {
+				return errNotFast
+			}
+			p.ws()
+			l := &list{start: p.i}
+			items, err := p.objects()
+			if err != nil {
+				return err
+			}
+			l.end, l.items = p.i, items
+			*dst = l
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.ws()
+	if p.i != len(p.b) {
+		return nil, errNotFast
+	}
+	return &lists, nil
+}
+
+// members reads an object at p.i, calling member with p.i at each value
+// (after the colon); member must read the value.
+func (p *treeParser) members(member func(key string) error) error {
+	if !p.eat('{') {
+		return errNotFast
+	}
+	p.ws()
+	if p.eat('}') {
+		return nil
+	}
+	for {
+		p.ws()
+		if p.i >= len(p.b) || p.b[p.i] != '"' {
+			return errNotFast
+		}
+		k, err := p.str()
+		if err != nil {
+			return err
+		}
+		p.ws()
+		if !p.eat(':') {
+			return errNotFast
+		}
+		if err := member(k.(string)); err != nil {
+			return err
+		}
+		p.ws()
+		if p.eat(',') {
+			continue
+		}
+		if !p.eat('}') {
+			return errNotFast
+		}
+		return nil
+	}
+}
+
+// objects reads an array of objects at p.i.
+func (p *treeParser) objects() ([]Object, error) {
+	if !p.eat('[') {
+		return nil, errNotFast
+	}
+	out := []Object{}
+	p.ws()
+	if p.eat(']') {
+		return out, nil
+	}
+	for {
+		p.ws()
+		if p.i >= len(p.b) || p.b[p.i] != '{' {
+			return nil, errNotFast
+		}
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v.(map[string]any))
+		p.ws()
+		if p.eat(',') {
+			continue
+		}
+		if !p.eat(']') {
+			return nil, errNotFast
+		}
+		return out, nil
+	}
+}
+
+// skip checks the value at p.i and moves past it, building nothing.
+func (p *treeParser) skip(depth int) error {
+	if depth > maxDepth {
+		return errNotFast
+	}
+	p.ws()
+	if p.i >= len(p.b) {
+		return errNotFast
+	}
+	switch p.b[p.i] {
+	case '{':
+		return p.members(func(string) error { return p.skip(depth + 1) })
+	case '[':
+		p.i++
+		p.ws()
+		if p.eat(']') {
+			return nil
+		}
+		for {
+			if err := p.skip(depth + 1); err != nil {
+				return err
+			}
+			p.ws()
+			if p.eat(',') {
+				continue
+			}
+			if !p.eat(']') {
+				return errNotFast
+			}
+			return nil
+		}
+	case '"':
+		return p.skipString()
+	}
+	_, err := p.scalar()
+	return err
+}
+
+// skipString checks the string literal at p.i and moves past it.
+func (p *treeParser) skipString() error {
+	start := p.i
+	p.i++ // "
+	escaped := false
+	for {
+		if p.i >= len(p.b) {
+			return errNotFast
+		}
+		c := p.b[p.i]
+		if c == '"' {
+			break
+		}
+		if c == '\\' {
+			escaped = true
+			p.i += 2
+			continue
+		}
+		if c < 0x20 {
+			return errNotFast
+		}
+		p.i++
+	}
+	p.i++ // closing quote
+	if escaped && !json.Valid(p.b[start:p.i]) {
+		return errNotFast
+	}
+	return nil
 }
 
 // treeParser decodes JSON that encoding/json has already validated into
@@ -119,6 +383,7 @@ type treeParser struct {
 	strs  map[string]string // interned keys and short values
 	pairs []pair            // object members being read, all depths
 	elems []any             // array elements being read, all depths
+	depth int               // nesting of the value being read
 }
 
 type pair struct {
@@ -162,37 +427,67 @@ func (p *treeParser) value() (any, error) {
 	if p.i >= len(p.b) {
 		return nil, errNotFast
 	}
-	switch c := p.b[p.i]; c {
+	switch p.b[p.i] {
 	case '{':
 		return p.object()
 	case '[':
 		return p.array()
 	case '"':
 		return p.str()
+	}
+	return p.scalar()
+}
+
+// scalar reads a literal or a number (by the JSON grammar) at p.i.
+func (p *treeParser) scalar() (any, error) {
+	if p.i >= len(p.b) {
+		return nil, errNotFast
+	}
+	switch p.b[p.i] {
 	case 't':
 		return p.lit("true", true)
 	case 'f':
 		return p.lit("false", false)
 	case 'n':
 		return p.lit("null", nil)
+	}
+	start := p.i
+	p.eat('-')
+	switch {
+	case p.eat('0'):
+	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
+		p.digits()
 	default:
-		start := p.i
-		for p.i < len(p.b) {
-			switch p.b[p.i] {
-			case '-', '+', '.', 'e', 'E', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-				p.i++
-				continue
-			}
-			break
+		return nil, errNotFast
+	}
+	if p.eat('.') && !p.digits() {
+		return nil, errNotFast
+	}
+	if p.eat('e') || p.eat('E') {
+		if !p.eat('+') {
+			p.eat('-')
 		}
-		if p.i == start {
+		if !p.digits() {
 			return nil, errNotFast
 		}
-		return json.Number(p.intern(p.b[start:p.i])), nil
 	}
+	return json.Number(p.intern(p.b[start:p.i])), nil
+}
+
+// digits moves past a run of digits and reports whether there was one.
+func (p *treeParser) digits() bool {
+	start := p.i
+	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+		p.i++
+	}
+	return p.i > start
 }
 
 func (p *treeParser) object() (any, error) {
+	if p.depth++; p.depth > maxDepth {
+		return nil, errNotFast
+	}
+	defer func() { p.depth-- }()
 	p.i++ // {
 	base := len(p.pairs)
 	p.ws()
@@ -235,6 +530,10 @@ func (p *treeParser) object() (any, error) {
 }
 
 func (p *treeParser) array() (any, error) {
+	if p.depth++; p.depth > maxDepth {
+		return nil, errNotFast
+	}
+	defer func() { p.depth-- }()
 	p.i++ // [
 	base := len(p.elems)
 	p.ws()

@@ -56,11 +56,21 @@ func TestUnmarshalFastMatchesStrict(t *testing.T) {
 	at += len(`"tools": [`)
 	withTool := string(good[:at]) + tool + "," + string(good[at:])
 	docs = append(docs, string(good), withTool)
+	// What the strict path refuses inside an entity list, and elsewhere,
+	// the fast path must not accept.
+	bad := []string{`01`, `1.`, `-`, `1e`, `.5`, `+1`, `tru`, `nul`, `"a` + "\x01" + `"`, `"\x"`, `"\u12"`,
+		`[1,]`, `{"a":1,}`, `{"a"}`, `[` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `]`}
+	for _, v := range bad {
+		frag := `{"name":"0","x":` + v + `},`
+		docs = append(docs, string(good[:at])+frag+string(good[at:]))
+		docs = append(docs, strings.Replace(string(good), `"formatVersion": 1`, `"formatVersion": 1, "x": `+v, 1))
+	}
+	docs = append(docs, "\ufeff"+string(good), string(good)+"x", string(good)+" \n\t ")
 	for i, doc := range docs {
 		strict, serr := unmarshalStrict([]byte(doc))
 		fast, ok := unmarshalFast([]byte(doc))
 		if serr != nil {
-			if i >= len(docs)-2 {
+			if i == len(fastCases)+len(goldens) || i == len(fastCases)+len(goldens)+1 {
 				t.Fatalf("doc %d: the strict path rejects it: %v", i, serr)
 			}
 			if ok {
