@@ -416,11 +416,11 @@ func createLogFile(opts *ProxyOptions, label, id string) (*os.File, string, erro
 		if err != nil {
 			return nil, "", cmdutil.WithHint(fault.Input(err), "use --trace-file PATH or --no-trace")
 		}
-		dir = filepath.Join(dir, "sessions")
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		state := session.Layout{Root: dir}
+		if err := os.MkdirAll(state.Sessions(), 0o700); err != nil {
 			return nil, "", fmt.Errorf("create session directory: %w", err)
 		}
-		path = filepath.Join(dir, session.FileName(label, id))
+		path = state.Log(label, id)
 		flags |= os.O_EXCL
 	}
 	f, err := os.OpenFile(path, flags, 0o600)
