@@ -1,0 +1,74 @@
+package result
+
+import (
+	"errors"
+
+	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/fault"
+)
+
+// Exit codes of the whole binary (PRODUCT.md). They are a contract: every
+// command gets its code from [Decide] (a verdict) or [CodeOf] (an error),
+// and no other package spells them as numbers.
+const (
+	Clean      = 0 // nothing at or above the gate
+	Drift      = 1 // drift or findings at or above the gate
+	Incomplete = 2 // evidence incomplete: not started, not reached, timeout, auth
+	Violation  = 3 // the server violates a MUST-level rule
+	Usage      = 4 // usage, config, or an unreadable/incomparable/newer input file
+	Internal   = 5 // a bug in mcpward
+)
+
+// An Outcome is what a run found, as far as its exit code is concerned.
+type Outcome struct {
+	// Incomplete: the evidence is incomplete (missing evidence is never
+	// "no change").
+	Incomplete bool
+	// Violation: a finding the server's owner must fix (a MUST-level rule)
+	// counted against the run.
+	Violation bool
+	// Drift: drift or another finding at or above the gate counted
+	// against the run.
+	Drift bool
+}
+
+// Decide returns the exit code of an outcome. When several apply the
+// precedence is Incomplete > Violation > Drift > Clean (2 > 3 > 1 > 0):
+// what the evidence lacks may hold anything, so it outranks every finding.
+func Decide(o Outcome) int {
+	switch {
+	case o.Incomplete:
+		return Incomplete
+	case o.Violation:
+		return Violation
+	case o.Drift:
+		return Drift
+	}
+	return Clean
+}
+
+// CodeOf returns the exit code of an error marked with a [fault] kind:
+// incomplete evidence before a violation before an unusable input (the
+// same precedence as Decide); ok is false for an error of no kind, which
+// the caller classifies (a usage error, or Internal).
+func CodeOf(err error) (code int, ok bool) {
+	switch {
+	case errors.Is(err, fault.ErrIncomplete):
+		return Incomplete, true
+	case errors.Is(err, fault.ErrViolation):
+		return Violation, true
+	case errors.Is(err, fault.ErrInput):
+		return Usage, true
+	}
+	return Internal, false
+}
+
+// Summarize counts findings per tier (diff.Summarize over the findings of
+// a Result).
+func Summarize(fs []Finding) diff.Summary {
+	d := make([]diff.Finding, len(fs))
+	for i, f := range fs {
+		d[i] = f.Finding
+	}
+	return diff.Summarize(d)
+}
