@@ -151,8 +151,8 @@ func FileName(label, id string) string {
 
 // StateDir returns mcpward's state directory from the environment:
 // $MCPWARD_HOME, else $XDG_STATE_HOME/mcpward (if absolute), else
-// $HOME/.local/state/mcpward (the same on every OS). Session logs live in
-// its "sessions" folder.
+// $HOME/.local/state/mcpward (the same on every OS). [Layout] names its
+// folders (session logs in "sessions").
 func StateDir(lookup func(string) (string, bool)) (string, error) {
 	get := func(k string) string {
 		if lookup == nil {
