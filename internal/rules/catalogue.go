@@ -51,18 +51,18 @@ var catalogue = []Rule{
 	{ID: "transport.sse_no_keepalive", Group: GroupTransport, Level: MAY, Class: Info, On: OnHTTP,
 		Summary: "a long-lived SSE stream sends no keep-alive comment", Spec: "SSE-KEEPALIVE", Section: "§3.2",
 		Note: "keep-alives are encouraged, not required: info, not SHOULD as in snapgauge"},
-	{ID: "transport.discover_not_implemented", Group: GroupTransport, Level: MUST, Class: Violation, Must: "server/discover", On: OnAny, Traffic: true,
+	{ID: "transport.discover_not_implemented", Group: GroupTransport, Level: MUST, Class: Violation, Must: "server/discover", On: OnAny, Traffic: true, TrafficGap: "needs the server's claimed era, not a request's",
 		Summary: "a server that claims 2026-07-28 does not answer server/discover", Spec: "server/discover", Section: "§1.4, §2.1"},
 	{ID: "transport.server_request", Group: GroupTransport, Level: MUST, Class: Violation, Must: "STDIO-NO-SRV-REQ", On: OnAny, Traffic: true,
 		Summary: "a modern server sent a JSON-RPC request (use input_required instead)", Spec: "STDIO-NO-SRV-REQ, SSE-NO-REQUESTS", Section: "§3.1, §3.2"},
 
 	// stdio framing.
-	{ID: "stdio.notification_answered", Group: GroupStdio, Level: MUST, Class: Violation, Must: "JSON-RPC 2.0 §4.1", On: OnStdio, Traffic: true,
+	{ID: "stdio.notification_answered", Group: GroupStdio, Level: MUST, Class: Violation, Must: "JSON-RPC 2.0 §4.1", On: OnStdio, Traffic: true, TrafficGap: "a response to a notification has no id to tell it by",
 		Summary: "the server answered a notification with a response", Spec: "JSON-RPC 2.0 §4.1, STDIO-NDJSON", Section: "§3.1"},
 	{ID: "stdio.malformed_input", Group: GroupStdio, Level: MAY, Class: Info, On: OnStdio,
 		Summary: "the server stopped answering after a malformed line (silence and -32700 are fine)", Spec: "JSON-RPC 2.0 §5.1", Section: "§3.1, §1.4",
 		Note: "an observation only: the spec sets no rule, and legacy servers commonly stay silent (see era detection); silence is never reported"},
-	{ID: "stdio.stdout_not_clean", Group: GroupStdio, Level: MUST, Class: Violation, Must: "STDIO-STDOUT-CLEAN", On: OnStdio, Traffic: true,
+	{ID: "stdio.stdout_not_clean", Group: GroupStdio, Level: MUST, Class: Violation, Must: "STDIO-STDOUT-CLEAN", On: OnStdio, Traffic: true, Signal: SignalInvalid,
 		Summary: "the server wrote something that is not an MCP message to stdout", Spec: "STDIO-STDOUT-CLEAN", Section: "§3.1"},
 
 	// X-group: x-mcp-header (static and live).
@@ -149,7 +149,7 @@ var catalogue = []Rule{
 	{ID: "degrade.wrong_error", Group: GroupDegrade, Level: MUST, Class: Violation, Must: "META-CAP-MISSING", On: OnAny,
 		Summary: "a request needing a capability the profile did not declare failed another way than -32021 listing it in data.requiredCapabilities", Spec: "META-CAP-MISSING", Section: "§1.2, §1.5",
 		Note: "judged only when the evidence shows the capability was needed (the baseline asked for it); data.requiredCapabilities lists every capability the server requires, so declared ones may appear beside the missing one; never applied to legacy profiles (-32021 does not exist before 2026-07-28)"},
-	{ID: "degrade.input_required_without_capability", Group: GroupDegrade, Level: MUST, Class: Violation, Must: "MRTR-CAP-GATED", On: OnAny,
+	{ID: "degrade.input_required_without_capability", Group: GroupDegrade, Level: MUST, Class: Violation, Must: "MRTR-CAP-GATED", On: OnAny, Traffic: true,
 		Summary: "an input_required result asks for a capability the request did not declare", Spec: "MRTR-CAP-GATED", Section: "§7"},
 	{ID: "degrade.over_declared", Group: GroupDegrade, Level: MAY, Class: Info, On: OnAny,
 		Summary: "-32021 requires a missing capability the tool did not ask for under the full profile", Spec: "META-CAP-MISSING", Section: "§1.2",

@@ -34,6 +34,32 @@ const (
 	GroupDegrade   = "degrade"   // D-group: degradation under reduced profiles
 )
 
+// Signals: the counts `sessions check --fail-on` gates on that a traffic
+// finding feeds (see Rule.Signal). They are mcpsnoop's names.
+const (
+	SignalError      = "error"
+	SignalInvalid    = "invalid"
+	SignalWarn       = "warn"
+	SignalMismatch   = "mismatch"
+	SignalPending    = "pending"
+	SignalLateResult = "late-result"
+	SignalDrift      = "drift"
+	SignalDeprecated = "deprecated"
+	SignalIncomplete = "incomplete"
+	SignalSchema     = "schema"
+)
+
+// TrafficSignal returns the signal a traffic finding of the rule feeds.
+func (r Rule) TrafficSignal() string {
+	if r.Signal == "" {
+		return SignalWarn
+	}
+	return r.Signal
+}
+
+// TrafficJudged reports whether the traffic checker judges the rule.
+func (r Rule) TrafficJudged() bool { return r.Traffic && r.TrafficGap == "" }
+
 // Transports a rule can be checked on.
 const (
 	OnHTTP  = "http"
@@ -67,6 +93,18 @@ type Rule struct {
 	Aliases []string `json:"aliases,omitempty"`
 	// Traffic is true when the traffic checker can see the problem too.
 	Traffic bool `json:"traffic,omitempty"`
+	// Signal is the `sessions check --fail-on` signal a traffic finding of
+	// the rule feeds (one of the Signal constants); empty means
+	// SignalWarn.
+	Signal string `json:"-"`
+	// TrafficGap, on a rule marked Traffic, says why the traffic checker
+	// does not judge it yet (the evidence a log does not hold); empty when
+	// it does.
+	TrafficGap string `json:"-"`
+	// Redactable is true for a traffic rule that compares values the
+	// redactor may hide (a header with its body parameter, a requestState
+	// with its echo): on a record flagged redacted it is not judged.
+	Redactable bool `json:"-"`
 	// Note records why a level differs from a reference tool or how an
 	// ambiguity of the spec is handled.
 	Note string `json:"note,omitempty"`

@@ -315,3 +315,39 @@ func TestResultTypeProblem(t *testing.T) {
 		}
 	}
 }
+
+// The traffic-only attributes of a rule (issue 14 item 4) sit on traffic
+// rules only, and a signal is one of the ten names.
+func TestTrafficAttributes(t *testing.T) {
+	signals := []string{SignalError, SignalInvalid, SignalWarn, SignalMismatch, SignalPending,
+		SignalLateResult, SignalDrift, SignalDeprecated, SignalIncomplete, SignalSchema}
+	judged := 0
+	for _, r := range All() {
+		if !r.Traffic && (r.Signal != "" || r.TrafficGap != "" || r.Redactable) {
+			t.Errorf("%s: traffic attributes on a rule the traffic checker cannot see", r.ID)
+		}
+		if r.Signal != "" && !slices.Contains(signals, r.Signal) {
+			t.Errorf("%s: unknown signal %q", r.ID, r.Signal)
+		}
+		if r.TrafficJudged() {
+			judged++
+		}
+	}
+	// The traffic checker reports the MRTR capability gate too, with the
+	// same id as compat.
+	if r := MustLookup("degrade.input_required_without_capability"); !r.TrafficJudged() || r.TrafficSignal() != SignalWarn {
+		t.Errorf("degrade.input_required_without_capability: judged %v, signal %s", r.TrafficJudged(), r.TrafficSignal())
+	}
+	if r := MustLookup("message.late_result"); r.TrafficSignal() != SignalLateResult {
+		t.Errorf("message.late_result feeds %s", r.TrafficSignal())
+	}
+	if r := MustLookup("stdio.notification_answered"); r.TrafficJudged() {
+		t.Errorf("stdio.notification_answered is judged by traffic, but a log cannot tell it")
+	}
+	if !MustLookup("message.mrtr_state_not_echoed").Redactable || MustLookup("message.result_type_missing").Redactable {
+		t.Errorf("redactable flags wrong")
+	}
+	if judged == 0 {
+		t.Fatal("no traffic rules")
+	}
+}

@@ -14,18 +14,18 @@ import (
 // (mcpsnoop's signals, kept so that its users find them).
 type Signal string
 
-// The signals.
+// The signals (the names live with the rules: rules.Rule.Signal).
 const (
-	SignalError      Signal = "error"
-	SignalInvalid    Signal = "invalid"
-	SignalWarn       Signal = "warn"
-	SignalMismatch   Signal = "mismatch"
-	SignalPending    Signal = "pending"
-	SignalLateResult Signal = "late-result"
-	SignalDrift      Signal = "drift"
-	SignalDeprecated Signal = "deprecated"
-	SignalIncomplete Signal = "incomplete"
-	SignalSchema     Signal = "schema"
+	SignalError      Signal = rules.SignalError
+	SignalInvalid    Signal = rules.SignalInvalid
+	SignalWarn       Signal = rules.SignalWarn
+	SignalMismatch   Signal = rules.SignalMismatch
+	SignalPending    Signal = rules.SignalPending
+	SignalLateResult Signal = rules.SignalLateResult
+	SignalDrift      Signal = rules.SignalDrift
+	SignalDeprecated Signal = rules.SignalDeprecated
+	SignalIncomplete Signal = rules.SignalIncomplete
+	SignalSchema     Signal = rules.SignalSchema
 )
 
 // Signals lists the signals in report order.
@@ -34,62 +34,23 @@ func Signals() []Signal {
 		SignalLateResult, SignalDrift, SignalDeprecated, SignalIncomplete, SignalSchema}
 }
 
-// SignalOf returns the signal a traffic rule feeds. Rules not listed feed
-// warn.
+// SignalOf returns the signal a traffic rule feeds (rules.Rule.Signal;
+// warn when the rule names none).
 func SignalOf(ruleID string) Signal {
-	if s, ok := ruleSignals[ruleID]; ok {
-		return s
-	}
-	return SignalWarn
+	return Signal(rules.MustLookup(ruleID).TrafficSignal())
 }
 
-var ruleSignals = map[string]Signal{
-	"message.invalid_frame":                     SignalInvalid,
-	"stdio.stdout_not_clean":                    SignalInvalid,
-	"message.batch_not_allowed":                 SignalInvalid,
-	"message.error_response":                    SignalError,
-	"transport.http_error":                      SignalError,
-	"message.request_unanswered":                SignalPending,
-	"message.late_result":                       SignalLateResult,
-	"message.frames_missing":                    SignalIncomplete,
-	"transport.header_missing":                  SignalMismatch,
-	"transport.header_method_mismatch":          SignalMismatch,
-	"transport.header_name_mismatch":            SignalMismatch,
-	"transport.header_version_mismatch":         SignalMismatch,
-	"transport.header_mismatch_reported":        SignalMismatch,
-	"xhdr.param_header_missing":                 SignalMismatch,
-	"xhdr.param_header_mismatch":                SignalMismatch,
-	"xhdr.param_header_invalid":                 SignalMismatch,
-	"era.deprecated_method":                     SignalDeprecated,
-	"era.deprecated_capability":                 SignalDeprecated,
-	"message.schema_dialect":                    SignalSchema,
-	"message.schema_external_ref":               SignalSchema,
-	"message.schema_ref":                        SignalSchema,
-	"message.schema_composition":                SignalSchema,
-	"message.schema_untyped_property":           SignalSchema,
-	"degrade.input_required_without_capability": SignalWarn,
-}
-
-// RuleIDs returns every rule id the traffic checker can report, sorted.
+// RuleIDs returns every rule id the traffic checker can report: the
+// catalogue's traffic rules except those with a rules.Rule.TrafficGap.
 func RuleIDs() []string {
 	var out []string
 	for _, r := range rules.All() {
-		if r.Traffic && implemented(r.ID) {
+		if r.TrafficJudged() {
 			out = append(out, r.ID)
 		}
 	}
-	out = append(out, "degrade.input_required_without_capability")
 	return out
 }
-
-// notImplemented are catalogue rules marked Traffic that this checker does
-// not judge yet (they need evidence a log does not hold).
-var notImplemented = map[string]bool{
-	"stdio.notification_answered":        true, // a response to a notification has no id to tell it by
-	"transport.discover_not_implemented": true, // needs the server's claimed era, not a request's
-}
-
-func implemented(id string) bool { return !notImplemented[id] }
 
 // A Finding is one rule finding with the signal it feeds and where it
 // comes from.
@@ -119,7 +80,7 @@ type Checker struct {
 	store *calls.Store
 	sess  map[string]*sessState
 	// redactedFrame is set while the rules of a record flagged redacted
-	// run (see redactionSensitive).
+	// run (see rules.Rule.Redactable).
 	redactedFrame bool
 }
 
@@ -206,28 +167,17 @@ func (c *Checker) once(sessionID, key string) bool {
 
 // report emits one finding. The subject names the session and the frame's
 // seq (or a tool), never the line, so fingerprints survive edits above.
-// redactionSensitive are the rules that compare values the redactor may
-// hide (a header with its body parameter, a requestState with its echo).
-// On a record flagged redacted they are not judged.
-var redactionSensitive = map[string]bool{
-	"transport.header_name_mismatch": true,
-	"xhdr.param_header_mismatch":     true,
-	"xhdr.param_header_invalid":      true,
-	"xhdr.param_header_missing":      true,
-	"message.mrtr_state_not_echoed":  true,
-}
-
 func (c *Checker) report(sessionID, ruleID string, seq uint64, line int, msg string, ev *result.Exchange) {
 	c.reportSubject(sessionID, ruleID, seq, line, "", msg, ev)
 }
 
 func (c *Checker) reportSubject(sessionID, ruleID string, seq uint64, line int, subject, msg string, ev *result.Exchange) {
-	if c.redactedFrame && redactionSensitive[ruleID] {
+	r := rules.MustLookup(ruleID)
+	if c.redactedFrame && r.Redactable {
 		// The log hides values here: "[REDACTED]" in a header or a body is
 		// not the value the peer sent, so comparing them proves nothing.
 		return
 	}
-	r := rules.MustLookup(ruleID)
 	if subject == "" {
 		subject = "session " + sessionID
 		if seq > 0 {
@@ -239,7 +189,7 @@ func (c *Checker) reportSubject(sessionID, ruleID string, seq uint64, line int, 
 	f := Finding{
 		RuleFinding: result.RuleFinding{RuleID: r.ID, Level: r.Level, Class: r.Class,
 			Subject: subject, Message: msg, Spec: r.Cite(), Evidence: ev},
-		Signal: SignalOf(r.ID), Session: sessionID, Seq: seq,
+		Signal: Signal(r.TrafficSignal()), Session: sessionID, Seq: seq,
 	}
 	if c.opts.File != "" || line > 0 {
 		f.Location = &result.Location{File: c.opts.File, Line: line}
