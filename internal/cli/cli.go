@@ -19,8 +19,8 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/record"
-	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -125,12 +125,11 @@ func isFlagError(err error) bool {
 // classify maps an error to its exit code. Precedence follows PRODUCT.md:
 // incomplete evidence before a violation before everything else.
 func classify(err error) int {
+	if code, ok := result.CodeOf(err); ok {
+		return code
+	}
 	switch {
-	case errors.Is(err, fault.ErrIncomplete):
-		return cmdutil.ExitIncomplete
-	case errors.Is(err, fault.ErrViolation):
-		return cmdutil.ExitViolation
-	case errors.Is(err, fault.ErrInput), isFlagError(err):
+	case isFlagError(err):
 		return cmdutil.ExitUsage
 	case errors.Is(err, context.Canceled):
 		// Interrupted by the user: the evidence is incomplete.

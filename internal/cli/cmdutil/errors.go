@@ -9,18 +9,20 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/suggest"
 )
 
-// Exit codes of the whole binary (PRODUCT.md). Precedence when several
-// apply: Incomplete > Violation > Drift > OK.
+// Exit codes of the whole binary: the codes of internal/result under the
+// names the commands already use. A verdict's code comes from
+// [result.Decide], an error's from [result.CodeOf].
 const (
-	ExitOK         = 0 // nothing at or above the gate
-	ExitDrift      = 1 // drift or findings at or above the gate
-	ExitIncomplete = 2 // evidence incomplete: not started, not reached, timeout, auth
-	ExitViolation  = 3 // the server violates a MUST-level rule
-	ExitUsage      = 4 // usage, config, or an unreadable/incomparable/newer input file
-	ExitInternal   = 5 // a bug in mcpward
+	ExitOK         = result.Clean
+	ExitDrift      = result.Drift
+	ExitIncomplete = result.Incomplete
+	ExitViolation  = result.Violation
+	ExitUsage      = result.Usage
+	ExitInternal   = result.Internal
 )
 
 // A FlagError is a misuse of the command line. It is the one error kind the
