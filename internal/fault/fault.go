@@ -1,8 +1,9 @@
 // Package fault classifies errors by what they mean to the user, not by
 // where they arose: evidence that could not be gathered, an input file or
 // config that cannot be used, a protocol violation. Packages anywhere in the
-// tree mark their errors with these kinds; the one exit mapper in
-// internal/cli turns a kind into the exit code of PRODUCT.md. The package is
+// tree mark their errors with these kinds; result.CodeOf turns a kind into
+// the exit code of PRODUCT.md (the constants of internal/result, which
+// fault cannot import: result depends on it). The package is
 // pure and depends on nothing but errors and io/fs, so the core may use it.
 package fault
 
@@ -14,14 +15,16 @@ import (
 // Sentinel kinds. Test with errors.Is.
 var (
 	// ErrIncomplete: the server could not be started, reached or fully
-	// enumerated; a timeout; authentication required. Exit 2.
+	// enumerated; a timeout; authentication required. Exit 2
+	// (result.Incomplete).
 	ErrIncomplete = errors.New("evidence incomplete")
 
 	// ErrInput: an unreadable, corrupt, incomparable or newer-format input
-	// file, or a bad config. Exit 4.
+	// file, or a bad config. Exit 4 (result.Usage).
 	ErrInput = errors.New("unusable input")
 
-	// ErrViolation: the server violates a MUST-level protocol rule. Exit 3.
+	// ErrViolation: the server violates a MUST-level protocol rule. Exit 3
+	// (result.Violation).
 	ErrViolation = errors.New("protocol violation")
 )
 
