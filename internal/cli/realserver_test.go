@@ -224,6 +224,11 @@ func TestRealServers(t *testing.T) {
 	// All rows at once, whatever -parallel says: the servers mostly wait.
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	wg.Add(1)
+	go t.Run("everything-2025-01-then-2026-08", func(t *testing.T) {
+		defer wg.Done()
+		versionsAcrossReleases(t)
+	})
 	for _, rs := range realServers {
 		wg.Add(1)
 		go t.Run(rs.name, func(t *testing.T) {
@@ -251,7 +256,11 @@ func TestRealServers(t *testing.T) {
 			}
 
 			// Phase 1: inspect, compat and record are independent.
-			r := runAll(t,
+			run := runArgs
+			if !strings.HasPrefix(rs.name, "go-sdk") {
+				run = runNode
+			}
+			r := runAll(t, run,
 				append(append([]string{"inspect", "--json"}, common...), flags...),
 				append(compatArgs, flags...),
 				append([]string{"record", "srv"}, at...))
@@ -271,7 +280,7 @@ func TestRealServers(t *testing.T) {
 
 			// Phase 2: check twice against the server's own snapshot.
 			check := append([]string{"check", "srv", "--json"}, at...)
-			r = runAll(t, check, check)
+			r = runAll(t, run, check, check)
 			first := resultFindings(t, r[0].out)
 			comparePins(t, "check", rs.check, first)
 			if r[0].code != rs.checkExit {
@@ -302,7 +311,7 @@ func TestRealServers(t *testing.T) {
 			if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, out := runArgs(t, append([]string{"check", "srv", "--json", "--no-compat"}, at...)...)
+			code, out := run(t, append([]string{"check", "srv", "--json", "--no-compat"}, at...)...)
 			got := resultFindings(t, out)
 			for _, rule := range want {
 				if code != 1 || !slices.ContainsFunc(got, func(f string) bool { return strings.Contains(f, " "+rule+" ") }) {
@@ -311,6 +320,46 @@ func TestRealServers(t *testing.T) {
 			}
 			t.Logf("%s: %s", rs.name, time.Since(began).Round(100*time.Millisecond))
 		})
+	}
+}
+
+// versionsAcrossReleases records server-everything 2025.1.14 and checks
+// 2026.8.31 against it (issue 11 item 6): the old snapshot learned its
+// versions by one initialize per revision, so 2024-11-05, which the new
+// release still negotiates, is not reported dropped, and the versions the
+// new release added are.
+func versionsAcrossReleases(t *testing.T) {
+	old := testenv.NPMServer(t, "everything-2025-01", "dist/index.js")
+	cur := testenv.NPMServer(t, "@modelcontextprotocol/server-everything", "dist/index.js", "stdio")
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "mcpward.json")
+	write := func(argv []string) {
+		tgt := map[string]any{"command": argv[0], "args": argv[1:], "probes": []any{}, "timeoutMs": 60000}
+		cfg, _ := json.Marshal(map[string]any{"targets": map[string]any{"srv": tgt}})
+		if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := []string{"--config", cfgPath, "--dir", filepath.Join(dir, ".mcpward")}
+	write(old)
+	if code, out := runNode(t, append([]string{"record", "srv"}, at...)...); code != 0 {
+		t.Fatalf("record exited %d:\n%s", code, out)
+	}
+	write(cur)
+	_, out := runNode(t, append([]string{"check", "srv", "--json", "--no-compat"}, at...)...)
+	var versions []string
+	for _, f := range resultFindings(t, out) {
+		if strings.Contains(f, " version.") {
+			versions = append(versions, f)
+		}
+	}
+	want := []string{
+		"compatible version.added discover.supportedVersions.2025-03-26",
+		"compatible version.added discover.supportedVersions.2025-06-18",
+		"compatible version.added discover.supportedVersions.2025-11-25",
+	}
+	if !slices.Equal(versions, want) {
+		t.Errorf("version findings = %q, want %q", versions, want)
 	}
 }
 
@@ -325,8 +374,17 @@ type runResult struct {
 // server (the timeouts are raised too).
 var realSlots = make(chan struct{}, 3)
 
-// runAll runs the mcpward command lines side by side (within realSlots).
-func runAll(t *testing.T, cmds ...[]string) []runResult {
+// runNode is runArgs within realSlots, for the rows whose servers are
+// node processes (the go-sdk server starts in milliseconds).
+func runNode(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	realSlots <- struct{}{}
+	defer func() { <-realSlots }()
+	return runArgs(t, args...)
+}
+
+// runAll runs the mcpward command lines side by side with run.
+func runAll(t *testing.T, run func(*testing.T, ...string) (int, string), cmds ...[]string) []runResult {
 	t.Helper()
 	out := make([]runResult, len(cmds))
 	var wg sync.WaitGroup
@@ -334,7 +392,7 @@ func runAll(t *testing.T, cmds ...[]string) []runResult {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i].code, out[i].out = runArgs(t, args...)
+			out[i].code, out[i].out = run(t, args...)
 		}()
 	}
 	wg.Wait()
@@ -437,8 +495,6 @@ func surfaceCounts(t *testing.T, out string) counts {
 // (stderr appended when the exit code is above 1, unless stdout is JSON).
 func runArgs(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	realSlots <- struct{}{}
-	defer func() { <-realSlots }()
 	ios, _, stdout, stderr := iostreams.Test()
 	f := &cmdutil.Factory{
 		IOStreams:  ios,
