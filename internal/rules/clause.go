@@ -75,7 +75,7 @@ var clauses = []Clause{
 	{ID: "HTTP-ORIGIN-VALIDATE", Since: since2511, Text: "The server MUST validate Origin on every request and answer a present, invalid Origin with 403 (validation is required since 2025-03-26; the explicit 403 since 2025-11-25)"},
 	{ID: "legacy sessions", Since: since2503, Text: "Once the server has ended a session, it MUST answer every request carrying that Mcp-Session-Id with 404 Not Found"},
 	{ID: "HTTP-NOTIF-202", Since: since2503, Text: "An accepted notification MUST get 202 with no body; a rejected one an error status"},
-	{ID: "HDR-PROTO-VERSION", Since: since2506, Text: "A request with an unsupported MCP-Protocol-Version MUST get 400 (2026-07-28: 400 with -32022 and data.supported); on modern requests MCP-Protocol-Version is required and MUST equal _meta protocolVersion"},
+	{ID: "HDR-PROTO-VERSION", Since: since2506, Text: "A request with an unsupported MCP-Protocol-Version MUST get 400 (2026-07-28: 400 with -32022 and data.supported); on modern requests MCP-Protocol-Version is required and MUST equal _meta protocolVersion; on any transport a 2026-07-28 server MUST answer a protocol version it does not implement with -32022 and data.supported"},
 	// Streamable HTTP, modern.
 	{ID: "HTTP-NO-SESSION", Since: sinceModern, Text: "A modern server MUST NOT mint or echo Mcp-Session-Id"},
 	{ID: "HDR-MISMATCH-400", Since: sinceModern, Text: "A server that processes the body MUST reject a missing required standard header, a header/body mismatch, invalid characters in a header or undecodable Base64 with 400 and -32020"},
