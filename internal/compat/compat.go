@@ -94,22 +94,20 @@ func (r *Report) Findings() []result.RuleFinding {
 	return out
 }
 
-// ExitCode is the `compat` exit code of the report: 2 when evidence is
-// incomplete, else 3 for any violation, 1 for any risky finding, else 0.
+// ExitCode is the `compat` exit code of the report, from result.Decide:
+// incomplete evidence, else any violation, else any risky finding (which
+// compat gates on as drift), else clean.
 func (r *Report) ExitCode() int {
-	if len(r.Problems) > 0 {
-		return 2
-	}
-	code := 0
+	o := result.Outcome{Incomplete: len(r.Problems) > 0}
 	for _, f := range r.findings {
 		switch f.Class {
 		case rules.Violation:
-			return 3
+			o.Violation = true
 		case rules.Risky:
-			code = 1
+			o.Drift = true
 		}
 	}
-	return code
+	return result.Decide(o)
 }
 
 // MustViolations counts distinct MUST-level rules with a violation (each

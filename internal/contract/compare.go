@@ -114,9 +114,10 @@ type Comparison struct {
 }
 
 // Compare diffs Old → New, applies the gate and returns the Result with
-// the drift verdict: ExitCode is 2 when evidence is incomplete (missing
-// evidence is never "no change"), else 1 when the gate failed, else 0.
-// Callers raise it for violations (3 beats 1) before printing.
+// the drift verdict, from result.Decide: Incomplete when evidence is
+// incomplete (missing evidence is never "no change"), else Drift when the
+// gate failed, else Clean. A caller that judges more (check's rule
+// findings, --update) decides the code again from the whole outcome.
 func Compare(c *Comparison) *result.Result {
 	all := diff.Diff(c.Old, c.New)
 	kept, failed := diff.Gate(all, c.Gate.FailOn, c.Gate.Only, c.Gate.Ignore)
@@ -152,12 +153,7 @@ func Compare(c *Comparison) *result.Result {
 		r.Findings = append(r.Findings, rf)
 	}
 	r.Summary = result.Summary{Summary: diff.Summarize(kept)}
-	switch {
-	case !r.Evidence.Complete:
-		r.ExitCode = 2
-	case failed:
-		r.ExitCode = 1
-	}
+	r.ExitCode = result.Decide(result.Outcome{Incomplete: !r.Evidence.Complete, Drift: failed})
 	return r
 }
 
