@@ -56,7 +56,7 @@ func ReadResult(data []byte) (*result.Result, error) {
 	if r.Command == "" {
 		return nil, fault.Input(errors.New("invalid mcpward result: no command"))
 	}
-	if r.ExitCode < 0 || r.ExitCode > 5 {
+	if r.ExitCode < result.Clean || r.ExitCode > result.Internal {
 		return nil, fault.Input(fmt.Errorf("invalid mcpward result: exitCode %d is not one of mcpward's (0-5)", r.ExitCode))
 	}
 	return &r, nil

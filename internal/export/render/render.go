@@ -30,27 +30,27 @@ func (v Verdict) String() string { return fmt.Sprintf("%s (exit %d)", v.Label, v
 // say which findings gated (an older sessions check) gets a plain word.
 func VerdictOf(r *result.Result) Verdict {
 	switch r.ExitCode {
-	case 0:
-		return Verdict{0, "PASS"}
-	case 1, 3:
+	case result.Clean:
+		return Verdict{result.Clean, "PASS"}
+	case result.Drift, result.Violation:
 		if l := gateLabel(r); l != "" {
 			return Verdict{r.ExitCode, l}
 		}
 		switch {
-		case r.ExitCode == 3:
-			return Verdict{3, "VIOLATION"}
+		case r.ExitCode == result.Violation:
+			return Verdict{result.Violation, "VIOLATION"}
 		case r.Command == "compat":
-			return Verdict{1, "RISKY"}
+			return Verdict{result.Drift, "RISKY"}
 		case r.Command == "sessions-check":
-			return Verdict{1, "FINDINGS"}
+			return Verdict{result.Drift, "FINDINGS"}
 		}
-		return Verdict{1, "DRIFT"}
-	case 2:
-		return Verdict{2, "INCOMPLETE"}
-	case 4:
-		return Verdict{4, "UNUSABLE INPUT"}
-	case 5:
-		return Verdict{5, "INTERNAL ERROR"}
+		return Verdict{result.Drift, "DRIFT"}
+	case result.Incomplete:
+		return Verdict{result.Incomplete, "INCOMPLETE"}
+	case result.Usage:
+		return Verdict{result.Usage, "UNUSABLE INPUT"}
+	case result.Internal:
+		return Verdict{result.Internal, "INTERNAL ERROR"}
 	}
 	return Verdict{r.ExitCode, "EXIT"}
 }

@@ -99,9 +99,9 @@ func classColor(c string) string {
 
 func verdictColor(code int) string {
 	switch code {
-	case 0:
+	case result.Clean:
 		return ansiGreen
-	case 1:
+	case result.Drift:
 		return ansiYellow
 	}
 	return ansiRed
