@@ -305,9 +305,6 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 					r.Summary.RiskyRules++
 				}
 			}
-			if r.Summary.Violations > 0 {
-				r.ExitCode = cmdutil.ExitViolation
-			}
 		}
 		if opts.Update && r.Evidence.Complete {
 			if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
@@ -315,22 +312,25 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 			}
 			r.Updated = true
 			r.New.Path = rt.Path
-			// The drift is accepted; a violation still stands.
-			if r.ExitCode == cmdutil.ExitDrift {
-				r.ExitCode = cmdutil.ExitOK
-			}
 		}
+		// One verdict over everything the run judged: the drift that
+		// --update accepted no longer counts; a violation still stands.
+		r.ExitCode = result.Decide(result.Outcome{
+			Incomplete: !r.Evidence.Complete,
+			Violation:  r.Summary.Violations > 0,
+			Drift:      r.Gate.Failed && !r.Updated,
+		})
 	}
 	if err := contract.Render(opts.IO, opts.Reporter, r); err != nil {
 		return err
 	}
-	if r.ExitCode == cmdutil.ExitIncomplete {
+	if r.ExitCode == result.Incomplete {
 		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock(obs.Stderr, contract.StderrLines))
 		done := "nothing compared as unchanged"
 		if opts.Update {
 			done = "snapshot not updated"
 		}
-		return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: "missing evidence is never 'no change': " + done}
+		return &cmdutil.VerdictError{Code: result.Incomplete, Reason: "missing evidence is never 'no change': " + done}
 	}
 	return cmdutil.Verdict(r.ExitCode)
 }
@@ -348,7 +348,7 @@ func unreachable(opts *CheckOptions, t *result.Target, stored *snapshot.Snapshot
 		Findings:      []result.Finding{},
 		Gate:          result.Gate{FailOn: gate.FailOn.String(), Ignore: gate.Ignore},
 		Evidence:      result.Evidence{Complete: false, Problems: problems},
-		ExitCode:      cmdutil.ExitIncomplete,
+		ExitCode:      result.Decide(result.Outcome{Incomplete: true}),
 	}
 	for _, o := range gate.Only {
 		r.Gate.Only = append(r.Gate.Only, o.String())
