@@ -276,37 +276,21 @@ func checkRun(opts *CheckOptions) error {
 	}
 	assertions(opts, col, calledTools, slow)
 	res.Violations = col.result()
-	code := cmdutil.ExitOK
+	// What the log lacks may hold anything: incomplete evidence is never a
+	// pass, and it outranks every finding (result.Decide).
+	o := result.Outcome{Incomplete: !res.Evidence.Complete, Drift: col.selectedDrift > 0}
 	for _, v := range col.selected {
 		if v.Class == rules.Violation && v.Level == rules.MUST {
-			code = cmdutil.ExitViolation
-			break
+			o.Violation = true
+		} else {
+			o.Drift = true
 		}
-		code = cmdutil.ExitDrift
 	}
-	if code == cmdutil.ExitOK && col.selectedDrift > 0 {
-		code = cmdutil.ExitDrift
-	}
-	if !res.Evidence.Complete {
-		// What the log lacks may hold anything: incomplete evidence is
-		// never a pass, and it outranks every finding (2 > 3 > 1 > 0).
-		code = cmdutil.ExitIncomplete
-	}
+	code := result.Decide(o)
 	res.ExitCode = code
-	res.Gate = result.Gate{FailOn: opts.FailOn, Failed: code != cmdutil.ExitOK}
+	res.Gate = result.Gate{FailOn: opts.FailOn, Failed: code != result.Clean}
 	res.Summary.Violations = len(res.Violations)
-	for _, f := range res.Findings {
-		switch f.Tier {
-		case diff.Breaking:
-			res.Summary.Breaking++
-		case diff.Risky:
-			res.Summary.Risky++
-		case diff.Compatible:
-			res.Summary.Compatible++
-		default:
-			res.Summary.Cosmetic++
-		}
-	}
+	res.Summary.Summary = result.Summarize(res.Findings)
 	if err := render(opts, res, reports); err != nil {
 		return err
 	}
