@@ -209,7 +209,7 @@ func Result(rep *engine.Report, spec *target.Spec, version string) *result.Resul
 			r.Summary.RiskyRules++
 		}
 	}
-	r.Gate = result.Gate{FailOn: "risky", Failed: r.ExitCode != 0}
+	r.Gate = result.Gate{FailOn: "risky", Failed: r.ExitCode != result.Clean}
 	return r
 }
 
@@ -327,7 +327,7 @@ func writeText(w io.Writer, rep *engine.Report, res *result.Result, tty bool, wi
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "\nINCOMPLETE: %s", p)
 	}
-	label := map[int]string{0: "PASS", 1: "RISKY", 2: "INCOMPLETE", 3: "VIOLATION"}[res.ExitCode]
+	label := map[int]string{result.Clean: "PASS", result.Drift: "RISKY", result.Incomplete: "INCOMPLETE", result.Violation: "VIOLATION"}[res.ExitCode]
 	fmt.Fprintf(w, "\n%d violation(s), %d risky -> %s (exit %d)", res.Summary.Violations, res.Summary.RiskyRules, label, res.ExitCode)
 	if n := len(rep.NotEvaluated); n > 0 {
 		// A pass covers only what was evaluated.
