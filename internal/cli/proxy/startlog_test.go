@@ -62,8 +62,8 @@ func TestStdioServerStartsBeforeLogIsOpen(t *testing.T) {
 		IO: ios, Now: time.Now, Version: "test",
 		LookupEnv: func(string) (string, bool) { return "", false },
 		Environ:   os.Environ, Getwd: os.Getwd,
-		Command:   []string{"/bin/sh", "-c", "echo started >&2; exec cat"},
-		Label:     "fifo", TraceFile: fifo, NoFeed: true, Grace: 5 * time.Second,
+		Command: []string{"/bin/sh", "-c", "echo started >&2; exec cat"},
+		Label:   "fifo", TraceFile: fifo, NoFeed: true, Grace: 5 * time.Second,
 	}
 	done := make(chan error, 1)
 	go func() { done <- proxyRun(context.Background(), opts) }()
@@ -143,8 +143,8 @@ func TestStdioLogThatCannotBeOpenedFails(t *testing.T) {
 				IO: ios, Now: time.Now, Version: "test",
 				LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
 				Environ:   os.Environ, Getwd: os.Getwd,
-				Command:   []string{"/bin/sh", "-c", "exec cat"},
-				Label:     "x", TraceFile: trace, NoFeed: true, Grace: 5 * time.Second,
+				Command: []string{"/bin/sh", "-c", "exec cat"},
+				Label:   "x", TraceFile: trace, NoFeed: true, Grace: 5 * time.Second,
 			}
 			err := proxyRun(context.Background(), opts)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
