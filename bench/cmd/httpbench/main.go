@@ -9,6 +9,9 @@
 //
 // Usage: go run ./bench/cmd/httpbench [-quick] [-rounds N] [-only "SSE 1 KB,JSON 1 MB"]
 //
+// HTTPBENCH_CPUPROFILE=DIR makes every mcpward proxy process write a CPU
+// profile into DIR.
+//
 // Every process is this binary re-executed in a role (upstream, bare,
 // mcpward: the real cli.Main), on loopback addresses only. See
 // bench/README.md.
@@ -29,6 +32,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,7 +77,13 @@ func runRole(role string) int {
 		if err != nil {
 			return 2
 		}
+		// The default transport keeps 2 idle connections per host, and
+		// the throughput phase has 8 requests in flight: the bare proxy
+		// would dial the upstream anew for most of them.
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = 4 * inFlight
 		rp := &httputil.ReverseProxy{
+			Transport: tr,
 			Rewrite: func(r *httputil.ProxyRequest) {
 				r.SetURL(target)
 				r.Out.Host = r.In.Host
@@ -99,6 +109,19 @@ func runRole(role string) int {
 	case "mcpward":
 		// The real command line: os.Args as the shipped binary gets them.
 		os.Args = append([]string{"mcpward"}, strings.Fields(os.Getenv("HTTPBENCH_ARGS"))...)
+		if dir := os.Getenv("HTTPBENCH_CPUPROFILE"); dir != "" {
+			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("mcpward-%d.pprof", os.Getpid())))
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			defer pprof.StopCPUProfile()
+		}
 		return cli.Main()
 	}
 	fmt.Fprintf(os.Stderr, "httpbench: unknown role %q\n", role)
