@@ -15,6 +15,7 @@ import (
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 )
@@ -254,6 +255,51 @@ func BenchmarkRecordBig(b *testing.B) {
 		}
 		if err := WriteSnapshot(path, obs.Snapshot); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckBig is `mcpward check` of the 5,000-tool fixture against
+// its stored snapshot, without the compat profiles: read the snapshot,
+// observe the server, diff, render the text report.
+func BenchmarkCheckBig(b *testing.B) {
+	tg, err := FromSpec("big", &target.Spec{Fixture: "big"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "big.snapshot.json")
+	obs, err := Observe(context.Background(), tg, &ObserveOptions{Now: func() time.Time { return pinned }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := WriteSnapshot(path, obs.Snapshot); err != nil {
+		b.Fatal(err)
+	}
+	gate, err := ParseGate("risky", nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		stored, err := ReadSnapshot(path, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		obs, err := Observe(context.Background(), tg, &ObserveOptions{Now: func() time.Time { return pinned }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		problems := append(SideProblems("stored", stored), obs.Problems...)
+		r := Compare(&Comparison{Command: "check", Old: stored, New: obs.Snapshot, OldPath: path, FindingFile: path, Gate: gate, Problems: problems})
+		if r.ExitCode != 0 {
+			b.Fatalf("exit %d, want 0: %v", r.ExitCode, r.Evidence.Problems)
+		}
+		ios, _, out, _ := iostreams.Test()
+		if err := Render(ios, "text", r); err != nil {
+			b.Fatal(err)
+		}
+		if out.Len() == 0 {
+			b.Fatal("empty report")
 		}
 	}
 }
