@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mcpward/mcpward/internal/jsonx"
 )
 
 // FileName is the config file mcpward looks for in the working directory.
@@ -174,12 +175,9 @@ func (f *File) Target(name string) (string, *Target, error) {
 // Marshal writes f as mcpward.json: 2-space indent, keys of maps sorted, a
 // trailing newline, no HTML escaping.
 func Marshal(f *File) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(f); err != nil {
+	b, err := jsonx.MarshalIndent(f, "", "  ")
+	if err != nil {
 		return nil, fmt.Errorf("marshal config: %w", err)
 	}
-	return buf.Bytes(), nil
+	return append(b, '\n'), nil
 }

@@ -1,10 +1,11 @@
 package jsonrpc
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mcpward/mcpward/internal/jsonx"
 )
 
 // The encoders build compact frames with members in a fixed order
@@ -47,7 +48,7 @@ func EncodeRequest(id ID, method string, params any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode request %s params: %w", method, err)
 	}
-	return marshal(requestFrame{JSONRPC: "2.0", ID: id.Raw(), Method: method, Params: p})
+	return jsonx.Marshal(requestFrame{JSONRPC: "2.0", ID: id.Raw(), Method: method, Params: p})
 }
 
 // EncodeNotification returns a notification frame; params as for
@@ -57,7 +58,7 @@ func EncodeNotification(method string, params any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode notification %s params: %w", method, err)
 	}
-	return marshal(requestFrame{JSONRPC: "2.0", Method: method, Params: p})
+	return jsonx.Marshal(requestFrame{JSONRPC: "2.0", Method: method, Params: p})
 }
 
 // EncodeResult returns a result response frame. A nil result encodes as
@@ -73,7 +74,7 @@ func EncodeResult(id ID, result any) ([]byte, error) {
 	if r == nil {
 		r = json.RawMessage("null")
 	}
-	return marshal(resultFrame{JSONRPC: "2.0", ID: id.Raw(), Result: r})
+	return jsonx.Marshal(resultFrame{JSONRPC: "2.0", ID: id.Raw(), Result: r})
 }
 
 // EncodeError returns an error response frame. The absent id encodes as
@@ -88,7 +89,7 @@ func EncodeError(id ID, code int64, message string, data any) ([]byte, error) {
 	if idRaw == nil {
 		idRaw = json.RawMessage("null")
 	}
-	return marshal(errorFrame{JSONRPC: "2.0", ID: idRaw, Error: errorBody{Code: code, Message: message, Data: d}})
+	return jsonx.Marshal(errorFrame{JSONRPC: "2.0", ID: idRaw, Error: errorBody{Code: code, Message: message, Data: d}})
 }
 
 func marshalOptional(v any) (json.RawMessage, error) {
@@ -104,19 +105,9 @@ func marshalOptional(v any) (json.RawMessage, error) {
 		}
 		return x, nil
 	}
-	b, err := marshal(v)
+	b, err := jsonx.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
 	return b, nil
-}
-
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

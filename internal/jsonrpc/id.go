@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/mcpward/mcpward/internal/jsonx"
 )
 
 // An ID is a JSON-RPC request id. It keeps its JSON type (number or string)
@@ -109,9 +111,6 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 }
 
 func marshalString(s string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	b, _ := jsonx.Marshal(s) // a string always encodes
+	return string(b)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/mcpward/mcpward/internal/jsonx"
 )
 
 // A Change is one difference between the recorded and the replayed
@@ -133,13 +135,11 @@ func member(path, k string) string {
 }
 
 func text(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonx.Marshal(v)
+	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return short(bytes.TrimSpace(buf.Bytes()))
+	return short(b)
 }
 
 func short(b []byte) string {

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
+	"github.com/mcpward/mcpward/internal/jsonx"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/target"
@@ -243,23 +244,13 @@ func dropEnvelope(params json.RawMessage) json.RawMessage {
 	if len(meta) == 0 {
 		delete(m, "_meta")
 	} else {
-		m["_meta"], _ = marshal(meta)
+		m["_meta"], _ = jsonx.Marshal(meta)
 	}
-	b, err := marshal(m)
+	b, err := jsonx.Marshal(m)
 	if err != nil {
 		return params
 	}
 	return b
-}
-
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSpace(buf.Bytes()), nil
 }
 
 // editParams applies --params and --set. It reports whether anything
@@ -299,7 +290,7 @@ func editParams(params json.RawMessage, opts *Options) (json.RawMessage, bool, e
 			return nil, false, fmt.Errorf("--set %q: %w", s, err)
 		}
 	}
-	b, err := marshal(root)
+	b, err := jsonx.Marshal(root)
 	return b, true, err
 }
 

@@ -2,11 +2,11 @@ package har
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/mcpward/mcpward/internal/jsonx"
 )
 
 // Version is the HAR version written.
@@ -151,7 +151,7 @@ func (w *Writer) start() {
 		return
 	}
 	w.started = true
-	b, err := marshal(w.creator)
+	b, err := jsonx.Marshal(w.creator)
 	if err != nil {
 		w.err = err
 		return
@@ -167,7 +167,7 @@ func (w *Writer) Entry(e *Entry) error {
 	}
 	fill(&e.Request.Cookies, &e.Request.Headers, &e.Request.QueryString)
 	fill(&e.Response.Cookies, &e.Response.Headers, nil)
-	b, err := marshal(e)
+	b, err := jsonx.Marshal(e)
 	if err != nil {
 		w.err = fmt.Errorf("har entry: %w", err)
 		return w.err
@@ -202,7 +202,7 @@ func (w *Writer) Close(pages []Page) error {
 	if pages == nil {
 		pages = []Page{}
 	}
-	b, err := marshal(pages)
+	b, err := jsonx.Marshal(pages)
 	if err != nil {
 		return err
 	}
@@ -210,16 +210,6 @@ func (w *Writer) Close(pages []Page) error {
 	w.w.Write(b)
 	w.w.WriteString("}}\n")
 	return w.w.Flush()
-}
-
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // StatusText returns the reason phrase of an HTTP status ("" when

@@ -1,10 +1,10 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/mcpward/mcpward/internal/jsonx"
 )
 
 // JSON writes v as 2-space indented JSON with a trailing newline, without
@@ -12,14 +12,11 @@ import (
 // the same value always gives the same bytes. Nothing is written if v
 // cannot be encoded.
 func JSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonx.MarshalIndent(v, "", "  ")
+	if err != nil {
 		return fmt.Errorf("encode json: %w", err)
 	}
-	if _, err := w.Write(buf.Bytes()); err != nil {
+	if _, err := w.Write(append(b, '\n')); err != nil {
 		return fmt.Errorf("write json: %w", err)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/jsonx"
 )
 
 // FormatName and FormatVersion identify the JSON export document (also
@@ -51,7 +52,7 @@ func (s *jsonSink) start() error {
 		return nil
 	}
 	s.started = true
-	b, err := marshal(s.header)
+	b, err := jsonx.Marshal(s.header)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func appendCall(b []byte, it *item) ([]byte, error) {
 	if it.Session != nil {
 		ce.Label = it.Session.Label
 	}
-	mb, err := marshal(ce)
+	mb, err := jsonx.Marshal(ce)
 	if err != nil {
 		return b, err
 	}
@@ -127,7 +128,7 @@ func (s *jsonSink) finish(e *ending) error {
 		if i > 0 {
 			s.w.WriteByte(',')
 		}
-		b, err := marshal(sessionEntry{Session: ss, Summary: ss.Summary()})
+		b, err := jsonx.Marshal(sessionEntry{Session: ss, Summary: ss.Summary()})
 		if err != nil {
 			return err
 		}
@@ -138,7 +139,7 @@ func (s *jsonSink) finish(e *ending) error {
 	if fs == nil {
 		fs = nil
 	}
-	b, err := marshal(orEmpty(fs))
+	b, err := jsonx.Marshal(orEmpty(fs))
 	if err != nil {
 		return err
 	}
@@ -146,7 +147,7 @@ func (s *jsonSink) finish(e *ending) error {
 	s.w.WriteString(",\"findingsDropped\":")
 	s.w.WriteString(strconv.Itoa(e.FindingsDropped))
 	s.w.WriteString(",\"problems\":")
-	b, err = marshal(orEmpty(e.Problems))
+	b, err = jsonx.Marshal(orEmpty(e.Problems))
 	if err != nil {
 		return err
 	}
@@ -160,18 +161,6 @@ func orEmpty[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// marshal encodes v without HTML escaping (captured text stays as it was
-// recorded; the HTML report escapes on its own) and without the newline.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // appendFrame appends one frame object. typ is "frame" for a loose frame
