@@ -187,9 +187,6 @@ func ref(s *snapshot.Snapshot, path string) *result.SnapshotRef {
 	return r
 }
 
-// Formats are the report formats --format/--reporter accept.
-var Formats = []string{"text", "json", "md", "github", "sarif", "junit"}
-
 // Render writes r in format to the streams' stdout. Text is coloured only
 // when stdout is a terminal with colour enabled.
 func Render(ios *iostreams.IOStreams, format string, r *result.Result) error {
@@ -198,7 +195,7 @@ func Render(ios *iostreams.IOStreams, format string, r *result.Result) error {
 	}
 	w, ok := export.Lookup(format)
 	if !ok {
-		return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+		return export.UnknownFormat(format, export.FormatNames("check"))
 	}
 	return w(ios.Out, r)
 }

@@ -1,13 +1,19 @@
-// Package export is the registry of report formats for a [result.Result]
-// and the one JSON writer every `--json` output uses.
+// Package export is the registry of every output format of every command
+// ([Formats]: name, description, the commands that accept it), the report
+// formats of a [result.Result], and the one JSON writer every `--json`
+// output uses.
 //
-// Each format is a pure package with the same signature,
+// cmdutil.AddFormatFlags takes a command's formats from the registry
+// ([FormatNames]) and refuses any other with [UnknownFormat]; no other
+// package lists format names (internal/arch tests it). A new format is one
+// registry entry, plus its writer.
+//
+// Each Result format is a pure package with the same signature,
 // `func Write(w io.Writer, r *result.Result) error`: text, md, github,
 // sarif and junit under internal/export/<format>, and [JSON] here. A
 // command looks a format up by the name the user typed:
 //
-//	write, ok := export.Lookup("sarif")
-//	if !ok { … usage error listing export.Formats() … }
+//	write, ok := export.Lookup("sarif") // ok: AddFormatFlags checked the name
 //	err := write(w, r)
 //
 // [ReadResult] decodes a saved Result strictly (it is what `mcpward report`

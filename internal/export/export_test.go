@@ -28,8 +28,8 @@ func read(t *testing.T, name string) []byte {
 
 func TestFormats(t *testing.T) {
 	want := []string{"text", "json", "md", "github", "sarif", "junit"}
-	if d := cmp.Diff(want, Formats()); d != "" {
-		t.Errorf("Formats() mismatch (-want +got):\n%s", d)
+	if d := cmp.Diff(want, FormatNames("report")); d != "" {
+		t.Errorf("FormatNames(report) mismatch (-want +got):\n%s", d)
 	}
 	r, err := ReadResult(read(t, "seed"))
 	if err != nil {
@@ -186,7 +186,7 @@ func FuzzReadResult(f *testing.F) {
 			}
 			return
 		}
-		for _, name := range Formats() {
+		for _, name := range FormatNames("report") {
 			w, _ := Lookup(name)
 			if err := w(&bytes.Buffer{}, r); err != nil {
 				t.Fatalf("%s: %v", name, err)

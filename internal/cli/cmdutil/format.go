@@ -1,14 +1,13 @@
 package cmdutil
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/iostreams"
-	"github.com/mcpward/mcpward/internal/suggest"
 )
 
 // FormatTSV is the format of a table printed tab-separated even on a
@@ -18,18 +17,21 @@ const FormatTSV = "tsv"
 // AddFormatFlags gives cmd the one output flag family every rendering
 // command shares (gh's cmdutil.AddJSONFlags):
 //
-//   - --format/-f FORMAT, one of formats, the first being the default;
-//   - --json, the same as --format json, when json is one of formats;
+//   - --format/-f FORMAT, one of the formats the registry
+//     (export.FormatNames) lists for command, the first being the default;
+//   - --json, the same as --format json, when json is one of them;
 //   - --reporter and -T, hidden aliases of --format kept for scripts
 //     written against snapgauge (--reporter) and mcpsnoop (-T).
 //
-// Before RunE the flags are resolved into *format: two of them naming
-// different formats, or a format not in the list, is a usage error (exit
-// 4) with the nearest format suggested. --format is completed with the
-// list.
-func AddFormatFlags(cmd *cobra.Command, format *string, formats ...string) {
+// command is the command as typed after "mcpward" ("check", "sessions
+// export"). Before RunE the flags are resolved into *format: two of them
+// naming different formats, or a format not in the list, is a usage error
+// (exit 4) with the nearest format suggested (export.UnknownFormat).
+// --format is completed with the list.
+func AddFormatFlags(cmd *cobra.Command, format *string, command string) {
+	formats := export.FormatNames(command)
 	if len(formats) == 0 {
-		panic("AddFormatFlags: no formats")
+		panic("AddFormatFlags: the format registry lists no format for " + command)
 	}
 	fl := cmd.Flags()
 	list := strings.Join(formats, ", ")
@@ -61,11 +63,7 @@ func AddFormatFlags(cmd *cobra.Command, format *string, formats ...string) {
 			*format = "json"
 		}
 		if !slices.Contains(formats, *format) {
-			msg := fmt.Sprintf("unknown --format %q (formats: %s)", *format, list)
-			if s := suggest.Closest(*format, formats, 2, 1); len(s) > 0 {
-				msg = fmt.Sprintf("unknown --format %q (did you mean %s? formats: %s)", *format, s[0], list)
-			}
-			return FlagErrorf("%s", msg)
+			return FlagErrorWrap(export.UnknownFormat(*format, formats))
 		}
 		return nil
 	}
@@ -90,9 +88,9 @@ func NewTablePrinter(io *iostreams.IOStreams, format string) *iostreams.TablePri
 
 // AddJSONFlags is AddFormatFlags for a command whose result has a human
 // view and JSON only (--format text|json, --json): it sets *asJSON.
-func AddJSONFlags(cmd *cobra.Command, asJSON *bool) {
+func AddJSONFlags(cmd *cobra.Command, asJSON *bool, command string) {
 	var format string
-	AddFormatFlags(cmd, &format, "text", "json")
+	AddFormatFlags(cmd, &format, command)
 	resolve := cmd.PreRunE
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
 		if err := resolve(c, args); err != nil {

@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/export"
 )
 
 func runFormat(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var got string
 	cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
-	AddFormatFlags(cmd, &got, "text", "json", "sarif")
+	AddFormatFlags(cmd, &got, "report")
 	cmd.SetArgs(args)
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})
@@ -39,8 +41,8 @@ func TestAddFormatFlags(t *testing.T) {
 		{[]string{"--format", "json", "--reporter", "sarif"}, "", "--format json and --reporter sarif disagree (--reporter is an alias of --format: give one)"},
 		{[]string{"--json", "-f", "sarif"}, "", "--json and --format sarif disagree"},
 		{[]string{"--json", "-T", "text"}, "", "--json and --format text disagree"},
-		{[]string{"--format", "sarf"}, "", `unknown --format "sarf" (did you mean sarif? formats: text, json, sarif)`},
-		{[]string{"--format", "xml"}, "", `unknown --format "xml" (formats: text, json, sarif)`},
+		{[]string{"--format", "sarf"}, "", `unknown --format "sarf" (did you mean sarif? formats: text, json, md, github, sarif, junit)`},
+		{[]string{"--format", "yaml"}, "", `unknown --format "yaml" (formats: text, json, md, github, sarif, junit)`},
 	} {
 		got, err := runFormat(t, tc.args...)
 		if tc.wantErr != "" {
@@ -59,7 +61,7 @@ func TestAddFormatFlags(t *testing.T) {
 func TestAddFormatFlagsHidesAliases(t *testing.T) {
 	cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
 	var f string
-	AddFormatFlags(cmd, &f, "text", "json")
+	AddFormatFlags(cmd, &f, "inspect")
 	usage := cmd.Flags().FlagUsages()
 	if strings.Contains(usage, "reporter") || strings.Contains(usage, "-T") {
 		t.Errorf("aliases shown in help:\n%s", usage)
@@ -71,16 +73,44 @@ func TestAddFormatFlagsHidesAliases(t *testing.T) {
 	}
 }
 
-func TestAddFormatFlagsWithoutJSON(t *testing.T) {
+// A command's formats and default are the registry's: sessions export
+// defaults to json and has no md.
+func TestAddFormatFlagsFromRegistry(t *testing.T) {
 	cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
 	var f string
-	AddFormatFlags(cmd, &f, "html", "text")
-	if cmd.Flags().Lookup("json") != nil {
-		t.Error("--json registered on a command with no json format")
+	AddFormatFlags(cmd, &f, "sessions export")
+	if f != "json" {
+		t.Errorf("default = %q, want json (the registry's first format of sessions export)", f)
 	}
-	if f != "html" {
-		t.Errorf("default = %q, want the first format", f)
+	cmd.SetArgs([]string{"-f", "md"})
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	if _, err := cmd.ExecuteC(); err == nil || err.Error() != `unknown --format "md" (formats: json, html, text, har, otlp)` {
+		t.Errorf("md on sessions export: %v", err)
 	}
+}
+
+// Every command the registry names gets its flags; a command it does not
+// name is a programming error caught at build time of the tree.
+func TestAddFormatFlagsEveryRegistryCommand(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range export.Formats() {
+		for _, c := range f.Commands {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			var got string
+			AddFormatFlags(&cobra.Command{Use: "x"}, &got, c)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic for a command the registry does not list")
+		}
+	}()
+	var got string
+	AddFormatFlags(&cobra.Command{Use: "x"}, &got, "no such command")
 }
 
 // An earlier PreRunE still runs, after the formats are resolved.
@@ -89,7 +119,7 @@ func TestAddFormatFlagsKeepsPreRunE(t *testing.T) {
 	var f string
 	cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
 	cmd.PreRunE = func(*cobra.Command, []string) error { seen = f; return nil }
-	AddFormatFlags(cmd, &f, "text", "json")
+	AddFormatFlags(cmd, &f, "inspect")
 	cmd.SetArgs([]string{"--json"})
 	if _, err := cmd.ExecuteC(); err != nil {
 		t.Fatal(err)
@@ -103,7 +133,7 @@ func TestAddJSONFlags(t *testing.T) {
 	for args, want := range map[string]bool{"": false, "--json": true, "--format json": true, "-f text": false, "-T json": true} {
 		var asJSON bool
 		cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
-		AddJSONFlags(cmd, &asJSON)
+		AddJSONFlags(cmd, &asJSON, "version")
 		cmd.SetArgs(strings.Fields(args))
 		if _, err := cmd.ExecuteC(); err != nil || asJSON != want {
 			t.Errorf("%q: json %v, err %v; want %v", args, asJSON, err, want)

@@ -106,7 +106,7 @@ profiles could be used: nothing exercised is not a pass), else 0.`,
 	fl := cmd.Flags()
 	fl.StringVar(&profiles, "profiles", "", "comma-separated `profiles` (default: every built-in; see mcpward rules)")
 	fl.StringArrayVar(&opts.Probes, "probe", nil, "replay tools/call `TOOL[=ARGS_JSON]` under every profile (repeatable; default: a fixture's declared probes)")
-	cmdutil.AddFormatFlags(cmd, &opts.Format, export.Formats()...)
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "compat")
 	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
 	_ = cmd.RegisterFlagCompletionFunc("profiles", cmdutil.CompleteLazyList(cmdutil.ProfileNames))
 	return cmd

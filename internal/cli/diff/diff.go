@@ -64,7 +64,7 @@ Exit codes: 0 nothing at or above the gate, 1 drift at or above the gate,
 	fl.StringVar(&opts.FailOn, "fail-on", "risky", "gate `tier`: breaking, risky, compatible or cosmetic (cosmetic: any change fails)")
 	fl.StringSliceVar(&opts.Only, "only", nil, "keep only these `tiers` before gating (comma-separated)")
 	fl.StringSliceVar(&opts.Ignore, "ignore", nil, "drop these rule `ids` before gating (comma-separated)")
-	cmdutil.AddFormatFlags(cmd, &opts.Format, contract.Formats...)
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "diff")
 	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older snapshot format before comparing")
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions(cmdutil.Tiers, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("only", cmdutil.CompleteList(cmdutil.Tiers...))

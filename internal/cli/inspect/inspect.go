@@ -89,7 +89,7 @@ With --json the output is the snapshot mcpward would record.`,
 		},
 	}
 	cmdutil.AddTargetFlags(cmd, &opts.Target)
-	cmdutil.AddJSONFlags(cmd, &opts.JSON)
+	cmdutil.AddJSONFlags(cmd, &opts.JSON, "inspect")
 	cmd.Flags().BoolVar(&opts.NoSignals, "no-signals", false, "hide heuristic signals (prompt-injection phrases and the like)")
 	cmd.Flags().StringVar(&opts.Era, "era", "", "force the era (modern or legacy) instead of detecting it")
 	cmd.Flags().StringVar(&capsFlag, "capabilities", "{}", "ClientCapabilities `JSON` to declare (servers list different tools for different clients)")

@@ -41,21 +41,19 @@ type ReportOptions struct {
 // NewCmdReport builds `mcpward report`.
 func NewCmdReport(f *cmdutil.Factory, runF func(*ReportOptions) error) *cobra.Command {
 	opts := &ReportOptions{IO: f.IOStreams}
-	formats := strings.Join(export.Formats(), ", ")
+	formats := strings.Join(export.FormatNames("report"), ", ")
+	var described strings.Builder
+	for _, f := range export.FormatsOf("report") {
+		fmt.Fprintf(&described, "  %-6s  %s\n", f.Name, f.Description)
+	}
 	cmd := &cobra.Command{
 		Use:   "report <result.json> [--format FORMAT] [-o FILE]",
-		Short: "Re-render a saved result (text, json, md, github, sarif, junit)",
+		Short: "Re-render a saved result (" + formats + ")",
 		Long: `Read a result saved with 'mcpward check --json' (or diff, compat) and print
 it in another format, without probing the server again.
 
 Formats: ` + formats + `.
-  text    the human report check prints
-  json    the result itself, normalised
-  md      GitHub job-summary markdown
-  github  GitHub Actions annotations (::error / ::warning / ::notice)
-  sarif   SARIF 2.1.0 for code scanning
-  junit   JUnit XML for CI test reports
-
+` + described.String() + `
 The command exits 0 when it rendered the result: the exit code recorded in the
 result belongs to the run that produced it. A file that is not a mcpward
 result, or was written by a newer mcpward, exits 4.`,
@@ -73,7 +71,7 @@ result, or was written by a newer mcpward, exits 4.`,
 			return reportRun(opts)
 		},
 	}
-	cmdutil.AddFormatFlags(cmd, &opts.Format, export.Formats()...)
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "report")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `file` (atomically) instead of stdout")
 	return cmd
 }

@@ -75,7 +75,7 @@ func TestReportRunFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range export.Formats() {
+	for _, format := range export.FormatNames("report") {
 		t.Run(format, func(t *testing.T) {
 			ios, _, stdout, stderr := iostreams.Test()
 			if err := reportRun(&ReportOptions{IO: ios, Path: seed, Format: format}); err != nil {

@@ -60,7 +60,7 @@ docs/RULES.md lists them all.`,
 			return rulesRun(opts)
 		},
 	}
-	cmdutil.AddFormatFlags(cmd, &opts.Format, "text", "json", cmdutil.FormatTSV)
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "rules")
 	cmd.Flags().StringVar(&opts.Group, "group", "", "only the rules of `group` ("+strings.Join(groups(), ", ")+")")
 	cmd.ValidArgsFunction = cmdutil.CompleteRuleIDs
 	_ = cmd.RegisterFlagCompletionFunc("group", cobra.FixedCompletions(groups(), cobra.ShellCompDirectiveNoFileComp))

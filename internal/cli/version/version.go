@@ -33,7 +33,7 @@ func NewCmdVersion(f *cmdutil.Factory, runF func(*VersionOptions) error) *cobra.
 			return versionRun(opts)
 		},
 	}
-	cmdutil.AddJSONFlags(cmd, &opts.JSON)
+	cmdutil.AddJSONFlags(cmd, &opts.JSON, "version")
 	return cmd
 }
 

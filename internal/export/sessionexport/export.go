@@ -16,20 +16,22 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strings"
 
+	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
-// Formats lists the export formats.
-var Formats = []string{"json", "html", "text", "har", "otlp"}
+// Formats lists the export formats: the registry's formats of `mcpward
+// sessions export`, json (the default) first.
+var Formats = export.FormatNames("sessions export")
 
-// CheckFormat returns an error naming the formats unless format is one.
+// CheckFormat returns the registry's unknown-format error unless format is
+// one of Formats.
 func CheckFormat(format string) error {
 	if !slices.Contains(Formats, format) {
-		return fmt.Errorf("export format %q (want one of %s)", format, strings.Join(Formats, ", "))
+		return export.UnknownFormat(format, Formats)
 	}
 	return nil
 }

@@ -113,7 +113,7 @@ which this command never writes.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.FailOn, "fail-on", DefaultFailOn, "`list` of signals, rule ids, levels and classes that fail the check")
-	cmdutil.AddFormatFlags(cmd, &opts.Format, export.Formats()...)
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "sessions check")
 	fl.StringVar(&opts.BaselineDir, "baseline", "", "tool baseline `dir` (default <state>/baselines)")
 	fl.DurationVar(&opts.MaxDuration, "max-duration", 0, "fail if a finished tools/call took longer than `D`")
 	fl.StringArrayVar(&opts.ExpectTools, "expect-tool", nil, "fail unless a tools/call names `NAME` (repeatable)")

@@ -80,7 +80,7 @@ whenever the comparison ran.`,
 	fl.DurationVar(&opts.Threshold, "duration-threshold", 100*time.Millisecond, "smallest absolute duration change `D` reported")
 	fl.Float64Var(&opts.Ratio, "duration-ratio", 2.0, "smallest slower/faster `ratio` reported (≥ 1)")
 	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 1 when differences are found")
-	cmdutil.AddJSONFlags(cmd, &opts.JSON)
+	cmdutil.AddJSONFlags(cmd, &opts.JSON, "sessions diff")
 	fl.StringVar(&opts.SessionA, "session-a", "", "the session `id` (prefix) to take from A")
 	fl.StringVar(&opts.SessionB, "session-b", "", "the session `id` (prefix) to take from B")
 	cmdutil.AddStateDirFlag(cmd, f)

@@ -80,7 +80,7 @@ the log being read.`,
 		},
 	}
 	fl := cmd.Flags()
-	cmdutil.AddFormatFlags(cmd, &opts.Format, sessionexport.Formats...)
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "sessions export")
 	fl.StringVarP(&opts.Output, "output", "o", "-", "write to `file` (atomically; - is stdout)")
 	fl.StringVar(&opts.SessionID, "session", "", "export only the session with this `id` (or id prefix)")
 	fl.BoolVar(&opts.Check, "check", false, "run the traffic rules and include their findings")

@@ -45,7 +45,7 @@ estimated tokens, p50/p95/p99).`,
 			return listRun(opts)
 		},
 	}
-	cmdutil.AddFormatFlags(cmd, &opts.Format, "text", "json", cmdutil.FormatTSV)
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "sessions list")
 	cmdutil.AddStateDirFlag(cmd, f)
 	cmd.ValidArgsFunction = sessionargs.CompleteSessions(f)
 	return cmd
