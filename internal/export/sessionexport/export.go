@@ -113,5 +113,5 @@ func newSink(opts *Options, w io.Writer) (sink, error) {
 	case "otlp":
 		return newOTLPSink(w, opts.Version)
 	}
-	return nil, fmt.Errorf("format %q", opts.Format)
+	return nil, export.UnknownFormat(opts.Format, Formats)
 }
