@@ -150,6 +150,17 @@ func All() []Rule {
 	return out
 }
 
+// Conformance returns the rules of the conformance catalogue (what
+// probing judges, some of which traffic sees too), without the rules only
+// the traffic checker judges, in the order of All.
+func Conformance() []Rule {
+	ids := map[string]bool{}
+	for _, r := range catalogue {
+		ids[r.ID] = true
+	}
+	return slices.DeleteFunc(All(), func(r Rule) bool { return !ids[r.ID] })
+}
+
 // Lookup returns the rule with the given id or alias.
 func Lookup(id string) (Rule, bool) {
 	i, ok := byID[id]
