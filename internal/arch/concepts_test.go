@@ -87,3 +87,52 @@ func walkGo(t *testing.T, fn func(rel string, af *ast.File)) {
 		t.Errorf("checked only %d files: is the walk rooted at the module?", files)
 	}
 }
+
+// frameKindAllowed are the packages that still declare a frame kind of
+// their own, each until its TODO is done. An entry that no longer does
+// fails the test: delete it.
+var frameKindAllowed = map[string]string{
+	// TODO(issue 14): calls.Kind folds result and error into "response"
+	// and its names are the filter language's kind: values and the
+	// session export's "kind" member; moving it onto jsonrpc.Kind needs
+	// a name mapping for those two outputs and touches traffic and the TUI.
+	"internal/calls": "KindResponse is one kind for result and error",
+}
+
+// TestOneFrameKind: what a frame is (request, notification, result,
+// error, batch, and the recorded lines without one) is jsonrpc.Kind.
+// Nothing else declares a KindRequest or KindNotification constant; the
+// hub's scanner, which is laxer than jsonrpc.Decode on purpose, reports
+// jsonrpc's kinds.
+func TestOneFrameKind(t *testing.T) {
+	seen := map[string]bool{}
+	walkGo(t, func(rel string, af *ast.File) {
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		if dir == "internal/jsonrpc" {
+			return
+		}
+		for _, d := range af.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, s := range g.Specs {
+				for _, n := range s.(*ast.ValueSpec).Names {
+					if n.Name != "KindRequest" && n.Name != "KindNotification" {
+						continue
+					}
+					if _, ok := frameKindAllowed[dir]; ok {
+						seen[dir] = true
+					} else {
+						t.Errorf("%s: declares %s; use jsonrpc.Kind", rel, n.Name)
+					}
+				}
+			}
+		}
+	})
+	for dir := range frameKindAllowed {
+		if !seen[dir] {
+			t.Errorf("%s no longer declares a frame kind: delete its entry from frameKindAllowed", dir)
+		}
+	}
+}

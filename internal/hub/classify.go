@@ -10,41 +10,14 @@ import (
 	"github.com/mcpward/mcpward/internal/session"
 )
 
-// A Kind classifies a record for counting and for the summary kept after
-// its bytes are evicted.
-type Kind uint8
-
-// Kinds of record. A batch counts each element in the session's counters.
-const (
-	KindOther        Kind = iota // not JSON, or JSON that is not JSON-RPC
-	KindRequest                  // method and id
-	KindNotification             // method, no id
-	KindResult                   // id and result
-	KindError                    // id and error
-	KindBatch                    // a JSON array
-	KindStderr                   // a server stderr line
-	KindMeta                     // mcpward's own record (start, exit, lost)
-	KindTransport                // HTTP record without a frame (GET, 202, 502)
-)
-
-var kindNames = [...]string{"other", "request", "notification", "result", "error", "batch", "stderr", "meta", "transport"}
-
-// String returns the kind's lowercase name.
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "unknown"
-}
-
 // FrameInfo is what the hub keeps about every record, also after the
 // record's bytes were evicted from memory (they stay in the log).
 type FrameInfo struct {
 	Seq    uint64
 	Time   time.Time
 	Dir    session.Direction
-	Kind   Kind
-	Method string // request or notification method; first element's for a batch
+	Kind   jsonrpc.Kind // KindInvalid for a line that is not JSON-RPC
+	Method string       // request or notification method; first element's for a batch
 	// ID is the raw JSON id (at most maxIDLen bytes kept).
 	ID     string
 	Size   int64 // frame size in bytes
@@ -93,35 +66,47 @@ var (
 	serverInfoKey = []byte(`serverInfo"`)
 )
 
+// classify turns one record into its FrameInfo, counter increments and
+// peer names.
+//
+// It reads frames with its own scanner (scanMsg, falling back to
+// encoding/json), not with jsonrpc.Decode, and is laxer than Decode on
+// purpose: it wants no "jsonrpc": "2.0", matches member names without
+// regard to case where encoding/json does, and reads an "error": null
+// answer as a result. The live counters show traffic as it went by;
+// whether a frame breaks the spec is for the rules, which read the same
+// log through calls and jsonrpc.Decode. It also reads only id, method and
+// error, never params or a result, which keeps it cheap on the relay's
+// path. The kind it gives is jsonrpc's, so both readers name kinds alike.
 func classify(rec *session.Record) classified {
 	c := classified{info: FrameInfo{
 		Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, Size: max(rec.Size, int64(len(rec.Frame))), Status: rec.Status,
 	}}
 	switch {
 	case rec.Dir == session.Stderr:
-		c.info.Kind = KindStderr
+		c.info.Kind = jsonrpc.KindStderr
 		return c
 	case rec.Dir == session.Meta:
-		c.info.Kind = KindMeta
+		c.info.Kind = jsonrpc.KindMeta
 		return c
 	case !rec.HasFrame:
-		c.info.Kind = KindTransport
+		c.info.Kind = jsonrpc.KindTransport
 		if rec.Status >= 400 {
 			c.errors++
 		}
 		return c
 	case rec.RawFrame == nil:
-		c.info.Kind, c.other = KindOther, 1
+		c.info.Kind, c.other = jsonrpc.KindInvalid, 1
 		return c
 	}
 	raw := rec.RawFrame
 	if raw[0] == '[' {
 		elems, ok := scanBatch(raw)
 		if !ok && json.Unmarshal(raw, &elems) != nil {
-			c.info.Kind, c.other = KindOther, 1
+			c.info.Kind, c.other = jsonrpc.KindInvalid, 1
 			return c
 		}
-		c.info.Kind = KindBatch
+		c.info.Kind = jsonrpc.KindBatch
 		for i := range elems {
 			c.count(&elems[i])
 		}
@@ -135,14 +120,14 @@ func classify(rec *session.Record) classified {
 		m = wireMsg{}
 	}
 	if !ok && json.Unmarshal(raw, &m) != nil {
-		c.info.Kind, c.other = KindOther, 1
+		c.info.Kind, c.other = jsonrpc.KindInvalid, 1
 		return c
 	}
 	c.info.Kind = c.count(&m)
 	if m.Method != nil {
 		c.info.Method = *m.Method
 	}
-	if len(m.ID) > 0 && !bytes.Equal(m.ID, []byte("null")) || c.info.Kind == KindResult || c.info.Kind == KindError {
+	if len(m.ID) > 0 && !bytes.Equal(m.ID, []byte("null")) || c.info.Kind == jsonrpc.KindResult || c.info.Kind == jsonrpc.KindError {
 		id := m.ID
 		if len(id) > maxIDLen {
 			id = id[:maxIDLen]
@@ -211,32 +196,32 @@ func plainString(v []byte) (string, bool) {
 }
 
 // count adds one message to the counters and returns its kind.
-func (c *classified) count(m *wireMsg) Kind {
+func (c *classified) count(m *wireMsg) jsonrpc.Kind {
 	hasID := len(m.ID) > 0
 	switch {
 	case m.Method != nil && hasID:
 		c.requests++
-		return KindRequest
+		return jsonrpc.KindRequest
 	case m.Method != nil:
 		c.notifications++
-		return KindNotification
+		return jsonrpc.KindNotification
 	case len(m.Error) > 0 && !bytes.Equal(m.Error, []byte("null")):
 		c.errors++
-		return KindError
+		return jsonrpc.KindError
 	case hasID:
 		c.results++
-		return KindResult
+		return jsonrpc.KindResult
 	}
 	c.other++
-	return KindOther
+	return jsonrpc.KindInvalid
 }
 
 // peers reads clientInfo from an initialize request (or a 2026-07-28
 // request's _meta) and serverInfo from a result. The substring test keeps
 // the second decode off all other frames.
 func (c *classified) peers(rec *session.Record, raw []byte) {
-	hasClient := rec.Dir == session.ClientToServer && c.info.Kind == KindRequest && bytes.Contains(raw, clientInfoKey)
-	hasServer := rec.Dir == session.ServerToClient && c.info.Kind == KindResult && bytes.Contains(raw, serverInfoKey)
+	hasClient := rec.Dir == session.ClientToServer && c.info.Kind == jsonrpc.KindRequest && bytes.Contains(raw, clientInfoKey)
+	hasServer := rec.Dir == session.ServerToClient && c.info.Kind == jsonrpc.KindResult && bytes.Contains(raw, serverInfoKey)
 	if !hasClient && !hasServer {
 		return
 	}

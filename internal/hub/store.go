@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/feed"
+	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -182,7 +183,7 @@ func (h *Hub) addLocked(s *sessState, r *session.Record, c *classified) {
 	s.notifications += int64(c.notifications)
 	s.responses += int64(c.results + c.errors)
 	s.errors += int64(c.errors)
-	if c.info.Kind == KindStderr {
+	if c.info.Kind == jsonrpc.KindStderr {
 		s.stderr++
 	}
 	s.records++

@@ -8,7 +8,8 @@ import (
 	"strconv"
 )
 
-// Kind says what a decoded frame is.
+// Kind says what a decoded frame is. It is mcpward's one frame kind: the
+// live hub classifies recorded lines with it too (see [KindStderr]).
 type Kind int
 
 // The kinds of frame. A frame with a method and an id is a request, with a
@@ -23,9 +24,18 @@ const (
 	KindResult
 	KindError
 	KindBatch
+
+	// KindStderr, KindMeta and KindTransport classify a recorded line that
+	// carries no frame: a server's stderr line, mcpward's own record
+	// (start, exit, lost) and an HTTP exchange without a JSON-RPC body (a
+	// GET, a 202, a 502). Decode never returns them; readers of a session
+	// log do.
+	KindStderr
+	KindMeta
+	KindTransport
 )
 
-var kindNames = [...]string{"invalid", "request", "notification", "result", "error", "batch"}
+var kindNames = [...]string{"invalid", "request", "notification", "result", "error", "batch", "stderr", "meta", "transport"}
 
 // String returns the kind's lowercase name.
 func (k Kind) String() string {
