@@ -19,7 +19,7 @@ var validSeeds = []string{
 }
 
 func FuzzValidEquivalent(f *testing.F) {
-	for _, s := range append(validSeeds, utf8Seeds()...) {
+	for _, s := range append(append(validSeeds, utf8Seeds()...), longSeeds()...) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -76,5 +76,110 @@ func TestValidEquivalentSeeds(t *testing.T) {
 		if got, want := ValidLine([]byte(s)), validLineRef([]byte(s)); got != want {
 			t.Errorf("ValidLine(%.40q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// validTextRef is what validText must say: valid UTF-8 and no control
+// byte.
+func validTextRef(s []byte) bool {
+	return utf8.Valid(s) && !bytes.ContainsFunc(s, func(r rune) bool { return r < 0x20 })
+}
+
+// TestValidTextAllSequences checks the UTF-8 DFA on every sequence of up
+// to three bytes drawn from the bytes where the classes change, after
+// ASCII prefixes that put it at every offset of a word (where the scan
+// switches between the ASCII words and the DFA), and on every 4-byte
+// sequence with a lead byte from F0 up.
+func TestValidTextAllSequences(t *testing.T) {
+	edges := []byte{0x00, 0x1f, 0x20, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
+		0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff}
+	check := func(s []byte) {
+		t.Helper()
+		if got, want := validText(s), validTextRef(s); got != want {
+			t.Fatalf("validText(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for k := range 41 {
+		pad := strings.Repeat("a", k)
+		for _, x := range edges {
+			check([]byte(pad + string(x)))
+			for _, y := range edges {
+				check([]byte(pad + string([]byte{x, y}) + "bcdefghij"))
+				for _, z := range edges {
+					check([]byte(pad + string([]byte{x, y, z})))
+				}
+			}
+		}
+	}
+	for x := 0xf0; x <= 0xff; x++ {
+		for _, y := range edges {
+			for _, z := range edges {
+				for _, w := range edges {
+					check([]byte{'a', byte(x), y, z, w, 'b'})
+				}
+			}
+		}
+	}
+}
+
+func FuzzValidText(f *testing.F) {
+	for _, s := range utf8Seeds() {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := validText(b), validTextRef(b); got != want {
+			t.Fatalf("validText(%q) = %v, want %v", b, got, want)
+		}
+	})
+}
+
+// longSeeds are strings longer than a word, where longString takes over:
+// escapes, quotes, control bytes and invalid UTF-8 at every offset of its
+// blocks, and many escapes before a distant quote.
+func longSeeds() []string {
+	var out []string
+	for k := range 70 {
+		pad := strings.Repeat("b", k)
+		for _, x := range []string{`\"`, `\\`, `\u00e9`, `\x`, "\x01", "\x1f", "é", "日本", "\xe6\x97", "\xc0\xaf", "\xed\xa0\x80", `\u12`} {
+			out = append(out, `{"s":"abcdefghij`+pad+x+`tail"}`, `["abcdefghij`+pad+x)
+		}
+	}
+	out = append(out, `"abcdefghij`+strings.Repeat(`\n`, 500)+strings.Repeat("x", 300)+`"`,
+		`"abcdefghij`+strings.Repeat(`\"`, 500)+`"`, `"abcdefghij`+strings.Repeat(`\"`, 500))
+	return out
+}
+
+func TestValidEquivalentLongStrings(t *testing.T) {
+	for _, s := range longSeeds() {
+		if got, want := validJSON([]byte(s), false), json.Valid([]byte(s)); got != want {
+			t.Errorf("validJSON(%.60q) = %v, json.Valid = %v", s, got, want)
+		}
+		if got, want := ValidLine([]byte(s)), validLineRef([]byte(s)); got != want {
+			t.Errorf("ValidLine(%.60q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func BenchmarkValidText(b *testing.B) {
+	for _, tc := range []struct{ name, s string }{
+		{"ascii", strings.Repeat("lorem ipsum dolor ", 60000)},
+		{"mixed", strings.Repeat("déjà vu 日本語のテキスト ", 30000)},
+		{"cjk", strings.Repeat("日本語のテキスト", 40000)},
+	} {
+		s := []byte(tc.s)
+		b.Run(tc.name+"/dfa", func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				if !validText(s) {
+					b.Fatal("invalid")
+				}
+			}
+		})
+		b.Run(tc.name+"/utf8.Valid", func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				utf8.Valid(s)
+			}
+		})
 	}
 }
