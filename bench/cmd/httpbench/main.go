@@ -7,14 +7,16 @@
 // second with several in flight, relative to the bare reverse proxy, and
 // the proxy process's CPU per request.
 //
+// The mcpward roles run internal/proxy as `mcpward proxy --target`
+// sets it up (see runProxy): bench code may not import the CLI.
+//
 // Usage: go run ./bench/cmd/httpbench [-quick] [-rounds N] [-only "SSE 1 KB,JSON 1 MB"]
 //
 // HTTPBENCH_CPUPROFILE=DIR makes every mcpward proxy process write a CPU
 // profile into DIR.
 //
 // Every process is this binary re-executed in a role (upstream, bare,
-// mcpward: the real cli.Main), on loopback addresses only. See
-// bench/README.md.
+// mcpward), on loopback addresses only. See bench/README.md.
 package main
 
 import (
@@ -40,7 +42,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpward/mcpward/internal/cli"
+	"github.com/mcpward/mcpward/internal/proxy"
 )
 
 const roleEnv = "HTTPBENCH_ROLE"
@@ -106,26 +108,77 @@ func runRole(role string) int {
 			r.Body = io.NopCloser(bytes.NewReader(b))
 			rp.ServeHTTP(w, r)
 		}))
-	case "mcpward":
-		// The real command line: os.Args as the shipped binary gets them.
-		os.Args = append([]string{"mcpward"}, strings.Fields(os.Getenv("HTTPBENCH_ARGS"))...)
-		if dir := os.Getenv("HTTPBENCH_CPUPROFILE"); dir != "" {
-			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("mcpward-%d.pprof", os.Getpid())))
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				return 1
-			}
-			defer f.Close()
-			if err := pprof.StartCPUProfile(f); err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				return 1
-			}
-			defer pprof.StopCPUProfile()
-		}
-		return cli.Main()
+	case "mcpward", "mcpward-notrace":
+		return profiled(func() int { return runProxy(role == "mcpward") })
 	}
 	fmt.Fprintf(os.Stderr, "httpbench: unknown role %q\n", role)
 	return 2
+}
+
+// runProxy runs the proxy as `mcpward proxy --target URL --listen
+// 127.0.0.1:0 --no-feed` sets it up (internal/cli/proxy): proxy.HTTPProxy
+// with the loopback guard, served by proxy.Serve, recording to a session
+// log file through proxy.Log unless trace is false (--no-trace). Only the
+// packages below the CLI are imported (internal/arch forbids the CLI
+// here), as proxybench runs proxy.RunStdio.
+func runProxy(trace bool) int {
+	target, err := url.Parse(os.Getenv("HTTPBENCH_TARGET"))
+	if err != nil {
+		return 2
+	}
+	var rec proxy.Recorder
+	var lg *proxy.Log
+	if trace {
+		f, err := os.Create(filepath.Join(os.Getenv("HTTPBENCH_DIR"), fmt.Sprintf("session-%d.jsonl", os.Getpid())))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer f.Close()
+		lg = proxy.NewLog(f, &proxy.LogOptions{Session: fmt.Sprint(os.Getpid()), Label: "bench"})
+		rec = lg
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Printf("listening %s\n", ln.Addr())
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { _, _ = io.Copy(io.Discard, os.Stdin); cancel() }()
+	h := proxy.NewHTTPProxy(&proxy.HTTPOptions{Target: target, Recorder: rec, Loopback: true})
+	err = proxy.Serve(ctx, ln, h, nil)
+	if lg != nil {
+		if cerr := lg.Close(); cerr != nil {
+			fmt.Fprintln(os.Stderr, cerr)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// profiled runs a proxy role, with a CPU profile of it written into the
+// directory in HTTPBENCH_CPUPROFILE if set (one file per process).
+func profiled(role func() int) int {
+	dir := os.Getenv("HTTPBENCH_CPUPROFILE")
+	if dir == "" {
+		return role()
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("mcpward-%d.pprof", os.Getpid())))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer pprof.StopCPUProfile()
+	return role()
 }
 
 // serve serves h on a loopback port, printing the address on stdout,
@@ -234,12 +287,12 @@ func start(dir, role string, env ...string) (*proc, error) {
 	}
 	p := &proc{cmd: exec.Command(exe)}
 	p.cmd.Dir = dir
-	p.cmd.Env = append(os.Environ(), append([]string{roleEnv + "=" + role, "HOME=" + dir, "MCPWARD_HOME=" + filepath.Join(dir, "state"), "NO_COLOR=1"}, env...)...)
+	p.cmd.Env = append(os.Environ(), append([]string{roleEnv + "=" + role, "HTTPBENCH_DIR=" + dir}, env...)...)
 	if p.in, err = p.cmd.StdinPipe(); err != nil {
 		return nil, err
 	}
-	// The address comes on stdout (our roles) or stderr (mcpward says
-	// "mcpward: proxying http://ADDR/… to …").
+	// Every role says "listening ADDR" on stdout; other lines are passed
+	// on to stderr.
 	pr, pw := io.Pipe()
 	p.cmd.Stdout, p.cmd.Stderr = pw, pw
 	if err := p.cmd.Start(); err != nil {
@@ -256,11 +309,6 @@ func start(dir, role string, env ...string) (*proc, error) {
 				continue
 			}
 			if a, ok := strings.CutPrefix(line, "listening "); ok {
-				found <- a
-				sent = true
-			} else if _, rest, ok := strings.Cut(line, "proxying http://"); ok {
-				a, _, _ := strings.Cut(rest, "/")
-				a, _, _ = strings.Cut(a, " ")
 				found <- a
 				sent = true
 			} else {
@@ -346,8 +394,8 @@ func startServers(dir string) (*servers, error) {
 	target := "http://" + up.addr + "/mcp"
 	for _, k := range []struct{ kind, role, env string }{
 		{"bare", "bare", "HTTPBENCH_TARGET=" + target},
-		{"mcpward", "mcpward", "HTTPBENCH_ARGS=proxy --no-feed --target " + target + " --listen 127.0.0.1:0"},
-		{"mcpward --no-trace", "mcpward", "HTTPBENCH_ARGS=proxy --no-feed --no-trace --target " + target + " --listen 127.0.0.1:0"},
+		{"mcpward", "mcpward", "HTTPBENCH_TARGET=" + target},
+		{"mcpward --no-trace", "mcpward-notrace", "HTTPBENCH_TARGET=" + target},
 	} {
 		p, err := start(dir, k.role, k.env)
 		if err != nil {
