@@ -136,3 +136,63 @@ func TestOneFrameKind(t *testing.T) {
 		}
 	}
 }
+
+// probeTypesAllowed are the struct types besides snapshot.ProbeDecl that
+// declare a probe's fields (ID, Tool and Arguments), each with why.
+var probeTypesAllowed = map[string]string{
+	// The config file's entry: the probe plus enabled and reason, in the
+	// file's key order; Probe.Decl gives the snapshot.ProbeDecl.
+	"internal/config.Probe": "the config file's schema",
+	// A probe's outcome, not its declaration: the arguments actually
+	// sent (nil declared becomes {}) beside the answer.
+	"internal/snapshot.ProbeEvidence": "evidence of one probe run",
+}
+
+// TestOneProbeType: a declared tools/call probe is snapshot.ProbeDecl.
+// probe.Probe, compat.Probe and fixture.Probe are aliases of it, so a
+// probe passes from a fixture or the config to the prober, compat and
+// the probe-spec hash without a copy loop. A struct with the fields ID,
+// Tool and Arguments anywhere else is a second probe type.
+func TestOneProbeType(t *testing.T) {
+	seen := map[string]bool{}
+	walkGo(t, func(rel string, af *ast.File) {
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		ast.Inspect(af, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			fields := map[string]bool{}
+			for _, f := range st.Fields.List {
+				for _, name := range f.Names {
+					fields[name.Name] = true
+				}
+			}
+			if !fields["ID"] || !fields["Tool"] || !fields["Arguments"] {
+				return true
+			}
+			name := dir + "." + ts.Name.Name
+			switch _, ok := probeTypesAllowed[name]; {
+			case name == "internal/snapshot.ProbeDecl":
+				seen[name] = true
+			case ok:
+				seen[name] = true
+			default:
+				t.Errorf("%s: %s has a probe's fields (ID, Tool, Arguments); use snapshot.ProbeDecl", rel, ts.Name.Name)
+			}
+			return true
+		})
+	})
+	if !seen["internal/snapshot.ProbeDecl"] {
+		t.Error("snapshot.ProbeDecl not found: is the test looking at the right fields?")
+	}
+	for name := range probeTypesAllowed {
+		if !seen[name] {
+			t.Errorf("%s is no longer a probe type: delete its entry from probeTypesAllowed", name)
+		}
+	}
+}

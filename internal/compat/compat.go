@@ -14,15 +14,13 @@ import (
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 )
 
-// A Probe is one declared tools/call replayed under every profile.
-type Probe struct {
-	ID        string          `json:"id"`
-	Tool      string          `json:"tool"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
-}
+// A Probe is one declared tools/call replayed under every profile: the one
+// probe type, snapshot.ProbeDecl. Its Capture is not used here.
+type Probe = snapshot.ProbeDecl
 
 // Options configure Run. Nil means defaults.
 type Options struct {

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mcpward/mcpward/internal/jsonx"
+	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
 // FileName is the config file mcpward looks for in the working directory.
@@ -72,7 +73,10 @@ type Target struct {
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
-// A Probe is one declared tools/call.
+// A Probe is one declared tools/call as the config file holds it: the
+// probe (snapshot.ProbeDecl, which [Probe.Decl] returns) plus whether it is
+// enabled and why. It keeps its own fields, in this order, because they are
+// the file's keys in the order init writes them.
 type Probe struct {
 	ID   string `json:"id"`
 	Tool string `json:"tool"`
@@ -93,6 +97,11 @@ type Probe struct {
 // IsEnabled reports whether record and check call the probe: unless
 // "enabled" is false.
 func (p *Probe) IsEnabled() bool { return p.Enabled == nil || *p.Enabled }
+
+// Decl returns the probe itself, without the config's enabled and reason.
+func (p *Probe) Decl() snapshot.ProbeDecl {
+	return snapshot.ProbeDecl{ID: p.ID, Tool: p.Tool, Arguments: p.Arguments, Capture: p.Capture}
+}
 
 // Transport names how the target is reached: "fixture", "http" or "stdio".
 func (t *Target) Transport() string {

@@ -50,11 +50,7 @@ type Target struct {
 // ProbeSpec is the declared probe spec whose hash makes two snapshots
 // comparable.
 func (t *Target) ProbeSpec() snapshot.ProbeSpec {
-	ps := snapshot.ProbeSpec{Profiles: t.Profiles}
-	for _, p := range t.Probes {
-		ps.Probes = append(ps.Probes, snapshot.ProbeDecl{ID: p.ID, Tool: p.Tool, Arguments: p.Arguments, Capture: p.Capture})
-	}
-	return ps
+	return snapshot.ProbeSpec{Probes: slices.Clone(t.Probes), Profiles: t.Profiles}
 }
 
 // FixtureProbes returns the declared probes of an embedded fixture.
@@ -63,11 +59,8 @@ func FixtureProbes(name string) ([]probe.Probe, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []probe.Probe
-	for _, p := range f.Info().Probes {
-		out = append(out, probe.Probe{ID: p.ID, Tool: p.Tool, Arguments: p.Arguments, Capture: p.Capture})
-	}
-	return out, nil
+	var out []probe.Probe // nil when the fixture declares none
+	return append(out, f.Probes()...), nil
 }
 
 // FromSpec resolves a target given on the command line. A fixture target
@@ -153,7 +146,7 @@ func FromConfig(dir, name string, ct *config.Target, lookup func(string) (string
 				t.Disabled = append(t.Disabled, p)
 				continue
 			}
-			t.Probes = append(t.Probes, probe.Probe{ID: p.ID, Tool: p.Tool, Arguments: p.Arguments, Capture: p.Capture})
+			t.Probes = append(t.Probes, p.Decl())
 		}
 	case ct.Fixture != "":
 		// A fixture target without probes inherits the fixture's own

@@ -20,14 +20,9 @@ import (
 	"github.com/mcpward/mcpward/internal/target"
 )
 
-// A Probe is one declared tools/call.
-type Probe struct {
-	ID        string          `json:"id"`
-	Tool      string          `json:"tool"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
-	// Capture is "shape" (default) or "values".
-	Capture string `json:"capture,omitempty"`
-}
+// A Probe is one declared tools/call: the one probe type,
+// snapshot.ProbeDecl.
+type Probe = snapshot.ProbeDecl
 
 // Options configure an observation.
 type Options struct {

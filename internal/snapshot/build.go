@@ -35,12 +35,19 @@ type ProbeSpec struct {
 	Profiles []string
 }
 
-// ProbeDecl is one declared tools/call probe.
+// ProbeDecl is one declared tools/call probe: mcpward's one probe type.
+// The prober runs it (probe.Probe), compat replays it under every profile
+// (compat.Probe, which ignores Capture), a fixture declares it
+// (fixture.Probe), and its hash is part of the [ProbeSpec]. Only the
+// config file's entry (config.Probe) is a type of its own, because it also
+// carries whether the probe is enabled and why; its Decl method gives
+// this.
 type ProbeDecl struct {
-	ID        string
-	Tool      string
-	Arguments json.RawMessage // nil means {}
-	Capture   string          // "" means shape
+	ID        string          `json:"id"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments,omitempty"` // nil means {}
+	// Capture is "shape" ("" means shape) or "values".
+	Capture string `json:"capture,omitempty"`
 }
 
 // Hash returns the hex sha256 of the JCS form of

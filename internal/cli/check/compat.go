@@ -39,11 +39,7 @@ func runCompat(env target.Env, version string) CompatFunc {
 			return nil, fmt.Errorf("compat: %w", err)
 		}
 		defer sess.Close()
-		var probes []compat.Probe
-		for _, p := range t.Probes {
-			probes = append(probes, compat.Probe{ID: p.ID, Tool: p.Tool, Arguments: p.Arguments})
-		}
-		rep, err := compat.Run(ctx, sess, &compat.Options{Profiles: profiles, Probes: probes})
+		rep, err := compat.Run(ctx, sess, &compat.Options{Profiles: profiles, Probes: t.Probes})
 		if err != nil {
 			return nil, fmt.Errorf("compat: %w", err)
 		}

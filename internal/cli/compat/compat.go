@@ -144,9 +144,7 @@ func compatRun(ctx context.Context, opts *CompatOptions) error {
 	}
 	if len(probes) == 0 && spec.Fixture != "" {
 		if fx, err := fixture.Lookup(spec.Fixture); err == nil {
-			for _, p := range fx.Probes() {
-				probes = append(probes, engine.Probe{ID: p.ID, Tool: p.Tool, Arguments: p.Arguments})
-			}
+			probes = append(probes, fx.Probes()...)
 		}
 	}
 	progress := cmdutil.NewProgress(opts.IO)
