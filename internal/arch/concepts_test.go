@@ -11,43 +11,23 @@ import (
 	"testing"
 )
 
-// escapeHTMLAllowed are the files that still turn encoding/json's HTML
-// escaping off themselves, each until its TODO is done. An entry that no
-// longer does fails the test: delete it.
-var escapeHTMLAllowed = map[string]string{
-	// TODO(issue 14): render.JSON does exactly this; switch once the
-	// --json flag edits in these commands have landed.
-	"internal/cli/sessions/diff/diff.go":     "writes its report with its own encoder",
-	"internal/cli/sessions/replay/replay.go": "writes its outcome with its own encoder",
-}
-
 // TestOneNoEscapeMarshal: only internal/jsonx turns HTML escaping off
 // (SetEscapeHTML). Everything else that must keep "<b>" as "<b>" calls
 // jsonx.Marshal or jsonx.MarshalIndent (or render.JSON, which does), so
 // there is one definition of how mcpward writes JSON instead of a private
 // marshal per package. Test files are free to build their own encoders.
 func TestOneNoEscapeMarshal(t *testing.T) {
-	seen := map[string]bool{}
 	walkGo(t, func(rel string, af *ast.File) {
 		if under(filepath.ToSlash(filepath.Dir(rel)), []string{"internal/jsonx"}) {
 			return
 		}
 		ast.Inspect(af, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "SetEscapeHTML" {
-				if _, ok := escapeHTMLAllowed[rel]; ok {
-					seen[rel] = true
-				} else {
-					t.Errorf("%s: calls SetEscapeHTML itself; use internal/jsonx", rel)
-				}
+				t.Errorf("%s: calls SetEscapeHTML itself; use internal/jsonx", rel)
 			}
 			return true
 		})
 	})
-	for rel := range escapeHTMLAllowed {
-		if !seen[rel] {
-			t.Errorf("%s no longer calls SetEscapeHTML: delete its entry from escapeHTMLAllowed", rel)
-		}
-	}
 }
 
 // walkGo parses every non-test Go file of the module (not testdata or

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/session"
@@ -105,10 +106,7 @@ func diffRun(opts *DiffOptions) error {
 			*sessiondiff.Report
 			Differences int `json:"differences"`
 		}
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(jsonReport{r, r.Differences()}); err != nil {
+		if err := render.JSON(opts.IO.Out, jsonReport{r, r.Differences()}); err != nil {
 			return fmt.Errorf("write report: %w", err)
 		}
 	} else if err := sessiondiff.WriteText(opts.IO.Out, r); err != nil {

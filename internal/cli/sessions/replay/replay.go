@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
+	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/replay"
@@ -202,10 +203,7 @@ func replayRun(opts *ReplayOptions) error {
 		if d.Changes == nil {
 			d.Changes = []replay.Change{}
 		}
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(d); err != nil {
+		if err := render.JSON(opts.IO.Out, d); err != nil {
 			return fmt.Errorf("write outcome: %w", err)
 		}
 	} else {
