@@ -123,14 +123,20 @@ func unmarshalFast(b []byte) (*Snapshot, bool) {
 	}
 	s.Surface = w.Surface.Surface
 	for _, f := range []struct {
-		l   *list
-		dst *[]Object
+		l       *list
+		decoded wireObjects
+		dst     *[]Object
 	}{
-		{lists.tools, &s.Surface.Tools},
-		{lists.resources, &s.Surface.Resources},
-		{lists.templates, &s.Surface.ResourceTemplates},
-		{lists.prompts, &s.Surface.Prompts},
+		{lists.tools, w.Surface.Tools, &s.Surface.Tools},
+		{lists.resources, w.Surface.Resources, &s.Surface.Resources},
+		{lists.templates, w.Surface.ResourceTemplates, &s.Surface.ResourceTemplates},
+		{lists.prompts, w.Surface.Prompts, &s.Surface.Prompts},
 	} {
+		if f.l == nil && f.decoded != nil {
+			// The decoder found a list the splice did not: a name the two
+			// match differently. Not on the fast path.
+			return nil, false
+		}
 		if f.l != nil {
 			*f.dst = f.l.items
 		}
@@ -199,15 +205,17 @@ func (p *treeParser) document() (*surfaceLists, error) {
 		seenSurface = true
 		p.ws()
 		return p.members(func(key string) error {
+			// encoding/json matches names as strings.EqualFold does
+			// (Unicode folding: "toolſ" is "tools").
 			var dst **list
-			switch strings.ToLower(key) {
-			case "tools":
+			switch {
+			case strings.EqualFold(key, "tools"):
 				dst = &lists.tools
-			case "resources":
+			case strings.EqualFold(key, "resources"):
 				dst = &lists.resources
-			case "resourcetemplates":
+			case strings.EqualFold(key, "resourceTemplates"):
 				dst = &lists.templates
-			case "prompts":
+			case strings.EqualFold(key, "prompts"):
 				dst = &lists.prompts
 			default:
 				return p.skip(2)
