@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/config"
@@ -209,12 +208,5 @@ func SnapshotPath(dir, name string) string {
 // Describe names a target's endpoint without secrets: the fixture name,
 // the URL without credentials or query, or the command line.
 func Describe(s *target.Spec) string {
-	ti := s.Info()
-	switch ti.Transport {
-	case "fixture":
-		return ti.Fixture
-	case "http", "sse":
-		return ti.URL
-	}
-	return strings.Join(append([]string{ti.Command}, ti.Args...), " ")
+	return s.Info().Endpoint()
 }

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -88,6 +89,18 @@ type TargetInfo struct {
 	Auth string `json:"auth,omitempty"`
 	// HeaderNames are the names of user-supplied headers (values never).
 	HeaderNames []string `json:"headerNames,omitempty"`
+}
+
+// Endpoint is how reports name where the target is: the fixture name, the
+// URL, or the command line (command and arguments joined by spaces).
+func (ti TargetInfo) Endpoint() string {
+	switch ti.Transport {
+	case "fixture":
+		return ti.Fixture
+	case "http", "sse":
+		return ti.URL
+	}
+	return strings.Join(append([]string{ti.Command}, ti.Args...), " ")
 }
 
 // ListEvidence is one enumeration of a paginated list method.

@@ -178,14 +178,7 @@ func compatRun(ctx context.Context, opts *CompatOptions) error {
 // Result turns a compat report into the Result document (command
 // "compat"): the rule findings as Violations, gate risky.
 func Result(rep *engine.Report, spec *target.Spec, version string) *result.Result {
-	info := spec.Info()
-	endpoint := info.URL
-	switch {
-	case info.Fixture != "":
-		endpoint = info.Fixture
-	case info.Command != "":
-		endpoint = strings.Join(append([]string{info.Command}, info.Args...), " ")
-	}
+	endpoint := spec.Info().Endpoint()
 	r := &result.Result{
 		SchemaVersion: result.SchemaVersion, Tool: "mcpward", Version: version, Command: "compat",
 		Target:     &result.Target{Name: spec.Name, Transport: rep.Transport, Endpoint: endpoint},
