@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"math/bits"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -94,6 +95,8 @@ type bufferPool struct {
 	// lent again, which process-wide allocation counts cannot show on a
 	// busy machine.
 	newReads, newFrames atomic.Int64
+	// joins counts the lines joined from the buffers they spanned.
+	joins atomic.Int64
 }
 
 // Frames shorter than poolMin are joined into memory from the allocator:
@@ -109,20 +112,31 @@ func newBufferPool(limit int) *bufferPool {
 	return &bufferPool{frames: map[int][][]byte{}, limit: limit}
 }
 
-// getRead returns a read buffer held once, by the caller.
-func (p *bufferPool) getRead() *readBuffer {
+// getRead returns a read buffer of size bytes held once, by the caller.
+// Spare buffers of other sizes (a relay's buffers grow with its lines, see
+// splitter.readBuf) are let go first when a new one would not fit the
+// pool's limit.
+func (p *bufferPool) getRead(size int) *readBuffer {
 	var rb *readBuffer
 	if p != nil {
 		p.mu.Lock()
-		if n := len(p.reads); n > 0 {
-			rb, p.reads[n-1] = p.reads[n-1], nil
-			p.reads = p.reads[:n-1]
-			p.spare -= len(rb.b)
+		for i := len(p.reads) - 1; i >= 0; i-- {
+			if len(p.reads[i].b) == size {
+				rb = p.reads[i]
+				p.reads = slices.Delete(p.reads, i, i+1)
+				p.spare -= size
+				break
+			}
+		}
+		for rb == nil && len(p.reads) > 0 && p.spare+size > p.limit {
+			p.spare -= len(p.reads[0].b)
+			p.reads[0] = nil
+			p.reads = p.reads[1:]
 		}
 		p.mu.Unlock()
 	}
 	if rb == nil {
-		rb = &readBuffer{b: make([]byte, relayBufSize)}
+		rb = &readBuffer{b: make([]byte, size)}
 		if p != nil {
 			p.newReads.Add(1)
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -58,7 +60,7 @@ func TestBufferPoolFrames(t *testing.T) {
 
 func TestReadBufferComesBackWithItsLastHolder(t *testing.T) {
 	p := newBufferPool(32 << 20)
-	rb := p.getRead()
+	rb := p.getRead(relayBufSize)
 	rb.refs.Add(1) // a lease
 	rb.unref(p)    // the relay moves on
 	if len(p.reads) != 0 {
@@ -68,7 +70,7 @@ func TestReadBufferComesBackWithItsLastHolder(t *testing.T) {
 	if len(p.reads) != 1 || p.reads[0] != rb {
 		t.Fatal("the read buffer did not come back when its lease ended")
 	}
-	if again := p.getRead(); again != rb || again.refs.Load() != 1 {
+	if again := p.getRead(relayBufSize); again != rb || again.refs.Load() != 1 {
 		t.Errorf("the pool did not lend the buffer again, held once")
 	}
 }
@@ -212,3 +214,38 @@ func TestRelayRecyclesBuffers(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(b []byte) (int, error) { return len(b), nil }
+
+// Lines of a steady size longer than a read buffer are recorded as slices
+// of buffers that grew to hold them, not joined from the buffers they
+// spanned: only the first line (whose size was not yet known) and a line
+// longer than the ones before are joined. Every frame still reaches the
+// log whole.
+func TestRelayGrowsBuffersForLongLines(t *testing.T) {
+	for _, size := range []int{300_000, 1_100_000} {
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			var data []byte
+			for i := range 20 {
+				data = append(data, fmt.Sprintf(`{"i":%d,"s":"%s"}`+"\n", i, strings.Repeat("x", size))...)
+			}
+			var frames [][]byte
+			lg := NewLog(discard{}, &LogOptions{Feed: func(r *session.Record) {
+				frames = append(frames, bytes.Clone(r.Frame))
+			}})
+			res := Relay(discard{}, &pipeReader{data: data}, &RelayOptions{Recorder: lg})
+			if err := lg.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if res.Frames != 20 || len(frames) != 20 {
+				t.Fatalf("%d frames recorded, %d fed, want 20", res.Frames, len(frames))
+			}
+			for i, f := range frames {
+				if want := fmt.Sprintf(`{"i":%d,"s":"%s"}`, i, strings.Repeat("x", size)); string(f) != want {
+					t.Fatalf("frame %d: %d bytes, not the line relayed (%d bytes)", i, len(f), len(want))
+				}
+			}
+			if j := lg.pool.joins.Load(); j > 2 {
+				t.Errorf("%d of 20 lines were joined from the buffers they spanned, want at most 2", j)
+			}
+		})
+	}
+}
