@@ -40,7 +40,7 @@ func main() {
 		_, _ = io.Copy(os.Stdout, os.Stdin)
 		return
 	case "bare":
-		os.Exit(runBare())
+		os.Exit(profiled(runBare))
 	case "shim":
 		os.Exit(profiled(func() int { return runShim(os.Getenv("PROXYBENCH_LOG")) }))
 	}
@@ -73,13 +73,20 @@ func main() {
 }
 
 // profiled runs a relay role, with a CPU profile of it appended to the
-// directory in PROXYBENCH_CPUPROFILE if set (one file per process).
+// directory in PROXYBENCH_CPUPROFILE if set (one file per process, named
+// by relay kind, workload and measurement, e.g. "shimlog-1MB-tput-1234.pprof",
+// so that `go tool pprof DIR/shimlog-1MB-tput-*` merges one case's rounds).
 func profiled(role func() int) int {
 	dir := os.Getenv("PROXYBENCH_CPUPROFILE")
 	if dir == "" {
 		return role()
 	}
-	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("shim-%d.pprof", os.Getpid())))
+	kind := os.Getenv(roleEnv)
+	if kind == "shim" && os.Getenv("PROXYBENCH_LOG") != "" {
+		kind = "shimlog"
+	}
+	name := fmt.Sprintf("%s-%s-%d.pprof", kind, os.Getenv("PROXYBENCH_CASE"), os.Getpid())
+	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "proxybench:", err)
 		return 1
@@ -425,7 +432,7 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 // peakRSSAfter runs mib frames of 1 MiB through a logging shim and
 // returns its peak RSS in KiB.
 func peakRSSAfter(dir string, mib int, env []string) (int64, error) {
-	r, err := startRelay("shim+log", dir, env...)
+	r, err := startRelay("shim+log", dir, append(env, caseEnv("1 MB", "rss"))...)
 	if err != nil {
 		return 0, err
 	}
@@ -485,7 +492,7 @@ func (r *result) median() run {
 
 // latency measures round trips with one frame in flight.
 func latency(kind, dir string, w workload) (p50, p99 time.Duration, err error) {
-	r, err := startRelay(kind, dir)
+	r, err := startRelay(kind, dir, caseEnv(w.name, "rtt"))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -521,7 +528,7 @@ func latency(kind, dir string, w workload) (p50, p99 time.Duration, err error) {
 
 // throughput sends frames back to back while reading the echo.
 func throughput(kind, dir string, w workload) (run, error) {
-	r, err := startRelay(kind, dir)
+	r, err := startRelay(kind, dir, caseEnv(w.name, "tput"))
 	if err != nil {
 		return run{}, err
 	}
@@ -559,6 +566,12 @@ func throughput(kind, dir string, w workload) (run, error) {
 		os.Remove(r.logPath)
 	}
 	return t, nil
+}
+
+// caseEnv names the workload and measurement for a relay's CPU profile.
+func caseEnv(workload, measure string) string {
+	name := strings.NewReplacer(" ", "", "/", "").Replace(workload)
+	return "PROXYBENCH_CASE=" + name + "-" + measure
 }
 
 func rnd(d time.Duration) time.Duration {
