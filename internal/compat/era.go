@@ -199,9 +199,26 @@ func (e *engine) checkResult(method, subject string, resp *client.Response) {
 }
 
 // checkScopes: every page of one list carries the same cacheScope (an
-// absent scope counts as its own value).
+// absent scope counts as its own value), as rules.PageScopeProblem
+// judges.
 func (e *engine) checkScopes(method string, pages []*client.Response) {
 	if len(pages) < 2 {
+		return
+	}
+	raw := func(p *client.Response) json.RawMessage {
+		var v struct {
+			CacheScope json.RawMessage `json:"cacheScope"`
+		}
+		_ = json.Unmarshal(p.Result(), &v)
+		return v.CacheScope
+	}
+	id := ""
+	for _, p := range pages[1:] {
+		if id = rules.PageScopeProblem(raw(pages[0]), raw(p)); id != "" {
+			break
+		}
+	}
+	if id == "" {
 		return
 	}
 	scopes := map[string][]int{}
@@ -213,15 +230,12 @@ func (e *engine) checkScopes(method string, pages []*client.Response) {
 		}
 		scopes[s] = append(scopes[s], i+1)
 	}
-	if len(scopes) < 2 {
-		return
-	}
 	var parts []string
 	for _, s := range sortedKeys(scopes) {
 		parts = append(parts, fmt.Sprintf("%s on page %v", s, scopes[s]))
 	}
 	last := pages[len(pages)-1]
-	e.finding("cache.scope_inconsistent_across_pages", method, "", method+" pages disagree: "+strings.Join(parts, ", "), exchange(nil, last, "the last page shown"))
+	e.finding(id, method, "", method+" pages disagree: "+strings.Join(parts, ", "), exchange(nil, last, "the last page shown"))
 }
 
 // noteCode remembers every error code seen, with its first evidence.

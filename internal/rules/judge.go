@@ -624,6 +624,32 @@ func CacheHintProblem(result json.RawMessage) (ruleID, message string) {
 	return "", ""
 }
 
+// PageScopeProblem judges one page of a list against the list's first
+// page by their raw cacheScope members (nil when absent):
+// "cache.scope_inconsistent_across_pages" when the values differ, ""
+// when they agree (CACHE-SCOPE-CONSISTENT-PAGES). Strings are compared
+// decoded; an absent member and null are the same value, "no scope",
+// and any other value is compared by its bytes. compat and the traffic
+// checker both call it.
+func PageScopeProblem(first, page json.RawMessage) (ruleID string) {
+	if scopeValue(first) != scopeValue(page) {
+		return "cache.scope_inconsistent_across_pages"
+	}
+	return ""
+}
+
+func scopeValue(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "\x00absent"
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return "\x00string " + s
+	}
+	return string(raw)
+}
+
 // ResultTypeProblem judges a modern result's resultType member (member
 // is its raw bytes, nil when absent, as [ResultTypeMember] returns it):
 // "message.result_type_missing" when absent, "message.result_type_invalid"

@@ -506,7 +506,9 @@ func (c *Checker) response(f *calls.Frame, r func(rule, msg string)) {
 		if id, msg := rules.CacheHintProblem(m.Result); id != "" {
 			r(id, fmt.Sprintf("%s: %s", call.Method, msg))
 		}
-		if scopes := call.PageScopes(); len(scopes) > 1 && scopes[len(scopes)-1] != scopes[0] {
+		// CACHE-SCOPE-CONSISTENT-PAGES is judged by the same function as
+		// in compat: the newest page against the first.
+		if scopes := call.PageScopes(); len(scopes) > 1 && rules.PageScopeProblem(json.RawMessage(scopes[0]), json.RawMessage(scopes[len(scopes)-1])) != "" {
 			r("cache.scope_inconsistent_across_pages", fmt.Sprintf("%s page %d has cacheScope %s, the first page %s", call.Method, len(scopes), orAbsent(scopes[len(scopes)-1]), orAbsent(scopes[0])))
 		}
 	}
