@@ -181,3 +181,37 @@ func TestRedactedRecordsAreNotCompared(t *testing.T) {
 		}
 	}
 }
+
+// Page scopes are judged by rules.PageScopeProblem, as in compat: a
+// scope spelt with an escape is the same value, and null is no scope,
+// like an absent one.
+func TestPageScopesJudgedAsInCompat(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/cache.scope_inconsistent_across_pages.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clean []byte
+	for _, f := range ar.Files {
+		if f.Name == "clean.jsonl" {
+			clean = f.Data
+		}
+	}
+	for _, edit := range [][2]string{
+		{`"cacheScope":"public"}}}`, `"cacheScope":"pub\u006cic"}}}`},
+		{`"cacheScope":"public"}}}`, `"cacheScope":null}}}`},
+	} {
+		log := bytes.ReplaceAll(clean, []byte(edit[0]), []byte(edit[1]))
+		if edit[1] == `"cacheScope":null}}}` {
+			// Page 1 without a scope too: absent against null.
+			log = bytes.Replace(log, []byte(`"cacheScope":"public","nextCursor"`), []byte(`"nextCursor"`), 1)
+		}
+		if bytes.Equal(log, clean) {
+			t.Fatalf("edit %q changed nothing", edit[1])
+		}
+		for _, f := range check(t, log) {
+			if strings.Contains(f, "cache.scope_inconsistent_across_pages") {
+				t.Errorf("%s: %s", edit[1], f)
+			}
+		}
+	}
+}
