@@ -624,6 +624,21 @@ func CacheHintProblem(result json.RawMessage) (ruleID, message string) {
 	return "", ""
 }
 
+// RemovedIn2026 reports whether method is one 2026-07-28 removed (ping,
+// logging/setLevel, resources/subscribe…): a request declaring 2026-07-28
+// that uses it is era.removed_method_used, a modern server that answers
+// it with a result era.removed_method_served. The traffic checker judges
+// both with it; compat probes a modern-only server with two of these
+// methods.
+func RemovedIn2026(method string) bool { return removedIn2026[method] }
+
+var removedIn2026 = map[string]bool{
+	mcp.MethodInitialize: true, mcp.MethodPing: true, mcp.MethodLoggingSetLevel: true,
+	mcp.MethodResourcesSubscribe: true, mcp.MethodResourcesUnsubscribe: true,
+	mcp.NotificationRootsListChanged: true, mcp.NotificationElicitationComplete: true,
+	mcp.MethodTasksResult: true, mcp.MethodTasksList: true,
+}
+
 // PageScopeProblem judges one page of a list against the list's first
 // page by their raw cacheScope members (nil when absent):
 // "cache.scope_inconsistent_across_pages" when the values differ, ""

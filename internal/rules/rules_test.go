@@ -383,3 +383,19 @@ func TestPageScopeProblem(t *testing.T) {
 		}
 	}
 }
+
+// The methods compat probes a modern-only server with (ping,
+// logging/setLevel) are among those 2026-07-28 removed; the methods it
+// still has are not.
+func TestRemovedIn2026(t *testing.T) {
+	for _, m := range []string{"ping", "logging/setLevel", "initialize", "resources/subscribe", "tasks/list"} {
+		if !RemovedIn2026(m) {
+			t.Errorf("%s is not removed", m)
+		}
+	}
+	for _, m := range []string{"tools/list", "tools/call", "server/discover", "subscriptions/listen", "sampling/createMessage"} {
+		if RemovedIn2026(m) {
+			t.Errorf("%s is removed", m)
+		}
+	}
+}

@@ -147,13 +147,6 @@ func badRequestID(m jsonrpc.Message) string {
 	return ""
 }
 
-var removedIn26 = map[string]bool{
-	mcp.MethodInitialize: true, mcp.MethodPing: true, mcp.MethodLoggingSetLevel: true,
-	mcp.MethodResourcesSubscribe: true, mcp.MethodResourcesUnsubscribe: true,
-	mcp.NotificationRootsListChanged: true, mcp.NotificationElicitationComplete: true,
-	mcp.MethodTasksResult: true, mcp.MethodTasksList: true,
-}
-
 // deprecatedMethod reports whether method is deprecated in 2026-07-28
 // (roots, sampling, logging).
 func deprecatedMethod(method string) bool {
@@ -204,7 +197,7 @@ func (c *Checker) request(f *calls.Frame, r func(rule, msg string)) {
 		}
 		r("message.meta_missing", fmt.Sprintf("%s declares %s but its _meta lacks %s", m.Method, f.Revision, strings.Join(miss, " and ")))
 	}
-	if removedIn26[m.Method] {
+	if rules.RemovedIn2026(m.Method) {
 		r("era.removed_method_used", fmt.Sprintf("%s was removed in 2026-07-28, which this request declares", m.Method))
 	}
 	if deprecatedMethod(m.Method) {
@@ -484,7 +477,7 @@ func (c *Checker) response(f *calls.Frame, r func(rule, msg string)) {
 		c.once(rec.Session, "sid:"+strconv.FormatUint(rec.Exchange, 10)) {
 		r("transport.session_id_echoed", fmt.Sprintf("response to a 2026-07-28 %s carries Mcp-Session-Id", call.Method))
 	}
-	if modern && removedIn26[call.Method] {
+	if modern && rules.RemovedIn2026(call.Method) {
 		r("era.removed_method_served", fmt.Sprintf("%s answered with a result to a request declaring %s", call.Method, call.Revision))
 	}
 	res := f.ParsedResult()
