@@ -247,6 +247,16 @@ func (c *StdioConn) endErr(method string) error {
 	}
 	select {
 	case <-c.exited:
+		// The server is gone, but its last words may still be in the stderr
+		// pipe (they are usually why it exited): let the reader reach the
+		// end first. Bounded, since an orphan outside the group may hold the
+		// pipe open.
+		timer := time.NewTimer(c.grace)
+		select {
+		case <-c.stderrDone:
+		case <-timer.C:
+		}
+		timer.Stop()
 		e := &ExitError{Code: c.exitCode, Stderr: c.stderr.tail(4 << 10), Method: method}
 		var ee *exec.ExitError
 		if errors.As(c.waitErr, &ee) {
@@ -260,6 +270,10 @@ func (c *StdioConn) endErr(method string) error {
 	}
 }
 
+// stderrReadHook, when set by a test, runs before each read of the
+// server's stderr (to hold the reader back behind the exit).
+var stderrReadHook func(*StdioConn)
+
 func (c *StdioConn) readStderr(onFrame func(Frame)) {
 	defer close(c.stderrDone)
 	var partial []byte
@@ -270,6 +284,9 @@ func (c *StdioConn) readStderr(onFrame func(Frame)) {
 		}
 	}
 	for {
+		if stderrReadHook != nil {
+			stderrReadHook(c)
+		}
 		n, err := c.stderrR.Read(buf)
 		chunk := buf[:n]
 		c.stderr.Write(chunk)

@@ -249,6 +249,27 @@ func TestStdioTimeoutAndLateReply(t *testing.T) {
 	c.Close()
 }
 
+// TestStdioExitKeepsLastStderr holds the stderr reader back until the
+// server has exited: the error must still carry what the server wrote
+// last (it used to take the tail at exit, before the pipe was read).
+func TestStdioExitKeepsLastStderr(t *testing.T) {
+	checkGoroutines(t)
+	var once sync.Once
+	stderrReadHook = func(c *StdioConn) {
+		once.Do(func() {
+			<-c.exited
+			time.Sleep(50 * time.Millisecond) // well inside the 2 s grace
+		})
+	}
+	defer func() { stderrReadHook = nil }()
+	c := startTestServer(t, "echo", nil)
+	_, err := c.Call(testCtx(t), request(t, jsonrpc.IntID(1), "exit3"))
+	if got := string(StderrOf(err)); !strings.Contains(got, "fatal: boom") {
+		t.Errorf("StderrOf = %q, want the server's last stderr", got)
+	}
+	c.Close()
+}
+
 func TestStdioExitMidStream(t *testing.T) {
 	checkGoroutines(t)
 	c := startTestServer(t, "echo", nil)
