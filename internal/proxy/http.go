@@ -253,7 +253,7 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			endpoint = &endpointRewrite{from: p.origin, to: proxyOrigin(r)}
 		}
 	} else {
-		whole = &capture{max: p.opts.MaxFrame}
+		whole = newCapture(p.opts.MaxFrame, resp.ContentLength)
 	}
 	buf := make([]byte, 32<<10)
 	var readErr, writeErr error
@@ -520,10 +520,19 @@ func (c *capture) Write(b []byte) (int, error) {
 		return len(b), nil
 	}
 	c.size += int64(len(b))
-	if room := c.max - len(c.buf); room > 0 {
-		c.buf = append(c.buf, b[:min(room, len(b))]...)
-	}
+	c.buf = appendCapped(c.buf, b, c.max)
 	return len(b), nil
+}
+
+// newCapture returns a capture of up to max bytes of a body that announced
+// length bytes (-1 if unknown): a known length is allocated at once, an
+// unknown one grows by doubling.
+func newCapture(max int, length int64) *capture {
+	c := &capture{max: max}
+	if length > 0 {
+		c.buf = make([]byte, 0, min(length, int64(max)))
+	}
+	return c
 }
 
 // freeze returns the captured bytes and stops capturing.
@@ -560,101 +569,6 @@ func (t *teeBody) Read(p []byte) (int, error) {
 func (t *teeBody) Close() error {
 	t.onEnd()
 	return t.rc.Close()
-}
-
-// sseEvent is one recorded server-sent event.
-type sseEvent struct {
-	event, id string
-	data      []byte
-	hasData   bool
-	size      int64
-}
-
-// sseSplitter cuts a text/event-stream into event blocks at blank lines
-// (CRLF, LF or CR line ends) as bytes arrive, and parses each complete
-// block. Blocks without an event field, id or data (comments, retry) are
-// not returned.
-type sseSplitter struct {
-	max     int
-	block   []byte
-	size    int64
-	midLine bool // the current line has content
-	cr      bool // the last byte was CR (a following LF belongs to it)
-}
-
-func (s *sseSplitter) feed(chunk []byte) []sseEvent {
-	var out []sseEvent
-	from, i := 0, 0
-	for i < len(chunk) {
-		c := chunk[i]
-		if c != '\r' && c != '\n' {
-			s.cr, s.midLine = false, true
-			j := bytes.IndexAny(chunk[i:], "\r\n")
-			if j < 0 {
-				break
-			}
-			i += j
-			continue
-		}
-		i++
-		if c == '\n' && s.cr {
-			s.cr = false
-			continue
-		}
-		s.cr = c == '\r'
-		if !s.midLine {
-			// A blank line: the event ends here.
-			s.add(chunk[from:i])
-			from = i
-			if e, ok := s.parse(); ok {
-				out = append(out, e)
-			}
-		}
-		s.midLine = false
-	}
-	s.add(chunk[from:])
-	return out
-}
-
-func (s *sseSplitter) add(b []byte) {
-	s.size += int64(len(b))
-	if room := s.max - len(s.block); room > 0 {
-		s.block = append(s.block, b[:min(room, len(b))]...)
-	}
-}
-
-// parse turns the assembled block into an event and resets.
-func (s *sseSplitter) parse() (sseEvent, bool) {
-	block, size := s.block, s.size
-	s.block, s.size = nil, 0
-	evs, _ := jsonrpc.ParseSSE(append(block, '\n', '\n'))
-	if len(evs) == 0 {
-		return sseEvent{}, false
-	}
-	e := evs[0]
-	if !e.HasData && !e.HasID && e.Event == "" {
-		return sseEvent{}, false
-	}
-	data := e.Data
-	if data == nil && e.HasData {
-		data = []byte{}
-	}
-	ev := sseEvent{event: e.Event, id: e.ID, data: data, hasData: e.HasData, size: int64(len(data))}
-	if size > int64(len(block)) {
-		ev.size = size // the block was cut at the cap: the data is partial
-	}
-	return ev, true
-}
-
-func (s *sseSplitter) finish() []sseEvent {
-	if len(bytes.TrimSpace(s.block)) == 0 {
-		return nil
-	}
-	e, ok := s.parse()
-	if !ok {
-		return nil
-	}
-	return []sseEvent{e}
 }
 
 // endpointRewrite holds back the start of a GET event stream until its
