@@ -524,11 +524,12 @@ func (e *engine) malformed(ctx context.Context) {
 		e.assert("stdio.malformed_input", Fail, "the server stopped reading after a malformed line", ex)
 		return
 	}
-	// A server that stopped reading is recognised by silence: wait as long
-	// as the era probe waits for silence (5s by default, more when the
-	// request timeout was raised), not a whole request timeout, and not so
-	// short that a loaded machine passes for a hung server.
-	sctx, cancel := context.WithTimeout(ctx, fs.Client.Options().DiscoverTimeout)
+	// A server that stopped reading is recognised by silence (the go-sdk
+	// server logs the parse failure and reads no more): wait as long as the
+	// era probe waits for silence (5s by default, more when the request
+	// timeout was raised, at most 10s), not a whole request timeout, and
+	// not so short that a loaded machine passes for a hung server.
+	sctx, cancel := context.WithTimeout(ctx, min(fs.Client.Options().DiscoverTimeout, 10*time.Second))
 	defer cancel()
 	resp, err := fs.Client.Request(sctx, mcp.MethodToolsList, map[string]any{}, nil)
 	if err != nil {
