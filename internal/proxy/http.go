@@ -247,13 +247,16 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		whole    *capture
 		endpoint *endpointRewrite
 	)
-	if isSSE {
+	// Nothing is kept for a proxy that records nothing (--no-trace).
+	recording := p.opts.Recorder != nil
+	switch {
+	case isSSE && recording:
 		sse = &sseSplitter{max: p.opts.MaxFrame}
-		if r.Method == http.MethodGet {
-			endpoint = &endpointRewrite{from: p.origin, to: proxyOrigin(r)}
-		}
-	} else {
+	case recording:
 		whole = newCapture(p.opts.MaxFrame, resp.ContentLength)
+	}
+	if isSSE && r.Method == http.MethodGet {
+		endpoint = &endpointRewrite{from: p.origin, to: proxyOrigin(r)}
 	}
 	buf := make([]byte, 32<<10)
 	var readErr, writeErr error
@@ -275,9 +278,10 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					_ = rc.Flush()
 				}
 			}
-			if sse != nil {
+			switch {
+			case sse != nil:
 				p.recordEvents(&respRec, sse.feed(chunk))
-			} else {
+			case whole != nil:
 				whole.Write(chunk)
 			}
 		}
@@ -301,6 +305,7 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	clientGone := writeErr != nil || (readErr != nil && r.Context().Err() != nil)
 	errText := streamErr(readErr, writeErr, clientGone)
 	switch {
+	case !recording:
 	case sse != nil:
 		p.recordEvents(&respRec, sse.finish())
 		if errText != "" {

@@ -2,6 +2,11 @@ package proxy
 
 import (
 	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -47,5 +52,51 @@ func BenchmarkCaptureJSON1MB(b *testing.B) {
 		if got, size := c.freeze(); size != int64(len(body)) || len(got) != len(body) {
 			b.Fatalf("captured %d of %d", len(got), size)
 		}
+	}
+}
+
+// BenchmarkHTTPProxy1MB sends requests through the proxy, recording to a
+// log (written to io.Discard), for a 1 MiB JSON response (with
+// Content-Length) and a 1 MiB SSE event (chunked), as
+// bench/cmd/httpbench's upstream sends them. The whole path is in one
+// process here, so it is for profiles; bench/cmd/httpbench compares with a
+// bare reverse proxy.
+func BenchmarkHTTPProxy1MB(b *testing.B) {
+	ev := bigSSEEvent(1 << 20)
+	js := ev[len("event: message\ndata: ") : len(ev)-2]
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if r.URL.Path == "/sse" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Write(ev)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(js)))
+		w.Write(js)
+	}))
+	defer target.Close()
+	u, _ := url.Parse(target.URL)
+	lg := NewLog(io.Discard, &LogOptions{Session: "S", Label: "L"})
+	defer lg.Close()
+	ps := httptest.NewServer(NewHTTPProxy(&HTTPOptions{Target: u, Recorder: lg}))
+	defer ps.Close()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	for _, path := range []string{"/json", "/sse"} {
+		b.Run(path[1:], func(b *testing.B) {
+			b.SetBytes(int64(len(js)))
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := client.Post(ps.URL+path, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`))
+				if err != nil {
+					b.Fatal(err)
+				}
+				n, err := io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if err != nil || n < int64(len(js)) {
+					b.Fatalf("read %d bytes: %v", n, err)
+				}
+			}
+		})
 	}
 }

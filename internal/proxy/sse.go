@@ -22,7 +22,8 @@ type sseEvent struct {
 // Every byte is looked at once: a line's field is known from its first
 // bytes, and a data value is appended to the event's data as it arrives
 // (up to max bytes; the rest only counted), so an event that spans many
-// reads costs no more than one that arrives whole.
+// reads costs no more than one that arrives whole: each byte of data is
+// copied twice (into a piece as it arrives, into the event at its end).
 type sseSplitter struct {
 	max int
 
@@ -39,8 +40,10 @@ type sseSplitter struct {
 	val     []byte // the value of an event, id or retry field
 
 	// The event being assembled.
-	ev    sseEvent
-	idSet bool
+	ev     sseEvent
+	idSet  bool
+	pieces [][]byte // the data kept so far (ev.data is set at the end)
+	kept   int      // bytes in pieces
 }
 
 type lineState uint8
@@ -207,9 +210,25 @@ func (s *sseSplitter) beginField() {
 	s.state = valueStart
 }
 
+// addData keeps b, up to max bytes of data in all, in pieces: into the
+// last piece if it has room, else into a new one, copied without the
+// zeroing a preallocated buffer costs. dispatch joins them once.
 func (s *sseSplitter) addData(b []byte) {
 	s.ev.size += int64(len(b))
-	s.ev.data = appendCapped(s.ev.data, b, s.max)
+	b = b[:min(len(b), max(s.max-s.kept, 0))]
+	if len(b) == 0 {
+		return
+	}
+	s.kept += len(b)
+	if n := len(s.pieces); n > 0 && cap(s.pieces[n-1])-len(s.pieces[n-1]) >= len(b) {
+		s.pieces[n-1] = append(s.pieces[n-1], b...)
+		return
+	}
+	if len(b) < 512 {
+		s.pieces = append(s.pieces, append(make([]byte, 0, 512), b...))
+		return
+	}
+	s.pieces = append(s.pieces, append([]byte(nil), b...))
 }
 
 // endLine ends the current line and reports whether it was blank (the
@@ -240,12 +259,17 @@ func (s *sseSplitter) endLine() bool {
 // dispatch returns the assembled event, if it has anything to record, and
 // starts the next.
 func (s *sseSplitter) dispatch() (sseEvent, bool) {
-	e, hasID := s.ev, s.idSet
-	s.ev, s.idSet = sseEvent{}, false
+	e, hasID, pieces := s.ev, s.idSet, s.pieces
+	s.ev, s.idSet, s.pieces, s.kept = sseEvent{}, false, nil, 0
 	if !e.hasData && !hasID && e.event == "" {
 		return sseEvent{}, false
 	}
-	if e.hasData && e.data == nil {
+	switch {
+	case len(pieces) == 1:
+		e.data = pieces[0]
+	case len(pieces) > 1:
+		e.data = bytes.Join(pieces, nil) // one allocation, not zeroed
+	case e.hasData:
 		e.data = []byte{}
 	}
 	return e, true
