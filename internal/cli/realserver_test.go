@@ -60,7 +60,7 @@ const (
 	mrtrCapGated  = "MRTR-CAP-GATED (DIGEST §7, 2026-07-28): the server MUST NOT ask, in inputRequests, for what the client did not declare in this request's capabilities"
 	b64Sentinel   = "HDR-B64-SENTINEL (DIGEST §3.2, 2026-07-28): servers MUST decode =?base64?…?= before comparing Mcp-Name with the body"
 	originCheck   = "HTTP-ORIGIN-VALIDATE (DIGEST §3.2, §3.3; the 403 binds from 2025-11-25): a present, invalid Origin MUST get 403"
-	endedSession  = "§3.3 Sessions (DIGEST; 2025-03-26 transports): once the server ended a session it MUST answer requests carrying its id with 404"
+	endedSession  = "legacy sessions (DIGEST §3.3 Sessions, 2025-03-26 to 2025-11-25): once the server ended a session it MUST answer requests carrying its id with 404"
 	whyOrigin     = "a tools/list with Origin: http://mcpward-evil.example (a foreign site reaching a loopback server) was served 200 with the tool list"
 	whyB64        = "Mcp-Name: =?base64?bWNwd2FyZC1uby1zdWNoLXRvb2w=?= decodes to the body's name, yet the server answered 400 -32020 quoting the undecoded value"
 	whyCapProfile = "the profile's request declared no such capability (modern-minimal: {}), yet the result is input_required asking for it"
@@ -224,15 +224,18 @@ func TestRealServers(t *testing.T) {
 	// All rows at once, whatever -parallel says: the servers mostly wait.
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	wg.Add(1)
-	go t.Run("everything-2025-01-then-2026-08", func(t *testing.T) {
-		defer wg.Done()
-		versionsAcrossReleases(t)
-	})
-	for _, rs := range realServers {
+	// t.Run may be called from several goroutines; each must have returned
+	// before this test does.
+	spawn := func(name string, f func(t *testing.T)) {
 		wg.Add(1)
-		go t.Run(rs.name, func(t *testing.T) {
+		go func() {
 			defer wg.Done()
+			t.Run(name, f)
+		}()
+	}
+	spawn("everything-2025-01-then-2026-08", versionsAcrossReleases)
+	for _, rs := range realServers {
+		spawn(rs.name, func(t *testing.T) {
 			began := time.Now()
 			flags, tgt := rs.start(t)
 			common := []string{"--timeout", "60s"}
