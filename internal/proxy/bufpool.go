@@ -128,6 +128,8 @@ func (p *bufferPool) getRead(size int) *readBuffer {
 				break
 			}
 		}
+		for rb == nil && p.spare+size > p.limit && p.dropFrameLocked() {
+		}
 		for rb == nil && len(p.reads) > 0 && p.spare+size > p.limit {
 			p.spare -= len(p.reads[0].b)
 			p.reads[0] = nil
@@ -150,11 +152,30 @@ func (p *bufferPool) putRead(rb *readBuffer) {
 		return
 	}
 	p.mu.Lock()
+	// Read buffers come first: once a relay's buffers have grown to its
+	// lines, frame buffers are rarely lent (only lines longer than
+	// expected are joined), and spare ones kept the read buffers out, to
+	// be allocated again.
+	for p.spare+len(rb.b) > p.limit && p.dropFrameLocked() {
+	}
 	if p.spare+len(rb.b) <= p.limit {
 		p.reads = append(p.reads, rb)
 		p.spare += len(rb.b)
 	}
 	p.mu.Unlock()
+}
+
+// dropFrameLocked lets one spare frame buffer go, if there is one.
+func (p *bufferPool) dropFrameLocked() bool {
+	for size, l := range p.frames {
+		if n := len(l); n > 0 {
+			l[n-1] = nil
+			p.frames[size] = l[:n-1]
+			p.spare -= size
+			return true
+		}
+	}
+	return false
 }
 
 // classSize rounds n up to a frame buffer size: four sizes per doubling,

@@ -249,3 +249,27 @@ func TestRelayGrowsBuffersForLongLines(t *testing.T) {
 		})
 	}
 }
+
+// Spare frame buffers give way to read buffers: a relay whose buffers
+// grew to its lines no longer joins them, and frame buffers left from its
+// first lines kept its read buffers out of the pool, to be allocated
+// again for every line.
+func TestPoolKeepsReadBuffersOverSpareFrames(t *testing.T) {
+	const size = 1 << 20
+	p := newBufferPool(4 * size)
+	var frames [][]byte
+	for range 4 {
+		frames = append(frames, p.getFrame(size))
+	}
+	rb := p.getRead(size)
+	for _, f := range frames {
+		p.putFrame(f)
+	}
+	rb.unref(p)
+	if again := p.getRead(size); again != rb {
+		t.Errorf("the read buffer was not kept: %d spare bytes of frame buffers filled the pool", p.spare)
+	}
+	if p.newReads.Load() != 1 {
+		t.Errorf("%d read buffers allocated, want 1", p.newReads.Load())
+	}
+}
