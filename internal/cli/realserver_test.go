@@ -168,6 +168,7 @@ var realServers = []realServer{
 			return append([]string{"--"}, argv...), map[string]any{"command": argv[0], "args": argv[1:]}
 		},
 		probes: []string{"echo"},
+		counts: counts{13, 7, 2, 4},
 		compat: legacyUnserved,
 	},
 	{
@@ -178,6 +179,7 @@ var realServers = []realServer{
 			return []string{"--url", u}, map[string]any{"url": u}
 		},
 		probes:     []string{"echo"},
+		counts:     counts{13, 7, 2, 4},
 		compat:     join(legacyUnserved, everythingHTTP),
 		compatExit: 3,
 		check:      everythingHTTP,
@@ -190,6 +192,7 @@ var realServers = []realServer{
 			return append([]string{"--"}, argv...), map[string]any{"command": argv[0], "args": argv[1:]}
 		},
 		probes: []string{"echo"},
+		counts: counts{6, 100, 1, 2},
 		compat: legacyUnserved,
 	},
 	{
@@ -199,6 +202,7 @@ var realServers = []realServer{
 			return append([]string{"--"}, argv...), map[string]any{"command": argv[0], "args": argv[1:]}
 		},
 		probes: []string{"list_allowed_directories"},
+		counts: counts{14, 0, 0, 0},
 	},
 }
 
@@ -270,7 +274,7 @@ func TestRealServers(t *testing.T) {
 			if r[0].code != 0 {
 				t.Fatalf("inspect exited %d:\n%s", r[0].code, r[0].out)
 			}
-			if got := surfaceCounts(t, r[0].out); rs.counts != (counts{}) && got != rs.counts {
+			if got := surfaceCounts(t, r[0].out); got != rs.counts {
 				t.Errorf("inspect counts = %+v, want %+v", got, rs.counts)
 			}
 			comparePins(t, "compat", rs.compat, resultFindings(t, r[1].out))
