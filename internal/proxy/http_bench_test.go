@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,7 +58,7 @@ func BenchmarkCaptureJSON1MB(b *testing.B) {
 }
 
 // BenchmarkHTTPProxy1MB sends requests through the proxy, recording to a
-// log (written to io.Discard), for a 1 MiB JSON response (with
+// session log file, for a 1 MiB JSON response (with
 // Content-Length) and a 1 MiB SSE event (chunked), as
 // bench/cmd/httpbench's upstream sends them. The whole path is in one
 // process here, so it is for profiles; bench/cmd/httpbench compares with a
@@ -77,7 +79,12 @@ func BenchmarkHTTPProxy1MB(b *testing.B) {
 	}))
 	defer target.Close()
 	u, _ := url.Parse(target.URL)
-	lg := NewLog(io.Discard, &LogOptions{Session: "S", Label: "L"})
+	f, err := os.Create(filepath.Join(b.TempDir(), "session.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	lg := NewLog(f, &LogOptions{Session: "S", Label: "L"})
 	defer lg.Close()
 	ps := httptest.NewServer(NewHTTPProxy(&HTTPOptions{Target: u, Recorder: lg}))
 	defer ps.Close()
