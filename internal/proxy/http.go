@@ -530,15 +530,19 @@ func (c *capture) Write(b []byte) (int, error) {
 }
 
 // newCapture returns a capture of up to max bytes of a body that announced
-// length bytes (-1 if unknown): a known length is allocated at once, an
-// unknown one grows by doubling.
+// length bytes (-1 if unknown): a known length is allocated at once (up
+// to maxPrealloc, so that a length announced but not sent costs little),
+// the rest grows by doubling.
 func newCapture(max int, length int64) *capture {
 	c := &capture{max: max}
 	if length > 0 {
-		c.buf = make([]byte, 0, min(length, int64(max)))
+		c.buf = make([]byte, 0, min(length, int64(max), maxPrealloc))
 	}
 	return c
 }
+
+// maxPrealloc bounds the capture allocated from a Content-Length.
+const maxPrealloc = 8 << 20
 
 // freeze returns the captured bytes and stops capturing.
 func (c *capture) freeze() ([]byte, int64) {

@@ -288,3 +288,28 @@ func TestHTTPProxyWithoutRecorderRelaysUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// A body's capture is allocated from its Content-Length, but not beyond
+// the record cap nor maxPrealloc: a length announced is not yet sent.
+func TestCaptureAllocatesFromLength(t *testing.T) {
+	for _, c := range []struct {
+		max         int
+		length      int64
+		wantCap     int
+		description string
+	}{
+		{DefaultMaxFrame, 1 << 20, 1 << 20, "known length"},
+		{100, 1 << 20, 100, "capped by the record cap"},
+		{DefaultMaxFrame, 1 << 40, maxPrealloc, "capped by maxPrealloc"},
+		{DefaultMaxFrame, -1, 0, "unknown length"},
+	} {
+		if got := cap(newCapture(c.max, c.length).buf); got != c.wantCap {
+			t.Errorf("%s: capacity %d, want %d", c.description, got, c.wantCap)
+		}
+	}
+	c := newCapture(DefaultMaxFrame, 1<<40)
+	c.Write(bytes.Repeat([]byte("x"), maxPrealloc+1))
+	if b, size := c.freeze(); len(b) != maxPrealloc+1 || size != maxPrealloc+1 {
+		t.Errorf("captured %d of %d, want all %d", len(b), size, maxPrealloc+1)
+	}
+}
