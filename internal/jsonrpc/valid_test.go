@@ -144,6 +144,14 @@ func longSeeds() []string {
 			out = append(out, `{"s":"abcdefghij`+pad+x+`tail"}`, `["abcdefghij`+pad+x)
 		}
 	}
+	// Across the windows longString scans a long string in: a character,
+	// an escape or the quote cut by a window's end.
+	for k := scanWindow - 48; k < scanWindow+8; k++ {
+		pad := strings.Repeat("é", k/2) + strings.Repeat("b", k%2)
+		for _, x := range []string{`\"`, `\u00e9`, "日本", "\xe6\x97", "\x01", `"`, "𝄞"} {
+			out = append(out, `["`+pad+x+`tail"]`)
+		}
+	}
 	out = append(out, `"abcdefghij`+strings.Repeat(`\n`, 500)+strings.Repeat("x", 300)+`"`,
 		`"abcdefghij`+strings.Repeat(`\"`, 500)+`"`, `"abcdefghij`+strings.Repeat(`\"`, 500))
 	return out
