@@ -117,10 +117,7 @@ var notCompat = map[string]string{
 // cannotFire are rules whose case scripts the problem but whose compat
 // check cannot see it yet, with why. Their cases run and must not trigger
 // the rule; the day they do, the entry must go.
-var cannotFire = map[string]string{
-	"stdio.notification_answered": "the check looks for the stray response among the next call's Reply.Related, " +
-		"but the transport's router hands a response whose id no call awaits to its diagnostics, never to Related (internal/compat/tgroup.go, internal/transport/router.go)",
-}
+var cannotFire = map[string]string{}
 
 // Every rule compat can report has a case: the conformance catalogue, and
 // the traffic rules compat judges too.

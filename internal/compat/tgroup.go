@@ -465,8 +465,17 @@ func (e *engine) stdioAssertions(ctx context.Context) {
 		e.commonAssertions(ctx)
 		return
 	}
-	// A notification must never be answered.
+	// A notification must never be answered. A stray response reaches the
+	// connection's diagnostics (the router hands a reply no request awaits
+	// there, whatever its id, null included), so they are read before and
+	// after; a tools/list after the notification gives the server time to
+	// have answered it, since stdio keeps order.
 	n, _ := jsonrpc.EncodeNotification(mcp.NotificationCancelled, map[string]any{"requestId": 424242, "reason": "mcpward compat probe"})
+	diags, _ := e.s.Client.Conn().(interface{ Diagnostics() []transport.Diagnostic })
+	seen := 0
+	if diags != nil {
+		seen = len(diags.Diagnostics())
+	}
 	_, err := e.s.Client.Send(ctx, &transport.Call{Frame: n})
 	if err == nil {
 		resp, err := e.s.Client.Request(ctx, mcp.MethodToolsList, map[string]any{}, nil)
@@ -476,6 +485,15 @@ func (e *engine) stdioAssertions(ctx context.Context) {
 			for _, m := range resp.Reply.Related {
 				if m.IsResponse() && !m.ID.Equal(resp.Msg.ID) {
 					answered, stray = true, m.Raw
+				}
+			}
+		}
+		if diags != nil {
+			if ds := diags.Diagnostics(); len(ds) > seen {
+				for _, d := range ds[seen:] {
+					if strings.HasPrefix(d.Text, "reply for id ") && strings.HasSuffix(d.Text, "that no request is waiting for") {
+						answered, stray = true, d.Raw
+					}
 				}
 			}
 		}
