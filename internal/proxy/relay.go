@@ -205,9 +205,9 @@ const maxMove = minRead
 
 // maxReadBuf bounds the size of a read buffer: longer lines are joined
 // from 256 KiB buffers, as before buffers grew. Buffers grown to 8 MB
-// lines cost more than the joins they saved in proxybench (CPU per MiB
-// 4.5 -> 5.4 ms, peak RSS 40-56 -> 72-80 MiB, medians of interleaved
-// runs), though not in BenchmarkRelayLogPipe.
+// lines (9 MiB each) raised the logging shim's peak RSS in proxybench
+// from 40-56 to 72-80 MiB without a lower CPU per MiB there (in
+// BenchmarkRelayLogPipe they did save CPU: bench/README.md).
 const maxReadBuf = 4 << 20
 
 // bufSize is the size of the next read buffer: room for a line of the
