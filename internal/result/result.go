@@ -44,6 +44,10 @@ type Result struct {
 	// profiles the server cannot be used under, rule groups with nothing
 	// to exercise). Nothing evaluated is not a pass.
 	NotEvaluated []NotEvaluated `json:"notEvaluated,omitempty"`
+	// Compat is what `compat` observed besides its rule findings, so that
+	// `mcpward report -f text` re-prints compat's own report (absent for
+	// other commands).
+	Compat *Compat `json:"compat,omitempty"`
 	// ExitCode is the code the producing command exited with.
 	ExitCode int `json:"exitCode"`
 	// Updated is true when check --update wrote a new snapshot.
@@ -152,4 +156,29 @@ type Evidence struct {
 	Status string `json:"status,omitempty"`
 	// Problems lists what could not be observed, one line each.
 	Problems []string `json:"problems,omitempty"`
+}
+
+// Compat is the part of a `compat` run that is not a finding: the server's
+// era and versions, the profiles run, every assertion and the tool ×
+// profile verdicts.
+type Compat struct {
+	// Server is the server's self-description, name@version.
+	Server string `json:"server,omitempty"`
+	// Era is modern-only, dual, legacy or unknown.
+	Era               string   `json:"era"`
+	SupportedVersions []string `json:"supportedVersions,omitempty"`
+	Profiles          []string `json:"profiles"`
+	// Assertions are the rules checked, in the order they ran.
+	Assertions []Assertion `json:"assertions"`
+	// Verdicts maps tool → profile → verdict.
+	Verdicts map[string]map[string]string `json:"verdicts,omitempty"`
+}
+
+// An Assertion is one rule compat checked and what it observed.
+type Assertion struct {
+	ID string `json:"id"`
+	// Verdict is pass, fail, warn, n/a or skipped.
+	Verdict string `json:"verdict"`
+	// Detail is what was observed, or why the rule was not checked.
+	Detail string `json:"detail"`
 }

@@ -4,16 +4,12 @@
 package compat
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +17,7 @@ import (
 	"github.com/mcpward/mcpward/internal/client"
 	engine "github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/export"
+	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
@@ -165,7 +162,11 @@ func compatRun(ctx context.Context, opts *CompatOptions) error {
 	progress.Stop()
 	res := Result(rep, spec, opts.Version)
 	if opts.Format == "text" {
-		writeText(opts.IO.Out, rep, res, opts.IO.IsStdoutTTY(), opts.IO.TerminalWidth())
+		if err := text.WriteOptions(opts.IO.Out, res, &text.Options{
+			TTY: opts.IO.IsStdoutTTY(), Width: opts.IO.TerminalWidth(), NewTable: newTable,
+		}); err != nil {
+			return err
+		}
 	} else {
 		w, _ := export.Lookup(opts.Format)
 		if err := w(opts.IO.Out, res); err != nil {
@@ -188,6 +189,14 @@ func Result(rep *engine.Report, spec *target.Spec, version string) *result.Resul
 		ExitCode:   rep.ExitCode(),
 
 		NotEvaluated: rep.NotEvaluated,
+		Compat: &result.Compat{
+			Server: rep.Server, Era: rep.Era, SupportedVersions: rep.SupportedVersions,
+			Profiles: rep.Profiles, Verdicts: rep.Verdicts,
+			Assertions: make([]result.Assertion, 0, len(rep.Assertions)),
+		},
+	}
+	for _, a := range rep.Assertions {
+		r.Compat.Assertions = append(r.Compat.Assertions, result.Assertion{ID: a.ID, Verdict: a.Verdict, Detail: a.Detail})
 	}
 	if len(rep.Problems) > 0 {
 		r.Evidence.Status = "partial"
@@ -204,174 +213,7 @@ func Result(rep *engine.Report, spec *target.Spec, version string) *result.Resul
 	return r
 }
 
-// writeText is the human report: header, assertions, findings with their
-// evidence, the tools × profiles grid, the verdict.
-func writeText(w io.Writer, rep *engine.Report, res *result.Result, tty bool, width int) {
-	fmt.Fprintf(w, "target %s (%s)", res.Target.Endpoint, rep.Transport)
-	if rep.Server != "" {
-		fmt.Fprintf(w, " — %s", rep.Server)
-	}
-	fmt.Fprintf(w, "\nera: %s", rep.Era)
-	if len(rep.SupportedVersions) > 0 {
-		fmt.Fprintf(w, "; versions: %s", strings.Join(rep.SupportedVersions, ", "))
-	}
-	fmt.Fprintf(w, "\nprofiles: %s\n\ntransport assertions:\n", strings.Join(rep.Profiles, ", "))
-	// Assertions that do not apply to this transport share one reason; list
-	// their ids on one line instead of repeating it.
-	na := map[string][]string{}
-	var reasons []string
-	for _, a := range rep.Assertions {
-		if a.Verdict == engine.NA {
-			if _, ok := na[a.Detail]; !ok {
-				reasons = append(reasons, a.Detail)
-			}
-			na[a.Detail] = append(na[a.Detail], a.ID)
-			continue
-		}
-		fmt.Fprintf(w, "  %-8s %-44s %s\n", a.Verdict, a.ID, a.Detail)
-	}
-	for _, why := range reasons {
-		fmt.Fprintf(w, "  %-8s %d assertions — %s: %s\n", engine.NA, len(na[why]), strings.TrimPrefix(why, "n/a "), strings.Join(na[why], ", "))
-	}
-	fmt.Fprintf(w, "\nfindings:\n")
-	n := 0
-	for _, f := range res.Violations {
-		if f.RuleID == "compat.era" {
-			continue
-		}
-		n++
-		fmt.Fprintf(w, "  %-9s %-44s %s — %s\n", f.Class, f.RuleID, f.Subject, f.Message)
-		if f.Evidence != nil && (f.Class != rules.Info || len(f.Evidence.ServerRequests) > 0) {
-			// What the server asked the client during the call, and what
-			// the profile answered: the reader can tell whose failure
-			// followed.
-			for _, sr := range f.Evidence.ServerRequests {
-				fmt.Fprintf(w, "            server→client: %s\n            our reply:     %s\n", clip(string(sr.Request)), clip(string(sr.Response)))
-			}
-			if len(f.Evidence.Request) > 0 {
-				fmt.Fprintf(w, "            request:  %s\n", clip(string(f.Evidence.Request)))
-			}
-			// The headers are often the point of the probe (Origin,
-			// MCP-Protocol-Version, Mcp-Name): show what was sent.
-			if h := headerLine(f.Evidence); h != "" {
-				fmt.Fprintf(w, "            headers:  %s\n", h)
-			}
-			switch {
-			case f.Evidence.Status != 0:
-				fmt.Fprintf(w, "            response: HTTP %d %s\n", f.Evidence.Status, clip(string(f.Evidence.Response)))
-			case len(f.Evidence.Response) > 0:
-				fmt.Fprintf(w, "            response: %s\n", clip(string(f.Evidence.Response)))
-			}
-		}
-	}
-	if n == 0 {
-		fmt.Fprintf(w, "  none\n")
-	}
-	if len(rep.Verdicts) > 0 {
-		tools := make([]string, 0, len(rep.Verdicts))
-		for t := range rep.Verdicts {
-			tools = append(tools, t)
-		}
-		slices.Sort(tools)
-		grid := [][]string{append([]string{"tool"}, rep.Profiles...)}
-		for _, t := range tools {
-			row := []string{t}
-			for _, p := range rep.Profiles {
-				v := rep.Verdicts[t][p]
-				if v == "" {
-					v = "—"
-				}
-				row = append(row, v)
-			}
-			grid = append(grid, row)
-		}
-		// One column per profile. On a terminal the grid is fitted to its
-		// width, turned to one row per profile when that fits better (nine
-		// profiles side by side are about 200 columns), and cut with an
-		// ellipsis only if neither fits. Piped it stays tools × profiles,
-		// tab-separated, with its header as a first row: the columns depend
-		// on --profiles.
-		tp := iostreams.NewTablePrinter(w, tty, width)
-		tp.SetIndent("  ")
-		title := "tool × profile"
-		if t := transpose(grid); tty && gridWidth(grid)+2 > width && gridWidth(t) < gridWidth(grid) {
-			t[0][0] = "profile"
-			grid, title = t, "profile × tool"
-		}
-		fmt.Fprintf(w, "\nverdicts (%s):\n", title)
-		if tty {
-			tp.AddHeader(grid[0]...)
-		} else {
-			tp.AddRow(grid[0]...)
-		}
-		for _, row := range grid[1:] {
-			tp.AddRow(row...)
-		}
-		_ = tp.Render()
-	}
-	if len(rep.NotEvaluated) > 0 {
-		fmt.Fprintf(w, "\nnot evaluated:\n")
-		for _, n := range rep.NotEvaluated {
-			fmt.Fprintf(w, "  %s — %s\n", n.What, n.Why)
-		}
-	}
-	for _, p := range rep.Problems {
-		fmt.Fprintf(w, "\nINCOMPLETE: %s", p)
-	}
-	label := map[int]string{result.Clean: "PASS", result.Drift: "RISKY", result.Incomplete: "INCOMPLETE", result.Violation: "VIOLATION"}[res.ExitCode]
-	fmt.Fprintf(w, "\n%d violation(s), %d risky -> %s (exit %d)", res.Summary.Violations, res.Summary.RiskyRules, label, res.ExitCode)
-	if n := len(rep.NotEvaluated); n > 0 {
-		// A pass covers only what was evaluated.
-		fmt.Fprintf(w, "; %d not evaluated (listed above)", n)
-	}
-	fmt.Fprintln(w)
-}
-
-// headerLine renders the HTTP method and the request headers mcpward set
-// on a probe, sorted by name ("POST; Mcp-Method: tools/list; Origin: …"),
-// or "" for an exchange without HTTP details.
-func headerLine(ex *result.Exchange) string {
-	if ex.Method == "" && len(ex.RequestHeader) == 0 {
-		return ""
-	}
-	parts := []string{cmp.Or(ex.Method, "POST")}
-	for _, k := range slices.Sorted(maps.Keys(ex.RequestHeader)) {
-		parts = append(parts, k+": "+ex.RequestHeader[k])
-	}
-	return strings.Join(parts, "; ")
-}
-
-func clip(s string) string {
-	if len(s) > 300 {
-		return s[:300] + "…"
-	}
-	return s
-}
-
-// transpose turns a grid's rows into its columns.
-func transpose(grid [][]string) [][]string {
-	out := make([][]string, len(grid[0]))
-	for c := range out {
-		out[c] = make([]string, len(grid))
-		for r := range grid {
-			out[c][r] = grid[r][c]
-		}
-	}
-	return out
-}
-
-// gridWidth is the width of a grid's aligned rendering, two spaces between
-// columns.
-func gridWidth(grid [][]string) int {
-	widths := make([]int, len(grid[0]))
-	for _, row := range grid {
-		for c, cell := range row {
-			widths[c] = max(widths[c], utf8.RuneCountInString(cell))
-		}
-	}
-	total := 2 * (len(widths) - 1)
-	for _, w := range widths {
-		total += w
-	}
-	return total
+// newTable lays out compat's verdict grid with the CLI's table printer.
+func newTable(w io.Writer, tty bool, width int) text.Table {
+	return iostreams.NewTablePrinter(w, tty, width)
 }

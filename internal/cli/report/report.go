@@ -82,10 +82,15 @@ func reportRun(opts *ReportOptions) error {
 		return err
 	}
 	write, _ := export.Lookup(opts.Format)
-	if opts.Format == "text" && opts.Output == "" && opts.IO.ColorEnabled() {
-		write = func(w io.Writer, r *result.Result) error {
-			return text.WriteOptions(w, r, &text.Options{Color: true})
+	if opts.Format == "text" {
+		// To a terminal: colour, and compat's verdict grid fitted to its
+		// width, as compat itself prints it. To a file: plain.
+		to := &text.Options{NewTable: newTable}
+		if opts.Output == "" {
+			to.Color = opts.IO.ColorEnabled()
+			to.TTY, to.Width = opts.IO.IsStdoutTTY(), opts.IO.TerminalWidth()
 		}
+		write = func(w io.Writer, r *result.Result) error { return text.WriteOptions(w, r, to) }
 	}
 	var buf bytes.Buffer
 	if err := write(&buf, r); err != nil {
@@ -132,4 +137,9 @@ func readResult(opts *ReportOptions) (*result.Result, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// newTable lays out compat's verdict grid with the CLI's table printer.
+func newTable(w io.Writer, tty bool, width int) text.Table {
+	return iostreams.NewTablePrinter(w, tty, width)
 }

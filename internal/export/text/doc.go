@@ -7,6 +7,10 @@
 //	breaking   tool.removed                       tools.archive_note — tool "archive_note" was removed — …
 //	6 findings (2 breaking, 1 risky, 1 compatible, 2 cosmetic); gate fail-on=risky -> DRIFT (exit 1)
 //
+// A compat Result carries its assertions and verdict grid (Result.Compat):
+// it renders as compat's own report, the same from `compat` and from
+// `report`, the grid laid out by the [Options].NewTable the CLI passes.
+//
 // The renderer is pure and deterministic. It prints no colour unless
 // [Options].Color is set; whether to colour is the CLI's decision
 // (iostreams), never the renderer's. Server-supplied text is escaped onto

@@ -17,6 +17,14 @@ type Options struct {
 	// padding is computed on the plain text, so coloured and plain reports
 	// align the same.
 	Color bool
+	// TTY and Width describe the terminal the report is for: compat's
+	// verdict grid is aligned and fitted to it on a terminal,
+	// tab-separated otherwise.
+	TTY   bool
+	Width int
+	// NewTable makes the Table compat's verdict grid is laid out with (the
+	// CLI passes iostreams.NewTablePrinter); nil prints tab-separated rows.
+	NewTable func(w io.Writer, tty bool, width int) Table
 }
 
 // Write renders r as plain text (no colour).
@@ -28,7 +36,11 @@ func WriteOptions(w io.Writer, r *result.Result, opts *Options) error {
 		opts = &Options{}
 	}
 	p := &printer{w: bufio.NewWriter(w), color: opts.Color}
-	p.result(r)
+	if r.Command == "compat" && r.Compat != nil {
+		p.compat(r, opts)
+	} else {
+		p.result(r)
+	}
 	if err := p.w.Flush(); err != nil {
 		return fmt.Errorf("write text report: %w", err)
 	}

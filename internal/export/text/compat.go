@@ -1,0 +1,247 @@
+package text
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/rules"
+)
+
+// A Table lays out the rows of a grid; iostreams.TablePrinter is the one
+// the CLI passes (aligned and fitted to the terminal, or tab-separated).
+type Table interface {
+	SetIndent(prefix string)
+	AddHeader(cols ...string)
+	AddRow(cells ...string)
+	Render() error
+}
+
+// tabTable is the Table used when the caller passes none: one line per
+// row, cells separated by tabs, as a piped TablePrinter prints.
+type tabTable struct {
+	w    io.Writer
+	rows [][]string
+}
+
+func (t *tabTable) SetIndent(string)    {}
+func (t *tabTable) AddHeader(...string) {}
+func (t *tabTable) AddRow(cells ...string) {
+	row := make([]string, len(cells))
+	for i, c := range cells {
+		row[i] = strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ").Replace(c)
+	}
+	t.rows = append(t.rows, row)
+}
+func (t *tabTable) Render() error {
+	for _, r := range t.rows {
+		if _, err := io.WriteString(t.w, strings.Join(r, "\t")+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compat is compat's own report, re-printable from its Result: header,
+// assertions, findings with their evidence, the tools × profiles grid,
+// what was not evaluated, the verdict.
+func (p *printer) compat(res *result.Result, opts *Options) {
+	w := p.w
+	c := res.Compat
+	var endpoint, transport string
+	if res.Target != nil {
+		endpoint, transport = res.Target.Endpoint, res.Target.Transport
+	}
+	fmt.Fprintf(w, "target %s (%s)", endpoint, transport)
+	if c.Server != "" {
+		fmt.Fprintf(w, " — %s", c.Server)
+	}
+	fmt.Fprintf(w, "\nera: %s", c.Era)
+	if len(c.SupportedVersions) > 0 {
+		fmt.Fprintf(w, "; versions: %s", strings.Join(c.SupportedVersions, ", "))
+	}
+	fmt.Fprintf(w, "\nprofiles: %s\n\ntransport assertions:\n", strings.Join(c.Profiles, ", "))
+	// Assertions that do not apply to this transport share one reason; list
+	// their ids on one line instead of repeating it.
+	const na = "n/a"
+	byReason := map[string][]string{}
+	var reasons []string
+	for _, a := range c.Assertions {
+		if a.Verdict == na {
+			if _, ok := byReason[a.Detail]; !ok {
+				reasons = append(reasons, a.Detail)
+			}
+			byReason[a.Detail] = append(byReason[a.Detail], a.ID)
+			continue
+		}
+		fmt.Fprintf(w, "  %-8s %-44s %s\n", a.Verdict, a.ID, a.Detail)
+	}
+	for _, why := range reasons {
+		fmt.Fprintf(w, "  %-8s %d assertions — %s: %s\n", na, len(byReason[why]), strings.TrimPrefix(why, "n/a "), strings.Join(byReason[why], ", "))
+	}
+	fmt.Fprintf(w, "\nfindings:\n")
+	n := 0
+	for _, f := range res.Violations {
+		if f.RuleID == "compat.era" {
+			continue
+		}
+		n++
+		fmt.Fprintf(w, "  %-9s %-44s %s — %s\n", f.Class, f.RuleID, f.Subject, f.Message)
+		if f.Evidence != nil && (f.Class != rules.Info || len(f.Evidence.ServerRequests) > 0) {
+			// What the server asked the client during the call, and what
+			// the profile answered: the reader can tell whose failure
+			// followed.
+			for _, sr := range f.Evidence.ServerRequests {
+				fmt.Fprintf(w, "            server→client: %s\n            our reply:     %s\n", clipJSON(sr.Request), clipJSON(sr.Response))
+			}
+			if len(f.Evidence.Request) > 0 {
+				fmt.Fprintf(w, "            request:  %s\n", clipJSON(f.Evidence.Request))
+			}
+			// The headers are often the point of the probe (Origin,
+			// MCP-Protocol-Version, Mcp-Name): show what was sent.
+			if h := headerLine(f.Evidence); h != "" {
+				fmt.Fprintf(w, "            headers:  %s\n", h)
+			}
+			switch {
+			case f.Evidence.Status != 0:
+				fmt.Fprintf(w, "            response: HTTP %d %s\n", f.Evidence.Status, clipJSON(f.Evidence.Response))
+			case len(f.Evidence.Response) > 0:
+				fmt.Fprintf(w, "            response: %s\n", clipJSON(f.Evidence.Response))
+			}
+		}
+	}
+	if n == 0 {
+		fmt.Fprintf(w, "  none\n")
+	}
+	if len(c.Verdicts) > 0 {
+		p.verdictGrid(c, opts)
+	}
+	if len(res.NotEvaluated) > 0 {
+		fmt.Fprintf(w, "\nnot evaluated:\n")
+		for _, n := range res.NotEvaluated {
+			fmt.Fprintf(w, "  %s — %s\n", n.What, n.Why)
+		}
+	}
+	for _, prob := range res.Evidence.Problems {
+		fmt.Fprintf(w, "\nINCOMPLETE: %s", prob)
+	}
+	label := map[int]string{result.Clean: "PASS", result.Drift: "RISKY", result.Incomplete: "INCOMPLETE", result.Violation: "VIOLATION"}[res.ExitCode]
+	fmt.Fprintf(w, "\n%d violation(s), %d risky -> %s (exit %d)", res.Summary.Violations, res.Summary.RiskyRules, label, res.ExitCode)
+	if n := len(res.NotEvaluated); n > 0 {
+		// A pass covers only what was evaluated.
+		fmt.Fprintf(w, "; %d not evaluated (listed above)", n)
+	}
+	fmt.Fprintln(w)
+}
+
+// verdictGrid prints the tools × profiles verdicts, one column per
+// profile. On a terminal the grid is fitted to its width, turned to one row
+// per profile when that fits better (nine profiles side by side are about
+// 200 columns), and cut with an ellipsis only if neither fits. Piped it
+// stays tools × profiles, tab-separated, with its header as a first row:
+// the columns depend on --profiles.
+func (p *printer) verdictGrid(c *result.Compat, opts *Options) {
+	tools := slices.Sorted(maps.Keys(c.Verdicts))
+	grid := [][]string{append([]string{"tool"}, c.Profiles...)}
+	for _, t := range tools {
+		row := []string{t}
+		for _, pr := range c.Profiles {
+			v := c.Verdicts[t][pr]
+			if v == "" {
+				v = "—"
+			}
+			row = append(row, v)
+		}
+		grid = append(grid, row)
+	}
+	var tp Table
+	if opts.NewTable != nil {
+		tp = opts.NewTable(p.w, opts.TTY, opts.Width)
+	} else {
+		tp = &tabTable{w: p.w}
+	}
+	tp.SetIndent("  ")
+	title := "tool × profile"
+	if t := transpose(grid); opts.TTY && gridWidth(grid)+2 > opts.Width && gridWidth(t) < gridWidth(grid) {
+		t[0][0] = "profile"
+		grid, title = t, "profile × tool"
+	}
+	fmt.Fprintf(p.w, "\nverdicts (%s):\n", title)
+	if opts.TTY {
+		tp.AddHeader(grid[0]...)
+	} else {
+		tp.AddRow(grid[0]...)
+	}
+	for _, row := range grid[1:] {
+		tp.AddRow(row...)
+	}
+	_ = tp.Render()
+}
+
+// headerLine renders the HTTP method and the request headers mcpward set
+// on a probe, sorted by name ("POST; Mcp-Method: tools/list; Origin: …"),
+// or "" for an exchange without HTTP details.
+func headerLine(ex *result.Exchange) string {
+	if ex.Method == "" && len(ex.RequestHeader) == 0 {
+		return ""
+	}
+	parts := []string{cmp.Or(ex.Method, "POST")}
+	for _, k := range slices.Sorted(maps.Keys(ex.RequestHeader)) {
+		parts = append(parts, k+": "+ex.RequestHeader[k])
+	}
+	return strings.Join(parts, "; ")
+}
+
+// clipJSON shows a raw JSON message on one line, cut at 300 bytes. The
+// JSON writer indents the evidence of a saved Result; compacting it (only
+// whitespace between tokens goes) prints the same line from a saved Result
+// as from the run.
+func clipJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) == nil {
+		return clip(b.String())
+	}
+	return clip(string(raw))
+}
+
+func clip(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+// transpose turns a grid's rows into its columns.
+func transpose(grid [][]string) [][]string {
+	out := make([][]string, len(grid[0]))
+	for c := range out {
+		out[c] = make([]string, len(grid))
+		for r := range grid {
+			out[c][r] = grid[r][c]
+		}
+	}
+	return out
+}
+
+// gridWidth is the width of a grid's aligned rendering, two spaces between
+// columns.
+func gridWidth(grid [][]string) int {
+	widths := make([]int, len(grid[0]))
+	for _, row := range grid {
+		for c, cell := range row {
+			widths[c] = max(widths[c], utf8.RuneCountInString(cell))
+		}
+	}
+	total := 2 * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	return total
+}
