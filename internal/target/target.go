@@ -225,21 +225,19 @@ func Connect(ctx context.Context, s *Spec, env Env, copts *client.Options) (*Ses
 	return &Session{Spec: s, Client: c, Handshake: hs, Conn: conn, Stderr: stderr, env: env, copts: copts}, nil
 }
 
-// withStderrHint appends the last line a failed server wrote to stderr,
-// which usually says why it failed (a missing token, a stack trace).
+// withStderrHint attaches what a failed server wrote to stderr, which
+// usually says why it failed (a missing token, a stack trace), as a
+// [*transport.StderrError]: the message stays one line, and the CLI shows
+// the last lines once, under a heading.
 func withStderrHint(err error, stderr func() []byte) error {
 	if stderr == nil {
 		return err
 	}
-	lines := strings.Split(strings.TrimSpace(string(stderr())), "\n")
-	last := strings.TrimSpace(lines[len(lines)-1])
-	if last == "" {
+	b := stderr()
+	if strings.TrimSpace(string(b)) == "" {
 		return err
 	}
-	if len(last) > 200 {
-		last = last[:200] + "…"
-	}
-	return fmt.Errorf("%w (server stderr: %s)", err, last)
+	return &transport.StderrError{Err: err, Stderr: b}
 }
 
 // startFixture runs an embedded fixture's stdio framing in-process over
