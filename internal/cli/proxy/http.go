@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"strconv"
@@ -39,8 +38,7 @@ func serveHTTP(ctx context.Context, opts *ProxyOptions, ln net.Listener, so *pro
 	var rec proxy.Recorder
 	if lg != nil {
 		rec = lg
-		info, _ := json.Marshal(map[string]string{"target": opts.Target.Redacted(), "listen": ln.Addr().String(), "mcpwardVersion": opts.Version})
-		lg.Record(session.Record{Time: opts.Now(), Dir: session.Meta, Transport: session.HTTP, Kind: session.KindStart, Info: info})
+		lg.Record(proxy.HTTPStartRecord(opts.Now(), opts.Target, ln.Addr().String(), opts.Version))
 	}
 	scheme := "http"
 	if opts.TLSCert != "" {
@@ -68,7 +66,7 @@ func serveHTTP(ctx context.Context, opts *ProxyOptions, ln net.Listener, so *pro
 	sopts.CertFile, sopts.KeyFile = opts.TLSCert, opts.TLSKey
 	serveErr := proxy.Serve(ctx, ln, h, &sopts)
 	if lg != nil {
-		lg.Record(session.Record{Time: opts.Now(), Dir: session.Meta, Transport: session.HTTP, Kind: session.KindExit, Info: json.RawMessage(`{"code":0}`)})
+		lg.Record(proxy.HTTPExitRecord(opts.Now()))
 		if err := lg.Close(); err != nil {
 			fmt.Fprintf(opts.IO.ErrOut, "mcpward: %v (log %s is incomplete)\n", err, path)
 		}
