@@ -17,12 +17,7 @@ import (
 // commandImportsAllowed are the imports of one command package by another
 // that remain, each until its TODO is done. An entry whose import is gone
 // fails the test: delete it.
-var commandImportsAllowed = map[[2]string]string{
-	// TODO(issue 14): move the proxy flag set and its validation into a
-	// helper both commands share; wrap checks the flags it writes into a
-	// client config by parsing them with the proxy command itself.
-	{"internal/cli/wrap", "internal/cli/proxy"}: "wrap validates proxy flags with the proxy command",
-}
+var commandImportsAllowed = map[[2]string]string{}
 
 // TestCommandsDoNotImportCommands: a command package under internal/cli
 // (one that declares a NewCmd… function) never imports another command

@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"strconv"
-	"strings"
 
-	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/proxy"
 	"github.com/mcpward/mcpward/internal/session"
@@ -72,24 +69,4 @@ func serveHTTP(ctx context.Context, opts *ProxyOptions, ln net.Listener, so *pro
 		}
 	}
 	return serveErr
-}
-
-// checkAllowHosts validates --allow-host: a host name or address, with or
-// without a port, never a URL.
-func checkAllowHosts(hosts []string) error {
-	for _, h := range hosts {
-		name, port := h, ""
-		if hh, pp, err := net.SplitHostPort(h); err == nil {
-			name, port = hh, pp
-		}
-		name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
-		bad := name == "" || strings.ContainsAny(name, "/@ \t,?#") || strings.Contains(h, "://")
-		if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 1 || n > 65535) {
-			bad = true
-		}
-		if bad {
-			return cmdutil.FlagErrorf("--allow-host wants a host name, optionally with :port, got %q", h)
-		}
-	}
-	return nil
 }

@@ -9,77 +9,29 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/proxyflags"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/feed"
-	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/otlp"
 	"github.com/mcpward/mcpward/internal/proxy"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
-	"github.com/mcpward/mcpward/internal/settings"
 )
 
-// ProxyOptions are the inputs of `mcpward proxy`.
-type ProxyOptions struct {
-	IO        *iostreams.IOStreams
-	Now       func() time.Time
-	LookupEnv func(string) (string, bool)
-	Environ   func() []string
-	Getwd     func() (string, error)
-	Version   string
-
-	// Command is the stdio server's argv (after --).
-	Command []string
-	// Target is the upstream URL of the HTTP proxy.
-	Target      *url.URL
-	Listen      string
-	AllowRemote bool
-	// AllowHosts are the --allow-host names a loopback HTTP proxy accepts
-	// in Host and Origin besides loopback ones.
-	AllowHosts []string
-	TLSCert    string
-	TLSKey     string
-
-	Label     string
-	TraceFile string
-	NoTrace   bool
-	// Grace is the time the server gets after a forwarded signal.
-	Grace time.Duration
-
-	// Redact is what the session log hides (--redact-*); the relayed bytes
-	// are never changed.
-	Redact redact.Config
-	// ConfigFile is --config-file; ConfigPath the settings file that was
-	// applied ("" for none).
-	ConfigFile string
-	ConfigPath string
-
-	// OTLPEndpoint is the collector spans of completed calls go to;
-	// OTLPHeaders the raw --otlp-header K=V flags, OTLPHeader them parsed
-	// with ${ENV} expanded.
-	OTLPEndpoint string
-	OTLPHeaders  []string
-	OTLPHeader   map[string]string
-
-	// HubSocket is the live view's socket (default: hub.sock in the state
-	// directory); NoFeed turns the live feed off.
-	HubSocket string
-	NoFeed    bool
-}
+// ProxyOptions are the inputs of `mcpward proxy`; the flag set and its
+// validation live in proxyflags, which wrap shares.
+type ProxyOptions = proxyflags.Options
 
 // defaultListen is the HTTP proxy's listen address: loopback only.
-const defaultListen = "127.0.0.1:7000"
+const defaultListen = proxyflags.DefaultListen
 
 // NewCmdProxy builds `mcpward proxy`.
 func NewCmdProxy(f *cmdutil.Factory, runF func(context.Context, *ProxyOptions) error) *cobra.Command {
@@ -112,17 +64,7 @@ The format is documented in docs/session-log.md.`,
   mcpward proxy --label weather -- python -m weather_server
   mcpward proxy --target http://127.0.0.1:8080/mcp --listen 127.0.0.1:7000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if at := cmd.ArgsLenAtDash(); at >= 0 {
-				opts.Command = append([]string(nil), args[at:]...)
-				args = args[:at]
-			}
-			if len(args) > 0 {
-				return cmdutil.FlagErrorf("unexpected argument %q (the server command goes after --)", args[0])
-			}
-			if err := opts.applySettings(cmd); err != nil {
-				return err
-			}
-			if err := opts.validate(cmd, target); err != nil {
+			if err := proxyflags.Parse(cmd, args, opts, target); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -131,120 +73,9 @@ The format is documented in docs/session-log.md.`,
 			return proxyRun(cmd.Context(), opts)
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&target, "target", "", "upstream `URL` of an HTTP MCP server (HTTP reverse proxy mode)")
-	fl.StringVar(&opts.Listen, "listen", defaultListen, "`address` the HTTP proxy listens on")
-	fl.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a --listen address that is not loopback")
-	fl.StringArrayVar(&opts.AllowHosts, "allow-host", nil, "accept this host `name` (or name:port) in Host and Origin on a loopback --listen, which refuses other names against DNS rebinding (repeatable)")
-	fl.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with this certificate `file` (needs --tls-key)")
-	fl.StringVar(&opts.TLSKey, "tls-key", "", "private key `file` of --tls-cert")
-	fl.StringVar(&opts.Label, "label", "", "server label in the log file name (default: derived from the command or target)")
-	fl.StringVar(&opts.TraceFile, "trace-file", "", "write the session log to this `file` (appended) instead of the state directory")
-	fl.BoolVar(&opts.NoTrace, "no-trace", false, "relay only, record nothing")
-	fl.DurationVar(&opts.Grace, "grace", proxy.DefaultGrace, "time the server gets to exit after a forwarded signal before it is killed")
-	fl.BoolVar(&opts.Redact.Secrets, "redact-secrets", false, "hide secrets in the log: API keys, tokens, JWTs, credential-named members and arguments")
-	fl.StringArrayVar(&opts.Redact.Keys, "redact-key", nil, "hide the values of object members with this `name` (repeatable, case-insensitive)")
-	fl.StringArrayVar(&opts.Redact.Values, "redact-value", nil, "hide every match of this `regexp` in the log (repeatable)")
-	fl.StringArrayVar(&opts.Redact.Paths, "redact-path", nil, "hide the value at this `path` of each message, e.g. params.arguments.pin or $..token (repeatable)")
-	fl.StringVar(&opts.OTLPEndpoint, "otlp-endpoint", "", "send a span per completed call to this OTLP/HTTP collector `URL` (e.g. http://127.0.0.1:4318)")
-	fl.StringArrayVar(&opts.OTLPHeaders, "otlp-header", nil, "`K=V` header for the OTLP collector, ${ENV} expanded (repeatable)")
-	fl.StringVar(&opts.HubSocket, "hub-socket", "", "stream records live to the 'mcpward ui' hub at this socket `path` (default: hub.sock in the state directory)")
-	fl.BoolVar(&opts.NoFeed, "no-feed", false, "do not stream records to a running 'mcpward ui' (the log is written all the same)")
-	fl.StringVar(&opts.ConfigFile, "config", "", "read defaults from this settings `file` instead of ./.mcpward.toml or ~/.config/mcpward/config.toml")
-	// --config-file is the name this flag had; kept, hidden, for scripts.
-	fl.StringVar(&opts.ConfigFile, "config-file", "", "alias of --config")
-	_ = fl.MarkHidden("config-file")
+	proxyflags.AddFlags(cmd, opts, &target)
 	cmdutil.AddStateDirFlag(cmd, f)
 	return cmd
-}
-
-// applySettings loads the settings file and sets the flags the user did
-// not set from it: flags win. A repeatable flag given on the command line
-// replaces the file's values for it.
-func (o *ProxyOptions) applySettings(cmd *cobra.Command) error {
-	cwd := ""
-	if o.Getwd != nil {
-		cwd, _ = o.Getwd()
-	}
-	file, err := settings.Load(o.ConfigFile, cwd, o.LookupEnv)
-	if err != nil {
-		return err
-	}
-	o.ConfigPath = file.Path
-	fl := cmd.Flags()
-	// --trace-file on the command line overrides the file's no-trace and
-	// --no-trace its trace-file: they are one setting.
-	outputSet := fl.Changed("trace-file") || fl.Changed("no-trace")
-	for _, fv := range file.Flags() {
-		f := fl.Lookup(fv.Flag)
-		if f == nil || f.Changed || (outputSet && (fv.Flag == "trace-file" || fv.Flag == "no-trace")) {
-			continue
-		}
-		if err := f.Value.Set(fv.Value); err != nil {
-			return fault.Input(fmt.Errorf("config %s: %s: %w", file.Path, fv.Flag, err))
-		}
-	}
-	return nil
-}
-
-func (o *ProxyOptions) validate(cmd *cobra.Command, target string) error {
-	switch {
-	case len(o.Command) > 0 && target != "":
-		return cmdutil.FlagErrorf("give either a server command after -- or --target, not both")
-	case len(o.Command) == 0 && target == "":
-		return cmdutil.FlagErrorf("no server: give a command after -- or --target URL")
-	case o.NoTrace && o.TraceFile != "":
-		return cmdutil.FlagErrorf("--no-trace and --trace-file contradict each other")
-	case (o.TLSCert == "") != (o.TLSKey == ""):
-		return cmdutil.FlagErrorf("--tls-cert and --tls-key go together")
-	case o.Grace <= 0:
-		return cmdutil.FlagErrorf("--grace must be positive, got %s", o.Grace)
-	}
-	if o.Label != "" {
-		if err := session.CheckLabel(o.Label); err != nil {
-			return cmdutil.FlagErrorf("--label: %v", err)
-		}
-	}
-	if _, err := redact.New(o.Redact); err != nil {
-		return cmdutil.FlagErrorf("--redact-*: %v", err)
-	}
-	if err := o.validateOTLP(); err != nil {
-		return err
-	}
-	if target == "" {
-		for _, name := range []string{"listen", "allow-remote", "allow-host", "tls-cert", "tls-key"} {
-			if cmd.Flags().Changed(name) {
-				return cmdutil.FlagErrorf("--%s applies only to the HTTP proxy (--target)", name)
-			}
-		}
-		return nil
-	}
-	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return cmdutil.FlagErrorf("--target must be an http:// or https:// URL, got %q", target)
-	}
-	o.Target = u
-	if err := checkListen(o.Listen, o.AllowRemote); err != nil {
-		return err
-	}
-	return checkAllowHosts(o.AllowHosts)
-}
-
-// checkListen refuses a non-loopback listen address unless allowed: a
-// recording proxy open to the network would hand anyone a way to the server
-// and a copy of its traffic.
-func checkListen(addr string, allowRemote bool) error {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil || port == "" {
-		return cmdutil.FlagErrorf("--listen must be host:port, got %q", addr)
-	}
-	if allowRemote || host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return cmdutil.FlagErrorf("--listen %s is not a loopback address; add --allow-remote to listen on the network", addr)
 }
 
 func proxyRun(ctx context.Context, opts *ProxyOptions) error {

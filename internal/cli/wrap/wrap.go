@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	proxycmd "github.com/mcpward/mcpward/internal/cli/proxy"
+	"github.com/mcpward/mcpward/internal/cli/proxyflags"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/session"
@@ -163,7 +163,7 @@ Remote (url) servers cannot go through the stdio shim: use
 	return cmd
 }
 
-// checkProxyFlags parses the carried flags with the proxy command itself,
+// checkProxyFlags parses the carried flags with the proxy command's flag set,
 // so a typo fails now rather than when the client starts the server.
 func checkProxyFlags(flags []string) error {
 	if len(flags) == 0 {
@@ -177,14 +177,7 @@ func checkProxyFlags(flags []string) error {
 			return cmdutil.FlagErrorf("the mcpward proxy flags after -- cannot contain another --")
 		}
 	}
-	ios, _, _, _ := iostreams.Test()
-	pf := &cmdutil.Factory{IOStreams: ios, Getwd: func() (string, error) { return "", nil }}
-	p := proxycmd.NewCmdProxy(pf, func(context.Context, *proxycmd.ProxyOptions) error { return nil })
-	p.SetArgs(append(append([]string(nil), flags...), "--", "server"))
-	p.SetOut(io.Discard)
-	p.SetErr(io.Discard)
-	p.SilenceUsage, p.SilenceErrors = true, true
-	if err := p.Execute(); err != nil {
+	if err := proxyflags.Check(flags); err != nil {
 		return cmdutil.FlagErrorf("mcpward proxy flags after --: %v", err)
 	}
 	return nil
