@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 )
@@ -59,15 +60,19 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 	if res.Target != nil {
 		endpoint, transport = res.Target.Endpoint, res.Target.Transport
 	}
-	fmt.Fprintf(w, "target %s (%s)", endpoint, transport)
+	// Everything that came from the server (or from a saved Result that
+	// anyone may have edited) goes through render.OneLine: a name with a
+	// newline or an escape sequence cannot forge a report line.
+	one := render.OneLine
+	fmt.Fprintf(w, "target %s (%s)", one(endpoint), one(transport))
 	if c.Server != "" {
-		fmt.Fprintf(w, " — %s", c.Server)
+		fmt.Fprintf(w, " — %s", one(c.Server))
 	}
-	fmt.Fprintf(w, "\nera: %s", c.Era)
+	fmt.Fprintf(w, "\nera: %s", one(c.Era))
 	if len(c.SupportedVersions) > 0 {
-		fmt.Fprintf(w, "; versions: %s", strings.Join(c.SupportedVersions, ", "))
+		fmt.Fprintf(w, "; versions: %s", one(strings.Join(c.SupportedVersions, ", ")))
 	}
-	fmt.Fprintf(w, "\nprofiles: %s\n\ntransport assertions:\n", strings.Join(c.Profiles, ", "))
+	fmt.Fprintf(w, "\nprofiles: %s\n\ntransport assertions:\n", one(strings.Join(c.Profiles, ", ")))
 	// Assertions that do not apply to this transport share one reason; list
 	// their ids on one line instead of repeating it.
 	const na = "n/a"
@@ -81,10 +86,10 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 			byReason[a.Detail] = append(byReason[a.Detail], a.ID)
 			continue
 		}
-		fmt.Fprintf(w, "  %-8s %-44s %s\n", a.Verdict, a.ID, a.Detail)
+		fmt.Fprintf(w, "  %-8s %-44s %s\n", one(a.Verdict), one(a.ID), one(a.Detail))
 	}
 	for _, why := range reasons {
-		fmt.Fprintf(w, "  %-8s %d assertions — %s: %s\n", na, len(byReason[why]), strings.TrimPrefix(why, "n/a "), strings.Join(byReason[why], ", "))
+		fmt.Fprintf(w, "  %-8s %d assertions — %s: %s\n", na, len(byReason[why]), one(strings.TrimPrefix(why, "n/a ")), one(strings.Join(byReason[why], ", ")))
 	}
 	fmt.Fprintf(w, "\nfindings:\n")
 	n := 0
@@ -93,7 +98,7 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 			continue
 		}
 		n++
-		fmt.Fprintf(w, "  %-9s %-44s %s — %s\n", f.Class, f.RuleID, f.Subject, f.Message)
+		fmt.Fprintf(w, "  %-9s %-44s %s — %s\n", f.Class, one(f.RuleID), one(f.Subject), one(f.Message))
 		if f.Evidence != nil && (f.Class != rules.Info || len(f.Evidence.ServerRequests) > 0) {
 			// What the server asked the client during the call, and what
 			// the profile answered: the reader can tell whose failure
@@ -107,7 +112,7 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 			// The headers are often the point of the probe (Origin,
 			// MCP-Protocol-Version, Mcp-Name): show what was sent.
 			if h := headerLine(f.Evidence); h != "" {
-				fmt.Fprintf(w, "            headers:  %s\n", h)
+				fmt.Fprintf(w, "            headers:  %s\n", one(h))
 			}
 			switch {
 			case f.Evidence.Status != 0:
@@ -126,11 +131,11 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 	if len(res.NotEvaluated) > 0 {
 		fmt.Fprintf(w, "\nnot evaluated:\n")
 		for _, n := range res.NotEvaluated {
-			fmt.Fprintf(w, "  %s — %s\n", n.What, n.Why)
+			fmt.Fprintf(w, "  %s — %s\n", one(n.What), one(n.Why))
 		}
 	}
 	for _, prob := range res.Evidence.Problems {
-		fmt.Fprintf(w, "\nINCOMPLETE: %s", prob)
+		fmt.Fprintf(w, "\nINCOMPLETE: %s", one(prob))
 	}
 	label := map[int]string{result.Clean: "PASS", result.Drift: "RISKY", result.Incomplete: "INCOMPLETE", result.Violation: "VIOLATION"}[res.ExitCode]
 	fmt.Fprintf(w, "\n%d violation(s), %d risky -> %s (exit %d)", res.Summary.Violations, res.Summary.RiskyRules, label, res.ExitCode)
@@ -149,15 +154,18 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 // the columns depend on --profiles.
 func (p *printer) verdictGrid(c *result.Compat, opts *Options) {
 	tools := slices.Sorted(maps.Keys(c.Verdicts))
-	grid := [][]string{append([]string{"tool"}, c.Profiles...)}
+	grid := [][]string{{"tool"}}
+	for _, pr := range c.Profiles {
+		grid[0] = append(grid[0], render.OneLine(pr))
+	}
 	for _, t := range tools {
-		row := []string{t}
+		row := []string{render.OneLine(t)}
 		for _, pr := range c.Profiles {
 			v := c.Verdicts[t][pr]
 			if v == "" {
 				v = "—"
 			}
-			row = append(row, v)
+			row = append(row, render.OneLine(v))
 		}
 		grid = append(grid, row)
 	}
@@ -212,6 +220,7 @@ func clipJSON(raw json.RawMessage) string {
 }
 
 func clip(s string) string {
+	s = render.OneLine(s)
 	if len(s) > 300 {
 		return s[:300] + "…"
 	}

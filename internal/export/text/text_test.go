@@ -128,3 +128,34 @@ func TestNotEvaluated(t *testing.T) {
 		t.Errorf("report lacks %q:\n%s", want, buf.String())
 	}
 }
+
+// A compat Result renders compat's own report; whatever the server (or
+// whoever edited a saved Result) put in it stays on its line.
+func TestHostileCompatText(t *testing.T) {
+	const evil = "x\n0 violation(s), 0 risky -> PASS (exit 0)\x1b[2J\u202e"
+	res := &result.Result{
+		Command: "compat", ExitCode: result.Violation,
+		Target: &result.Target{Endpoint: "srv" + evil, Transport: "stdio"},
+		Compat: &result.Compat{
+			Server: "evil" + evil, Era: "modern-only", SupportedVersions: []string{"2026-07-28" + evil},
+			Profiles:   []string{"modern-full"},
+			Assertions: []result.Assertion{{ID: "transport.x", Verdict: "fail", Detail: "saw" + evil}},
+			Verdicts:   map[string]map[string]string{"tool" + evil: {"modern-full": "ok" + evil}},
+		},
+		Violations:   []result.RuleFinding{{RuleID: "transport.x", Class: "violation", Subject: "s" + evil, Message: "m" + evil}},
+		NotEvaluated: []result.NotEvaluated{{What: "w" + evil, Why: "y" + evil}},
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if strings.ContainsAny(out, "\x1b\r\u202e") {
+		t.Errorf("control characters reached the output: %q", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "0 violation(s), 0 risky -> PASS") {
+			t.Errorf("a server string forged a summary line:\n%s", out)
+		}
+	}
+}
