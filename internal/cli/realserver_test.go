@@ -25,13 +25,11 @@ import (
 // "class rule subject profile" (compat) or "tier rule subject" (drift).
 // A violation carries the clause it breaks (DIGEST id or section, and the
 // revision) and one line on why the finding is true, checked by hand
-// against the evidence. Pending marks a finding judged false whose fix is
-// another item of issue 11; the lead reconciles those.
+// against the evidence.
 type pin struct {
 	finding string
 	clause  string
 	why     string
-	pending string
 }
 
 // counts are the sizes of a surface.

@@ -17,11 +17,6 @@ func (s *seqSet) find(q uint64) int {
 	return sort.Search(len(s.r), func(i int) bool { return s.r[i].To >= q })
 }
 
-func (s *seqSet) has(q uint64) bool {
-	i := s.find(q)
-	return i < len(s.r) && s.r[i].From <= q
-}
-
 // add inserts q and reports whether it was new.
 func (s *seqSet) add(q uint64) bool {
 	n := len(s.r)
