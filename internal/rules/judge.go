@@ -116,12 +116,7 @@ func Exercised(result json.RawMessage) []string {
 	for _, ir := range r.InputRequests {
 		set[capabilityOf(ir.Method)] = true
 	}
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 func capabilityOf(method string) string {
@@ -164,12 +159,7 @@ func MissingCapabilities(data json.RawMessage) []string {
 			set[m] = true
 		}
 	}
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 // A Judgement is the verdict for one tool under one profile and the
@@ -329,12 +319,7 @@ func MissingRequired(caps json.RawMessage, data json.RawMessage) []string {
 			set[m] = true
 		}
 	}
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 // An InputGap is one inputRequests entry of an input_required result that
