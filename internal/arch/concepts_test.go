@@ -2,12 +2,8 @@ package arch
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 )
 
@@ -30,42 +26,10 @@ func TestOneNoEscapeMarshal(t *testing.T) {
 	})
 }
 
-// walkGo parses every non-test Go file of the module (not testdata or
-// node_modules) and calls fn with its slash path relative to the root.
+// walkGo is goFiles for checks that need no positions.
 func walkGo(t *testing.T, fn func(rel string, af *ast.File)) {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	fset := token.NewFileSet()
-	files := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".") && path != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		af, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		files++
-		rel, _ := filepath.Rel(root, path)
-		fn(filepath.ToSlash(rel), af)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files < 200 {
-		t.Errorf("checked only %d files: is the walk rooted at the module?", files)
-	}
+	goFiles(t, func(_ *token.FileSet, rel string, af *ast.File) { fn(rel, af) })
 }
 
 // frameKindAllowed are the packages that still declare a frame kind of

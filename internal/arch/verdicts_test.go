@@ -24,6 +24,7 @@ func goFiles(t *testing.T, fn func(fset *token.FileSet, rel string, f *ast.File)
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
 	fset := token.NewFileSet()
+	files := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -41,12 +42,16 @@ func goFiles(t *testing.T, fn func(fset *token.FileSet, rel string, f *ast.File)
 		if err != nil {
 			return err
 		}
+		files++
 		rel, _ := filepath.Rel(root, p)
 		fn(fset, filepath.ToSlash(rel), af)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if files < 200 {
+		t.Errorf("checked only %d files: is the walk rooted at the module?", files)
 	}
 }
 
