@@ -27,6 +27,7 @@ import (
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 	"github.com/mcpward/mcpward/internal/traffic"
 )
@@ -242,11 +243,26 @@ func checkRun(opts *CheckOptions) error {
 				}
 			},
 		})
-		problems, skipped, err := sessionlog.Read(path, chk.Add)
+		add := chk.Add
+		narrow := len(opts.Logs) > 0 && (opts.SessionID != "" || opts.Label != "")
+		if narrow {
+			// A log named on the command line may hold several sessions:
+			// --session and --label narrow within it, as for export.
+			add = func(r *session.Record, line int) {
+				if (opts.SessionID == "" || strings.HasPrefix(r.Session, opts.SessionID) || r.Label == opts.SessionID) &&
+					(opts.Label == "" || r.Label == opts.Label) {
+					chk.Add(r, line)
+				}
+			}
+		}
+		problems, skipped, err := sessionlog.Read(path, add)
 		if err != nil {
 			return err
 		}
 		chk.Finish()
+		if narrow && len(chk.Store().Sessions()) == 0 {
+			return fault.Input(fmt.Errorf("%s: no session matches --session %q --label %q", display, opts.SessionID, opts.Label))
+		}
 		if len(chk.Store().Sessions()) == 0 {
 			// Nothing to check is not a pass: a gate pointed at the wrong
 			// file must fail, not report PASS.
