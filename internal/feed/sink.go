@@ -118,6 +118,7 @@ func New(opts *Options) *Sink {
 func (s *Sink) Record(rec *session.Record) {
 	s.mu.Lock()
 	if s.admitLocked(rec.Seq) {
+		s.reserveLocked(len(rec.Frame) + len(rec.Info) + 512)
 		s.buf = session.AppendRecord(s.buf, rec)
 		s.queuedLocked(rec.Seq)
 	}
@@ -131,6 +132,11 @@ func (s *Sink) Record(rec *session.Record) {
 func (s *Sink) Line(seq uint64, line ...[]byte) {
 	s.mu.Lock()
 	if s.admitLocked(seq) {
+		n := 0
+		for _, p := range line {
+			n += len(p)
+		}
+		s.reserveLocked(n)
 		for _, p := range line {
 			s.buf = append(s.buf, p...)
 		}
@@ -149,16 +155,31 @@ func (s *Sink) admitLocked(seq uint64) bool {
 	s.stats.Records++
 	s.highest = max(s.highest, seq)
 	if len(s.buf) < s.opts.BufferBytes {
-		if s.buf == nil {
-			// Sized once: growing a 4 MiB buffer by append copied more
-			// bytes than it sent.
-			s.buf = make([]byte, 0, s.opts.BufferBytes+s.opts.BufferBytes/8)
-		}
 		return true
 	}
 	s.stats.Dropped++
 	s.missed = addMissed(s.missed, Range{seq, seq})
 	return false
+}
+
+// minBufferBytes is the buffer's first size. It grows by doubling up to
+// the bound (plus an eighth, for the record that overshoots it): a shim
+// whose hub never connects used to allocate the whole 4.5 MiB on its
+// first record, which started a GC cycle a few milliseconds into every
+// logging shim's start; doubling copies less than the bound in all.
+const minBufferBytes = 64 << 10
+
+// reserveLocked makes room for n more bytes, doubling the buffer.
+func (s *Sink) reserveLocked(n int) {
+	if cap(s.buf)-len(s.buf) >= n {
+		return
+	}
+	limit := s.opts.BufferBytes + s.opts.BufferBytes/8
+	c := min(max(2*cap(s.buf), minBufferBytes), limit)
+	c = max(c, len(s.buf)+n)
+	nb := make([]byte, len(s.buf), c)
+	copy(nb, s.buf)
+	s.buf = nb
 }
 
 func (s *Sink) queuedLocked(seq uint64) {

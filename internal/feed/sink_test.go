@@ -196,3 +196,39 @@ func FuzzParseControl(f *testing.F) {
 		}
 	})
 }
+
+// The buffer starts small and doubles up to its bound: a shim whose hub
+// never connects must not allocate the whole bound on its first record
+// (that started a GC cycle early in every logging shim's start-up), and
+// filling it still keeps every record up to the bound.
+func TestBufferGrowsToItsBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const bound = 1 << 20
+		s := New(&Options{BufferBytes: bound, MinBackoff: time.Hour, MaxBackoff: time.Hour,
+			Dial: func(context.Context) (net.Conn, error) { return nil, errors.New("no hub") }})
+		defer s.Close()
+		line := append(make([]byte, 99), '\n')
+		s.Line(1, line)
+		s.mu.Lock()
+		first := cap(s.buf)
+		s.mu.Unlock()
+		if first > minBufferBytes {
+			t.Errorf("first record: buffer of %d bytes, want at most %d", first, minBufferBytes)
+		}
+		for seq := uint64(2); seq <= 2*bound/100; seq++ {
+			s.Line(seq, line)
+		}
+		s.mu.Lock()
+		held, capacity := len(s.buf), cap(s.buf)
+		s.mu.Unlock()
+		if held < bound || held > bound+100 {
+			t.Errorf("held %d bytes, want the bound %d (one record may overshoot)", held, bound)
+		}
+		if capacity > bound+bound/8 {
+			t.Errorf("capacity %d, want at most the bound plus an eighth (%d)", capacity, bound+bound/8)
+		}
+		if st := s.Stats(); st.Dropped != int64(2*bound/100)-int64(held/100) {
+			t.Errorf("dropped %d of %d records, holding %d", st.Dropped, 2*bound/100, held/100)
+		}
+	})
+}
