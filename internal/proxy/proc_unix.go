@@ -10,22 +10,6 @@ import (
 	"time"
 )
 
-// signalGroup sends sig to the process group led by p: the server and
-// every child it started (an npx wrapper and its node, a shell and its
-// command), which would otherwise outlive it.
-func signalGroup(p *os.Process, sig os.Signal) error {
-	s, ok := sig.(syscall.Signal)
-	if !ok {
-		return p.Signal(sig)
-	}
-	return syscall.Kill(-p.Pid, s)
-}
-
-// killGroup kills the process group led by p. The group outlives its
-// leader while any member lives, so this also reaches the orphans of a
-// server that already exited.
-func killGroup(p *os.Process) error { return syscall.Kill(-p.Pid, syscall.SIGKILL) }
-
 // reaperScript waits for the shim: "done" on its stdin is a clean end;
 // end of file without it means the shim died (SIGKILL, a crash), and the
 // server's group is killed. The parent-death signal reaches the server

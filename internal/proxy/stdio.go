@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/procgroup"
+
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/session"
 )
@@ -128,7 +130,7 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 	cmd.Env = opts.Env
 	cmd.Dir = opts.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = procgroup.SysProcAttr()
 	startErr := cmd.Start()
 	// The child has its copies; ours would keep the pipes open.
 	inR.Close()
@@ -207,15 +209,15 @@ loop:
 	for {
 		select {
 		case sig := <-opts.Signals:
-			_ = signalGroup(cmd.Process, sig)
+			_ = procgroup.Signal(cmd.Process, sig)
 			arm()
 		case <-ctxDone:
 			ctxDone = nil
-			_ = signalGroup(cmd.Process, syscall.SIGTERM)
+			_ = procgroup.Signal(cmd.Process, syscall.SIGTERM)
 			arm()
 		case <-killTimer:
 			killed = true
-			_ = killGroup(cmd.Process)
+			_ = procgroup.Kill(cmd.Process)
 		case waitErr = <-exited:
 			break loop
 		}
@@ -236,7 +238,7 @@ loop:
 	closeStdin()
 	// Children the server left behind (they had their chance to end with
 	// it, and to hand over their output).
-	_ = killGroup(cmd.Process)
+	_ = procgroup.Kill(cmd.Process)
 
 	if cmd.ProcessState == nil {
 		return nil, fmt.Errorf("wait for server: %w", waitErr)

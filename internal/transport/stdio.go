@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/procgroup"
+
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 )
 
@@ -159,7 +161,7 @@ func StartStdio(ctx context.Context, opts *StdioOptions) (_ *StdioConn, err erro
 	cmd.Env = env // never nil: a nil Env would inherit mcpward's environment
 	cmd.Dir = opts.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = procgroup.SysProcAttr()
 	if err = cmd.Start(); err != nil {
 		return nil, startError(opts, err)
 	}
@@ -228,7 +230,7 @@ func (c *StdioConn) supervise() {
 		}
 		timer.Stop()
 	case <-c.exited:
-		_ = killGroup(c.cmd.Process)
+		_ = procgroup.Kill(c.cmd.Process)
 		timer := time.NewTimer(c.grace)
 		select {
 		case <-c.lc.readDone:
@@ -359,13 +361,13 @@ func (c *StdioConn) Close() error {
 		c.mu.Unlock()
 		c.stdin.Close()
 		if !c.waitExit() {
-			_ = terminateGroup(c.cmd.Process)
+			_ = procgroup.Terminate(c.cmd.Process)
 			if !c.waitExit() {
-				_ = killGroup(c.cmd.Process)
+				_ = procgroup.Kill(c.cmd.Process)
 				<-c.exited
 			}
 		}
-		_ = killGroup(c.cmd.Process) // orphans left in the group
+		_ = procgroup.Kill(c.cmd.Process) // orphans left in the group
 		<-c.ended
 		timer := time.NewTimer(c.grace)
 		select {

@@ -1,11 +1,11 @@
 //go:build unix && !linux
 
-package transport
+package procgroup
 
 import "syscall"
 
-// sysProcAttr puts the child in its own process group, so that signals
+// SysProcAttr puts the child in its own process group, so that signals
 // reach its children too. There is no parent-death signal outside Linux.
-func sysProcAttr() *syscall.SysProcAttr {
+func SysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
