@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpward/mcpward/internal/jsonrpc"
 )
 
 // The fast path of [Unmarshal]. A 5,000-tool snapshot file is about 12 MB,
@@ -312,71 +314,22 @@ func (p *treeParser) objects() ([]Object, error) {
 	}
 }
 
-// skip checks the value at p.i and moves past it, building nothing.
+// skip checks the value at p.i and moves past it, building nothing
+// (jsonrpc's scanner, which the relay validates frames with). depth is the
+// nesting of the value: the scanner's own limit covers what is below it.
 func (p *treeParser) skip(depth int) error {
 	if depth > maxDepth {
 		return errNotFast
 	}
 	p.ws()
-	if p.i >= len(p.b) {
+	end := -1
+	if p.i < len(p.b) {
+		end = jsonrpc.SkipValue(p.b, p.i)
+	}
+	if end < 0 {
 		return errNotFast
 	}
-	switch p.b[p.i] {
-	case '{':
-		return p.members(func(string) error { return p.skip(depth + 1) })
-	case '[':
-		p.i++
-		p.ws()
-		if p.eat(']') {
-			return nil
-		}
-		for {
-			if err := p.skip(depth + 1); err != nil {
-				return err
-			}
-			p.ws()
-			if p.eat(',') {
-				continue
-			}
-			if !p.eat(']') {
-				return errNotFast
-			}
-			return nil
-		}
-	case '"':
-		return p.skipString()
-	}
-	_, err := p.scalar()
-	return err
-}
-
-// skipString checks the string literal at p.i and moves past it.
-func (p *treeParser) skipString() error {
-	start := p.i
-	p.i++ // "
-	escaped := false
-	for {
-		if p.i >= len(p.b) {
-			return errNotFast
-		}
-		c := p.b[p.i]
-		if c == '"' {
-			break
-		}
-		if c == '\\' {
-			escaped = true
-			p.i += 2
-			continue
-		}
-		if c < 0x20 {
-			return errNotFast
-		}
-		p.i++
-	}
-	p.i++ // closing quote
-	if escaped && !json.Valid(p.b[start:p.i]) {
-		return errNotFast
-	}
+	p.i = end
 	return nil
 }
 
@@ -403,16 +356,7 @@ type pair struct {
 // values (types, formats, enum values) repeat across thousands of tools.
 const maxIntern = 32
 
-func (p *treeParser) ws() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *treeParser) ws() { p.i = jsonrpc.SkipSpace(p.b, p.i) }
 
 func (p *treeParser) eat(c byte) bool {
 	if p.i < len(p.b) && p.b[p.i] == c {
@@ -459,36 +403,12 @@ func (p *treeParser) scalar() (any, error) {
 	case 'n':
 		return p.lit("null", nil)
 	}
-	start := p.i
-	p.eat('-')
-	switch {
-	case p.eat('0'):
-	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
-		p.digits()
-	default:
+	start, end := p.i, jsonrpc.SkipNumber(p.b, p.i)
+	if end < 0 {
 		return nil, errNotFast
 	}
-	if p.eat('.') && !p.digits() {
-		return nil, errNotFast
-	}
-	if p.eat('e') || p.eat('E') {
-		if !p.eat('+') {
-			p.eat('-')
-		}
-		if !p.digits() {
-			return nil, errNotFast
-		}
-	}
+	p.i = end
 	return json.Number(p.intern(p.b[start:p.i])), nil
-}
-
-// digits moves past a run of digits and reports whether there was one.
-func (p *treeParser) digits() bool {
-	start := p.i
-	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
-		p.i++
-	}
-	return p.i > start
 }
 
 func (p *treeParser) object() (any, error) {
