@@ -15,6 +15,7 @@ import (
 	fixturecmd "github.com/mcpward/mcpward/internal/cli/fixture"
 	"github.com/mcpward/mcpward/internal/cli/initcmd"
 	"github.com/mcpward/mcpward/internal/cli/inspect"
+	migratecmd "github.com/mcpward/mcpward/internal/cli/migrate"
 	proxycmd "github.com/mcpward/mcpward/internal/cli/proxy"
 	"github.com/mcpward/mcpward/internal/cli/record"
 	remotecmd "github.com/mcpward/mcpward/internal/cli/remote"
@@ -46,6 +47,7 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		ui.NewCmdUI(f, nil),
 		remotecmd.NewCmdRemote(f, nil),
 		remotecmd.NewCmdHubPath(f),
+		migratecmd.NewCmdMigrate(f, nil),
 	)
 	rejectUnknownSubcommands(root)
 }

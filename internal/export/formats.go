@@ -35,7 +35,7 @@ var (
 	// (internal/export/sessionexport).
 	sessionExportCommands = []string{"sessions export"}
 	// tableCommands print a list as a table, its JSON, or TSV.
-	tableCommands = []string{"fixture list", "sessions list", "rules"}
+	tableCommands = []string{"fixture list", "sessions list", "rules", "migrate"}
 	// viewCommands print a human view or its JSON.
 	viewCommands = []string{"inspect", "version", "sessions diff", "sessions replay"}
 )

@@ -26,7 +26,7 @@ const (
 func SniffSnapshot(data []byte) Kind {
 	keys := topLevelKeys(data)
 	switch {
-	case keys["snapgaugeVersion"]:
+	case keys["snapgaugeVersion"] && keys["formatVersion"]:
 		return SnapgaugeSnapshot
 	case keys["snapshotFormatVersion"]:
 		return SurfaceprintSnapshot

@@ -1,0 +1,93 @@
+package migratecmd
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/migrate"
+)
+
+// A converter turns one found file into an Item, writing the converted
+// file only when write is set.
+type converter struct {
+	write     bool
+	dir       string // the directory searched: snapshots go to its .mcpward/
+	lookupEnv func(string) (string, bool)
+}
+
+func (c converter) convert(f foundFile) Item {
+	it := Item{Kind: f.kind}
+	switch f.kind {
+	case migrate.SnapgaugeSnapshot, migrate.SurfaceprintSnapshot, migrate.SurfaceprintLegacy:
+		c.snapshot(f.path, &it)
+	case migrate.SnapgaugeResult:
+		it.Result = "read as is: mcpward report " + filepath.Base(f.path)
+	case migrate.SnapgaugeBoard:
+		it.Result = "not converted: 'mcpward board' publishes its own board files"
+	case migrate.McpsnoopLog:
+		it.Result = "read as is by mcpward sessions and mcpward ui"
+	default:
+		it.Result = "read as is"
+	}
+	return it
+}
+
+// snapshot converts a foreign snapshot into <dir>/.mcpward/<stem>.snapshot.json.
+func (c converter) snapshot(path string, it *Item) {
+	s, err := contract.ReadSnapshot(path, false)
+	if err != nil {
+		// The FILE column names the file already.
+		it.fail(errors.New(strings.TrimPrefix(err.Error(), "snapshot "+path+": ")))
+		return
+	}
+	for _, n := range s.Observation.Notes {
+		if n.Kind == "import" {
+			it.NotCarried = append(it.NotCarried, n.Snippet)
+		}
+	}
+	dest := filepath.Join(c.dir, config.DefaultSnapshotDir, snapshotStem(path)+".snapshot.json")
+	c.place(it, dest, func() error { return contract.WriteSnapshot(dest, s) })
+}
+
+// place records dest in it and, when writing, writes it with do unless a
+// file is already there (an existing mcpward file is never overwritten).
+func (c converter) place(it *Item, dest string, do func() error) {
+	it.Dest = dest
+	shown := displayPath(c.dir, dest)
+	if _, err := os.Lstat(dest); err == nil {
+		it.Result = "skipped: " + shown + " exists"
+		it.Dest = ""
+		return
+	}
+	if !c.write {
+		it.Result = "→ " + shown
+		return
+	}
+	if err := do(); err != nil {
+		it.fail(err)
+		return
+	}
+	it.Result = "→ " + shown + " (written)"
+}
+
+func (it *Item) fail(err error) {
+	it.Failed = true
+	it.Dest = ""
+	it.Result = "failed: " + err.Error()
+}
+
+// snapshotStem is the target name a snapshot file stands for:
+// ".snapgauge/notes.snapshot.json" → "notes".
+func snapshotStem(path string) string {
+	b := filepath.Base(path)
+	for _, suf := range []string{".snapshot.json", ".json"} {
+		if s, ok := strings.CutSuffix(b, suf); ok {
+			return s
+		}
+	}
+	return b
+}
