@@ -633,4 +633,3 @@ func without(m map[string]any, keys ...string) map[string]any {
 	}
 	return out
 }
-
