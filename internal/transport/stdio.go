@@ -33,7 +33,9 @@ type StdioOptions struct {
 	Env []string
 	// Dir is the working directory; empty means mcpward's.
 	Dir string
-	// Home, if set, is the child's HOME.
+	// Home, if set, is the child's HOME, and XDG_CONFIG_HOME,
+	// XDG_DATA_HOME, XDG_CACHE_HOME and XDG_STATE_HOME are under it (the
+	// directories are not created).
 	Home string
 	// IsolateHome points HOME and XDG_CONFIG_HOME, XDG_DATA_HOME,
 	// XDG_CACHE_HOME and XDG_STATE_HOME at a fresh temporary directory,
@@ -117,7 +119,14 @@ func StartStdio(ctx context.Context, opts *StdioOptions) (_ *StdioConn, err erro
 
 	env := append([]string{}, opts.BaseEnv...)
 	if opts.Home != "" && !opts.IsolateHome {
-		env = append(env, "HOME="+opts.Home)
+		// The XDG directories follow HOME, as with IsolateHome: a server
+		// that reads ~/.config through XDG_CONFIG_HOME would otherwise
+		// still see the user's own (mcp-surfaceprint set them too).
+		env = append(env, "HOME="+opts.Home,
+			"XDG_CONFIG_HOME="+filepath.Join(opts.Home, ".config"),
+			"XDG_DATA_HOME="+filepath.Join(opts.Home, ".local", "share"),
+			"XDG_CACHE_HOME="+filepath.Join(opts.Home, ".cache"),
+			"XDG_STATE_HOME="+filepath.Join(opts.Home, ".local", "state"))
 	}
 	if opts.IsolateHome {
 		home, err := isolatedHome()

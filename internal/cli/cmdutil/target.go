@@ -95,15 +95,20 @@ func (tf *TargetFlags) Set() bool {
 // RequestTimeout is --timeout (contract.Flags).
 func (tf *TargetFlags) RequestTimeout() time.Duration { return tf.Timeout }
 
-// Spec builds a target.Spec, interpolating ${ENV} in header values.
+// Spec builds a target.Spec, interpolating ${ENV} in header values and
+// splitting a command given as one string (target.SplitCommand).
 func (tf *TargetFlags) Spec(name string, lookup func(string) (string, bool)) (*target.Spec, error) {
+	command, err := target.SplitCommand(tf.Command)
+	if err != nil {
+		return nil, FlagErrorWrap(err)
+	}
 	s := &target.Spec{
 		Name:        name,
 		Fixture:     tf.Fixture,
 		FixtureHTTP: tf.FixtureHTTP,
 		URL:         tf.URL,
 		SSE:         tf.SSE,
-		Command:     tf.Command,
+		Command:     command,
 		Env:         tf.Env,
 		Cwd:         tf.Cwd,
 		Home:        tf.Home,
