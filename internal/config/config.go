@@ -33,6 +33,13 @@ type File struct {
 	// Profiles are custom compat profiles by name, kept as raw JSON objects
 	// for the compat engine, which owns their schema.
 	Profiles map[string]json.RawMessage `json:"profiles,omitempty"`
+
+	// Snapgauge is true when the file was a snapgauge.config.json, read
+	// as mcpward's (see [Parse]). It is never written.
+	Snapgauge bool `json:"-"`
+	// Warnings name what a read file holds that mcpward does not use (a
+	// snapgauge key with no equivalent); the caller prints them.
+	Warnings []string `json:"-"`
 }
 
 // A Target is one server. Exactly one of Fixture, URL and Command is set.

@@ -44,7 +44,9 @@ func perr(path, format string, args ...any) error {
 	return fault.Input(&ParseError{Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
-// Parse reads mcpward.json strictly. Unknown keys (with a "did you mean"
+// Parse reads mcpward.json strictly. A snapgauge.config.json (its
+// targets carry "transport") is read by snapgauge's rules into the same
+// File; see [SnapgaugeFileName]. Unknown keys (with a "did you mean"
 // suggestion), duplicate keys, wrong types and invalid values are errors
 // that name the key and its path, marked fault.Input. The file name is not
 // part of the message: the caller prefixes it ("config mcpward.json: …").
@@ -61,6 +63,9 @@ func Parse(data []byte) (*File, error) {
 	top, err := object("", data)
 	if err != nil {
 		return nil, err
+	}
+	if isSnapgauge(top) {
+		return parseSnapgauge(top)
 	}
 	f := &File{Targets: map[string]*Target{}}
 	sawTargets := false

@@ -44,7 +44,7 @@ func (h *hinted) Hint() string  { return h.hint }
 // check: a target given by flags (name required, --dir or .mcpward), else
 // the config's target (timeoutSet: --timeout overrides the config's).
 // Config warnings go to warn.
-func Resolve(name, configPath, dir string, tf Flags, timeoutSet bool, lookup func(string) (string, bool), warn io.Writer) (*Resolved, error) {
+func Resolve(name, configPath, dir string, tf Flags, timeoutSet bool, lookup func(string) (string, bool), warn io.Writer) (_ *Resolved, err error) {
 	if tf.Set() {
 		spec, err := tf.Spec(name, lookup)
 		if err != nil {
@@ -61,7 +61,9 @@ func Resolve(name, configPath, dir string, tf Flags, timeoutSet bool, lookup fun
 	}
 	explicit := configPath != ""
 	if !explicit {
-		configPath = config.FileName
+		if configPath, err = DefaultConfigPath(); err != nil {
+			return nil, err
+		}
 	}
 	cfg, err := LoadConfig(configPath)
 	if err != nil {
@@ -79,6 +81,9 @@ func Resolve(name, configPath, dir string, tf Flags, timeoutSet bool, lookup fun
 				"run 'mcpward init --url URL' (or --fixture NAME, --command CMD) to write one, or name a target with --fixture/--url/-- <command…>"}
 		}
 		return nil, err
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(warn, "warning: config %s: %s\n", configPath, w)
 	}
 	tname, ct, err := cfg.Target(name)
 	if err != nil {

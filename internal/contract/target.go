@@ -190,6 +190,28 @@ func LoadConfig(path string) (*config.File, error) {
 	return f, nil
 }
 
+// DefaultConfigPath is the config file read when none is named:
+// mcpward.json in the working directory, else snapgauge's
+// snapgauge.config.json (read as the same config, see config.Parse), else
+// mcpward.json (missing: the caller explains). A snapgauge JavaScript
+// config alone is an error that says what to do: mcpward does not run
+// JavaScript.
+func DefaultConfigPath() (string, error) {
+	if _, err := os.Stat(config.FileName); err == nil {
+		return config.FileName, nil
+	}
+	if _, err := os.Stat(config.SnapgaugeFileName); err == nil {
+		return config.SnapgaugeFileName, nil
+	}
+	for _, js := range config.SnapgaugeScriptNames {
+		if _, err := os.Stat(js); err == nil {
+			return "", &hinted{fault.Input(fmt.Errorf("config %s: a JavaScript config, which mcpward does not run", js)),
+				fmt.Sprintf("write its default export as JSON to %s (or mcpward.json) and name it with --config", config.SnapgaugeFileName)}
+		}
+	}
+	return config.FileName, nil
+}
+
 // SnapshotDir is the config's snapshot directory, resolved against the
 // config file's directory.
 func SnapshotDir(configPath string, f *config.File) string {
