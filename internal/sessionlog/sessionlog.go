@@ -137,9 +137,15 @@ func Read(path string, add func(rec *session.Record, line int)) ([]session.LineE
 	return ReadFrom(fh, path, add)
 }
 
-// ReadFrom is Read over any reader (name is for messages).
+// ReadFrom is Read over any reader (name is for messages). The format is
+// told from the first record: mcpward's own, or an mcpsnoop log, whose
+// records are converted as they are read (internal/migrate/mcpsnoop).
 func ReadFrom(r io.Reader, name string, add func(rec *session.Record, line int)) ([]session.LineError, int, error) {
-	lf := &lineFeeder{br: bufio.NewReaderSize(r, 64<<10)}
+	br := bufio.NewReaderSize(r, 64<<10)
+	if Detect(br) == FormatMcpsnoop {
+		return readMcpsnoop(br, name, add)
+	}
+	lf := &lineFeeder{br: br}
 	sr := session.NewReader(lf)
 	for {
 		rec, err := sr.Next()

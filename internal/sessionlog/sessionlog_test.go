@@ -1,6 +1,10 @@
 package sessionlog
 
 import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -25,5 +29,91 @@ func TestReadLineNumbers(t *testing.T) {
 	}
 	if skipped != 2 || problems[0].Line != 3 || problems[1].Line != 6 || !problems[1].Torn {
 		t.Errorf("problems %+v (skipped %d), want corrupt line 3 and torn line 6", problems, skipped)
+	}
+}
+
+// An mcpsnoop log is read as it is: detected from its first record,
+// converted record by record with its line numbers, and its torn last line
+// skipped and reported (mcpsnoop's own commands failed on it).
+func TestReadMcpsnoop(t *testing.T) {
+	var seqs []uint64
+	var lines []int
+	var start *session.Record
+	problems, skipped, err := Read("../migrate/mcpsnoop/testdata/stdio.jsonl", func(rec *session.Record, line int) {
+		seqs = append(seqs, rec.Seq)
+		lines = append(lines, line)
+		if rec.Kind == session.KindStart {
+			start = rec
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seqs) != 15 || seqs[14] != 15 || lines[14] != 15 {
+		t.Errorf("read seqs %v at lines %v, want 1…15 at lines 1…15", seqs, lines)
+	}
+	if skipped != 1 || len(problems) != 1 || problems[0].Line != 16 || !problems[0].Torn {
+		t.Errorf("problems %v (skipped %d), want torn line 16", problems, skipped)
+	}
+	if start == nil || string(start.Info) != `{"argv":["python3","server.py","--port","0"],"cwd":"/home/ana/proj"}` {
+		t.Errorf("start record %+v", start)
+	}
+}
+
+// Normalize hands readers of mcpward records (replay) an mcpsnoop log as
+// mcpward records, line for line, frames byte for byte; an mcpward log
+// passes unchanged.
+func TestNormalize(t *testing.T) {
+	data, err := os.ReadFile("../migrate/mcpsnoop/testdata/stdio.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want [][]byte
+	if _, _, err := ReadFrom(bytes.NewReader(data), "t", func(rec *session.Record, _ int) { want = append(want, rec.Frame) }); err != nil {
+		t.Fatal(err)
+	}
+	sr := session.NewReader(Normalize(bytes.NewReader(data)))
+	var got [][]byte
+	for {
+		rec, err := sr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, rec.Frame)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("frames through Normalize mismatch (-want +got):\n%s", d)
+	}
+	if p := sr.Problems(); len(p) != 1 || p[0].Line != 16 || !p[0].Torn {
+		t.Errorf("problems %v, want the torn line 16", p)
+	}
+	native := `{"v":1,"session":"s","seq":1,"ts":"2026-08-01T12:00:00Z","dir":"stderr","frameText":"x"}` + "\n"
+	b, _ := io.ReadAll(Normalize(strings.NewReader(native)))
+	if string(b) != native {
+		t.Errorf("Normalize changed an mcpward log: %q", b)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		log  string
+		want Format
+	}{
+		{`{"v":1,"session":"s"}`, FormatMcpward},
+		{"\n" + `{"session_id":"s","seq":1}`, FormatMcpsnoop},
+		{`{"session_id":"s","raw":"` + strings.Repeat("x", 200<<10) + `"}`, FormatMcpsnoop},
+		{"", FormatMcpward},
+	}
+	for _, tt := range tests {
+		br := bufio.NewReaderSize(strings.NewReader(tt.log), 64<<10)
+		if got := Detect(br); got != tt.want {
+			t.Errorf("Detect(%.40q) = %v, want %v", tt.log, got, tt.want)
+		}
+		if rest, _ := io.ReadAll(br); string(rest) != tt.log {
+			t.Errorf("Detect consumed input")
+		}
 	}
 }
