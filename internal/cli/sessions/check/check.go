@@ -28,7 +28,6 @@ import (
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/session"
-	"github.com/mcpward/mcpward/internal/sessionlog"
 	"github.com/mcpward/mcpward/internal/traffic"
 )
 
@@ -72,6 +71,8 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(*CheckOptions) error) *cobra.Comm
 		Short: "Check recorded sessions against the protocol rules",
 		Long: `Run the traffic rules over session logs (default: every log in the state
 directory, narrowed by --session or --label) and gate on what they find.
+A LOG of - is read from standard input. mcpward's logs and mcpsnoop's are
+read as they are.
 
 --fail-on takes any mix of signals (` + signalNames() + `),
 rule ids (message.id_reused, transport.server_request…), levels (must, should,
@@ -227,8 +228,13 @@ func checkRun(opts *CheckOptions) error {
 	var slow []string
 	slowCalls := map[string]int{} // session id → finished calls at or over --slow
 	for _, path := range paths {
-		display := displayPath(opts, path)
-		chk := traffic.New(&traffic.Options{File: display,
+		display, file := displayPath(opts, path), displayPath(opts, path)
+		if path == sessionargs.Stdin {
+			// Findings from standard input point at no file (as
+			// mcpsnoop's SARIF); messages say where the log came from.
+			display, file = "stdin", ""
+		}
+		chk := traffic.New(&traffic.Options{File: file,
 			OnFinding: func(f traffic.Finding) { col.add(f, opts.gate.selects(f.RuleFinding, f.Signal)) },
 			OnSettle: func(c *calls.Call) {
 				if (c.State == calls.Completed || c.State == calls.Failed || c.State == calls.LateResult) && c.Duration() >= opts.Slow {
@@ -255,7 +261,7 @@ func checkRun(opts *CheckOptions) error {
 				}
 			}
 		}
-		problems, skipped, err := sessionlog.Read(path, add)
+		problems, skipped, err := sessionargs.ReadLog(opts.IO.In, path, add)
 		if err != nil {
 			return err
 		}
@@ -287,7 +293,7 @@ func checkRun(opts *CheckOptions) error {
 					fmt.Sprintf("%s: session %s: %d frames missing from the log (seq gaps %d; lost records declare %d)", display, ss.ID, n, ss.Missing, ss.Lost))
 			}
 			reports = append(reports, sessionReport{file: display, session: ss, summary: ss.Summary(), slow: slowCalls[ss.ID]})
-			drift(opts, res, col, dir, display, ss)
+			drift(opts, res, col, dir, file, ss)
 		}
 	}
 	assertions(opts, col, calledTools, slow)

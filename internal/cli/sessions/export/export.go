@@ -22,7 +22,6 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/redact"
-	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
 // ExportOptions are the inputs of `sessions export`.
@@ -49,8 +48,9 @@ func NewCmdExport(f *cmdutil.Factory, runF func(*ExportOptions) error) *cobra.Co
 re-encoded), a per-tool summary (calls, errors, latency, definition and
 result bytes, estimated tokens) and, with --check, the traffic findings.
 
-LOG is a log file or a session id (or id prefix, or label) in the state
-directory; without it the newest log there is used. Every session in the
+LOG is a log file (mcpward's or mcpsnoop's), - for standard input, or a
+session id (or id prefix, or label) in the state directory; without it the
+newest log there is used. Every session in the
 file is exported unless --session names one.
 
 Formats: json (the document the others are built from), html (one
@@ -110,7 +110,7 @@ func exportRun(opts *ExportOptions) error {
 	if err != nil {
 		return fault.Input(err)
 	}
-	return writeOutput(opts.IO.Out, opts.Output, path, func(w io.Writer) error {
+	return writeOutput(opts.IO.Out, opts.Output, inputFile{path: path, stdin: opts.IO.In}, func(w io.Writer) error {
 		return exportLog(w, path, opts, red, opts.IO.ErrOut)
 	})
 }
@@ -124,7 +124,7 @@ func exportLog(w io.Writer, path string, opts *ExportOptions, red *redact.Redact
 	if err != nil {
 		return err
 	}
-	problems, skipped, err := sessionlog.Read(path, x.Add)
+	problems, skipped, err := sessionargs.ReadLog(opts.IO.In, path, x.Add)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func exportLog(w io.Writer, path string, opts *ExportOptions, red *redact.Redact
 // refuses to write over input (compared by file identity, so a symlink or
 // a second hard link to the log is caught). Devices and pipes are written
 // directly.
-func writeOutput(stdout io.Writer, path, input string, write func(io.Writer) error) (err error) {
+func writeOutput(stdout io.Writer, path string, input inputFile, write func(io.Writer) error) (err error) {
 	if path == "" || path == "-" {
 		if err := sameAsInput(stdout, input); err != nil {
 			return err
@@ -150,7 +150,7 @@ func writeOutput(stdout io.Writer, path, input string, write func(io.Writer) err
 	}
 	perm := fs.FileMode(0o600)
 	if info, err := os.Stat(target); err == nil {
-		if in, err := os.Stat(input); err == nil && os.SameFile(info, in) {
+		if in, err := input.stat(); err == nil && os.SameFile(info, in) {
 			return fault.Input(fmt.Errorf("export: output %s is the session log being read", path))
 		}
 		if !info.Mode().IsRegular() {
@@ -176,10 +176,32 @@ func writeOutput(stdout io.Writer, path, input string, write func(io.Writer) err
 	return err
 }
 
+// inputFile is the log being read: a path, or standard input ("-").
+type inputFile struct {
+	path  string
+	stdin io.Reader
+}
+
+// stat identifies the input; standard input redirected from a file is
+// that file (`export - -o log.jsonl < log.jsonl` must not replace the log).
+func (in inputFile) stat() (os.FileInfo, error) {
+	if in.path != sessionargs.Stdin {
+		return os.Stat(in.path)
+	}
+	if fh, ok := in.stdin.(interface{ Stat() (os.FileInfo, error) }); ok {
+		info, err := fh.Stat()
+		if err == nil && !info.Mode().IsRegular() {
+			return nil, errors.New("standard input is not a file")
+		}
+		return info, err
+	}
+	return nil, errors.New("standard input is not a file")
+}
+
 // sameAsInput refuses a stdout redirected onto the log being read
 // (`export log.jsonl > log.jsonl` would truncate it before it is read;
 // `>>` would grow it while it is read).
-func sameAsInput(stdout io.Writer, input string) error {
+func sameAsInput(stdout io.Writer, input inputFile) error {
 	fh, ok := stdout.(interface{ Stat() (os.FileInfo, error) })
 	if !ok {
 		return nil
@@ -188,7 +210,7 @@ func sameAsInput(stdout io.Writer, input string) error {
 	if err != nil || !out.Mode().IsRegular() {
 		return nil
 	}
-	in, err := os.Stat(input)
+	in, err := input.stat()
 	if err != nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/replay"
+	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
 // ReplayOptions are the inputs of `sessions replay`.
@@ -135,12 +137,18 @@ func replayRun(opts *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return fault.Input(fmt.Errorf("read session log: %w", err))
+	var in io.Reader = opts.IO.In
+	if path != sessionargs.Stdin {
+		fh, err := os.Open(path)
+		if err != nil {
+			return fault.Input(fmt.Errorf("read session log: %w", err))
+		}
+		defer fh.Close()
+		in = fh
 	}
-	rc, err := replay.Find(fh, replay.Selector{ID: opts.CallID, Seq: opts.Seq, Session: opts.SessionID})
-	fh.Close()
+	// An mcpsnoop log is read as mcpward records (its meta record is the
+	// start record replay takes the command from).
+	rc, err := replay.Find(sessionlog.Normalize(in), replay.Selector{ID: opts.CallID, Seq: opts.Seq, Session: opts.SessionID})
 	if err != nil {
 		return fault.Input(fmt.Errorf("%s: %w", path, err))
 	}

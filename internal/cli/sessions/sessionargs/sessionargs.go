@@ -6,6 +6,7 @@ package sessionargs
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -29,13 +30,31 @@ func Layout(f *cmdutil.Factory) (session.Layout, error) {
 	return session.Layout{Root: d}, nil
 }
 
-// Resolve turns command-line arguments into log paths: an existing path is
-// used as is; anything else is a session id (or an id prefix, or a label)
-// looked up in the state directory. No argument means every log there,
-// narrowed by sessionID and label when set.
+// Stdin is the log argument that names standard input (as mcpsnoop's
+// `check -` and `export -` did).
+const Stdin = "-"
+
+// ReadLog reads the log at path, or standard input (in) when path is
+// Stdin, in any format sessionlog reads (mcpward's, mcpsnoop's).
+func ReadLog(in io.Reader, path string, add func(rec *session.Record, line int)) ([]session.LineError, int, error) {
+	if path == Stdin {
+		if in == nil {
+			return nil, 0, fault.Input(fmt.Errorf("read session log from stdin: no standard input"))
+		}
+		return sessionlog.ReadFrom(in, "stdin", add)
+	}
+	return sessionlog.Read(path, add)
+}
+
+// Resolve turns command-line arguments into log paths: "-" is standard
+// input (at most once), an existing path is used as is; anything else is a
+// session id (or an id prefix, or a label) looked up in the state
+// directory. No argument means every log there, narrowed by sessionID and
+// label when set.
 func Resolve(f *cmdutil.Factory, args []string, sessionID, label string) ([]string, error) {
 	var out []string
 	var dir string
+	stdin := false
 	listed := func() ([]sessionlog.File, error) {
 		if dir == "" {
 			state, err := Layout(f)
@@ -47,6 +66,14 @@ func Resolve(f *cmdutil.Factory, args []string, sessionID, label string) ([]stri
 		return sessionlog.List(dir)
 	}
 	for _, a := range args {
+		if a == Stdin {
+			if stdin {
+				return nil, cmdutil.FlagErrorf("standard input (-) can be read only once")
+			}
+			stdin = true
+			out = append(out, a)
+			continue
+		}
 		if _, err := os.Stat(a); err == nil {
 			out = append(out, a)
 			continue
