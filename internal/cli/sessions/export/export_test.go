@@ -398,3 +398,40 @@ func TestHTMLInChromium(t *testing.T) {
 }
 
 func writeFile(path string, b []byte) error { return os.WriteFile(path, b, 0o600) }
+
+// `export - -o FILE < FILE` reads the log from standard input and must not
+// replace it with the export; a log piped in (no file) exports as usual.
+func TestStdinInput(t *testing.T) {
+	dir := t.TempDir()
+	path := writeLog(t, dir)
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	ios, _, _, _ := iostreams.Test()
+	ios.In = fh
+	cmd := NewCmdExport(factory(ios, dir), nil)
+	cmd.SetArgs([]string{"-", "-o", path})
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	if _, err := cmd.ExecuteC(); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "session log being read") {
+		t.Errorf("-o the file stdin reads: err %v, want refusal", err)
+	}
+	if orig, _ := os.ReadFile(path); !bytes.Equal(orig, sampleLog()) {
+		t.Error("the log was changed")
+	}
+
+	ios, in, out, _ := iostreams.Test()
+	in.Write(sampleLog())
+	cmd = NewCmdExport(factory(ios, dir), nil)
+	cmd.SetArgs([]string{"-", "-T", "text"})
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	if _, err := cmd.ExecuteC(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "== session S2 (demo, stdio) ==") {
+		t.Errorf("export of stdin:\n%s", out)
+	}
+}
