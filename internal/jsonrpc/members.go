@@ -18,11 +18,18 @@ func Members(obj []byte, fn func(name, value []byte) bool) bool {
 		return skipWS(obj, i+1, false) == len(obj)
 	}
 	for {
-		vStart := objectKey(obj, i, false)
-		if vStart < 0 {
+		if i >= len(obj) || obj[i] != '"' {
 			return false
 		}
-		kEnd := skipString(obj, i, false) // valid: objectKey read it
+		kEnd := skipString(obj, i, false)
+		if kEnd < 0 {
+			return false
+		}
+		vStart := skipWS(obj, kEnd, false)
+		if vStart >= len(obj) || obj[vStart] != ':' {
+			return false
+		}
+		vStart = skipWS(obj, vStart+1, false)
 		end := scanValue(obj, vStart, false, maxDepth-1)
 		if end < 0 || !fn(obj[i+1:kEnd-1], obj[vStart:end]) {
 			return false

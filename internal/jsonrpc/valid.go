@@ -58,128 +58,175 @@ func validJSON(b []byte, noLineBreak bool) bool {
 // leading whitespace), or -1 if there is no valid value there. At most
 // depth containers may be open at once (json.Valid's limit counts from the
 // outermost value, so a member of the top-level object gets maxDepth-1).
+//
+// It is one loop over three states (a value starts at i, an object key
+// starts at i, a value ended at i) joined by goto, with the common case of
+// compact JSON (a key right after '{' or ',', a string ending within its
+// first words) inline: dense JSON such as a tools/list is mostly short
+// strings and punctuation, where a call per token cost more than the
+// token's own test.
 func scanValue(b []byte, i int, noLineBreak bool, depth int) int {
-	var stack []byte // '{' or '[' per open container
-	var small [64]byte
+	var (
+		stack []byte // '{' or '[' per open container
+		small [64]byte
+		hi    uint64 // the high bits that stop a string scan too
+		isKey bool   // the string being scanned is an object key
+		words int    // words of the string without a byte to look at
+		w, m  uint64
+	)
 	stack = small[:0]
-	for {
-		// A value starts at i.
-		if i >= len(b) {
+	if noLineBreak {
+		hi = msb
+	}
+value:
+	// A value starts at i.
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; c {
+	case '"':
+		isKey = false
+		goto str
+	case '{':
+		if len(stack) >= depth {
 			return -1
 		}
-		switch c := b[i]; {
-		case c == '{' || c == '[':
-			if len(stack) >= depth {
-				return -1
-			}
-			stack = append(stack, c)
-			i = ws(b, i+1, noLineBreak)
-			if i < 0 || i >= len(b) {
-				return -1
-			}
-			if c == '{' {
-				if b[i] == '}' {
-					stack = stack[:len(stack)-1]
-					i++
-					goto after
-				}
-				if i = objectKey(b, i, noLineBreak); i < 0 {
-					return -1
-				}
-				continue
-			}
-			if b[i] == ']' {
-				stack = stack[:len(stack)-1]
-				i++
-				goto after
-			}
-			continue
-		case c == '"':
-			if i = skipString(b, i, noLineBreak); i < 0 {
-				return -1
-			}
-		case c == '-' || (c >= '0' && c <= '9'):
-			if i = skipNumber(b, i); i < 0 {
-				return -1
-			}
-		case c == 't':
-			if !hasLit(b, i, "true") {
-				return -1
-			}
-			i += 4
-		case c == 'f':
-			if !hasLit(b, i, "false") {
-				return -1
-			}
-			i += 5
-		case c == 'n':
-			if !hasLit(b, i, "null") {
-				return -1
-			}
-			i += 4
-		default:
+		stack = append(stack, c)
+		i++
+		if i < len(b) && b[i] == '"' {
+			goto key
+		}
+		if i = ws(b, i, noLineBreak); i < 0 || i >= len(b) {
 			return -1
 		}
-	after:
-		// A value ended at i: close containers or go on to the next value.
-		for {
-			if len(stack) == 0 {
-				return i
-			}
-			i = ws(b, i, noLineBreak)
-			if i < 0 {
-				return -1
-			}
-			if i >= len(b) {
-				return -1
-			}
-			top := stack[len(stack)-1]
-			switch b[i] {
-			case ',':
-				i = ws(b, i+1, noLineBreak)
-				if i < 0 {
-					return -1
-				}
-				if top == '{' {
-					if i = objectKey(b, i, noLineBreak); i < 0 {
-						return -1
-					}
-				}
-			case '}':
-				if top != '{' {
-					return -1
-				}
-				stack = stack[:len(stack)-1]
-				i++
-				continue
-			case ']':
-				if top != '[' {
-					return -1
-				}
-				stack = stack[:len(stack)-1]
-				i++
-				continue
-			default:
-				return -1
-			}
-			break
+		if b[i] == '}' {
+			stack = stack[:len(stack)-1]
+			i++
+			goto after
+		}
+		goto key
+	case '[':
+		if len(stack) >= depth {
+			return -1
+		}
+		stack = append(stack, c)
+		if i = ws(b, i+1, noLineBreak); i < 0 || i >= len(b) {
+			return -1
+		}
+		if b[i] == ']' {
+			stack = stack[:len(stack)-1]
+			i++
+			goto after
+		}
+		goto value
+	case 't':
+		if !hasLit(b, i, "true") {
+			return -1
+		}
+		i += 4
+	case 'f':
+		if !hasLit(b, i, "false") {
+			return -1
+		}
+		i += 5
+	case 'n':
+		if !hasLit(b, i, "null") {
+			return -1
+		}
+		i += 4
+	default:
+		if c != '-' && (c < '0' || c > '9') {
+			return -1
+		}
+		if i = skipNumber(b, i); i < 0 {
+			return -1
 		}
 	}
-}
+	goto after
 
-// objectKey reads `"key" :` and whitespace at i; it returns where the
-// member's value starts, or -1.
-func objectKey(b []byte, i int, noLineBreak bool) int {
+key:
+	// An object key starts at i.
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	if i = skipString(b, i, noLineBreak); i < 0 {
+	isKey = true
+
+str:
+	// A string starts at i (its quote). Word by word to the first byte to
+	// look at: most strings end there.
+	i++
+	for words = 0; len(b)-i >= 8; {
+		w = binary.LittleEndian.Uint64(b[i:])
+		if m = stopBytes(w, hi); m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			if b[i] == '"' {
+				i++
+				goto strEnd
+			}
+			break
+		}
+		i += 8
+		if words++; words == inlineWords {
+			break
+		}
+	}
+	if i = stringRest(b, i, noLineBreak, words == inlineWords); i < 0 {
 		return -1
 	}
-	if i = ws(b, i, noLineBreak); i < 0 || i >= len(b) || b[i] != ':' {
+strEnd:
+	if !isKey {
+		goto after
+	}
+	if i < len(b) && b[i] == ':' {
+		i++
+	} else if i = ws(b, i, noLineBreak); i < 0 || i >= len(b) || b[i] != ':' {
+		return -1
+	} else {
+		i++
+	}
+	if i = ws(b, i, noLineBreak); i < 0 {
 		return -1
 	}
-	return ws(b, i+1, noLineBreak)
+	goto value
+
+after:
+	// A value ended at i: close containers or go on to the next value.
+	if len(stack) == 0 {
+		return i
+	}
+	if i = ws(b, i, noLineBreak); i < 0 || i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case ',':
+		i++
+		if stack[len(stack)-1] == '{' {
+			if i < len(b) && b[i] == '"' {
+				goto key
+			}
+			if i = ws(b, i, noLineBreak); i < 0 {
+				return -1
+			}
+			goto key
+		}
+		if i = ws(b, i, noLineBreak); i < 0 {
+			return -1
+		}
+		goto value
+	case '}':
+		if stack[len(stack)-1] != '{' {
+			return -1
+		}
+	case ']':
+		if stack[len(stack)-1] != '[' {
+			return -1
+		}
+	default:
+		return -1
+	}
+	stack = stack[:len(stack)-1]
+	i++
+	goto after
 }
 
 // ws is skipWS for the common case of compact JSON, small enough to be
@@ -228,22 +275,49 @@ func special(w uint64) uint64 {
 	return ((q-lsb)&^q | (bs-lsb)&^bs | (w-lsb*0x20)&^w) & msb
 }
 
+// inlineWords is how many words of a string scanValue looks at itself
+// before handing it to longString: a tools/list's descriptions (30 to 60
+// bytes) end within them, where the three calls of longString cost more
+// than the words.
+const inlineWords = 8
+
+// stopBytes is special(w) | w&hi, cheaper when hi is set (ValidLine): a
+// byte >= 0x80 is flagged then anyway, so the tests for '"' and '\\' need
+// not exclude the bytes whose high bit the subtraction left set, and the
+// lowest flagged byte is still a true one (a borrow only starts at a
+// flagged byte).
+func stopBytes(w, hi uint64) uint64 {
+	if hi == 0 {
+		return special(w)
+	}
+	q := w ^ (lsb * '"')
+	bs := w ^ (lsb * '\\')
+	return ((q - lsb) | (bs - lsb) | (w - lsb*0x20) | w) & msb
+}
+
 // skipString returns the index after the string that starts (with its
 // quote) at i, or -1 if it is not a valid JSON string, or if checkUTF8 and
 // it holds invalid UTF-8. Outside strings valid JSON is ASCII, so this is
 // the only place a UTF-8 check is needed: it costs nothing on ASCII text
 // (the scan stops at bytes >= 0x80 as at quotes), and on other text it
 // replaces a second pass over the frame.
-//
-// Short strings, the bulk of a tools/list, end within their first words
-// and are done here, word by word; a string that does not goes on in
-// longString, and so does non-ASCII text.
 func skipString(b []byte, i int, checkUTF8 bool) int {
+	return stringRest(b, i+1, checkUTF8, false)
+}
+
+// stringRest is skipString from i on, inside the string; long says the
+// string did not end within its first words, so it goes to longString at
+// once. Short strings, the bulk of a tools/list, are done here, word by
+// word, and so is a string with an escape in its first words; a string
+// that goes on goes to longString, and so does non-ASCII text.
+func stringRest(b []byte, i int, checkUTF8, long bool) int {
+	if long {
+		return longString(b, i, checkUTF8)
+	}
 	var hi uint64 // the high bits that stop the scan too
 	if checkUTF8 {
 		hi = msb
 	}
-	i++
 	clean := 0 // words without a byte to look at
 	for {
 		// Straight to the next byte to look at.

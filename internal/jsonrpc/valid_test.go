@@ -16,6 +16,11 @@ var validSeeds = []string{
 	strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 	strings.Repeat("[", 10000) + strings.Repeat("]", 10000),
 	``, ` `, `1 2`, `{"a":1}}`, `"a"x`,
+	// The states of scanValue's loop and their compact-JSON shortcuts.
+	`{ }`, `{ "a":1}`, `{"a" :1}`, `{"a": 1 , "b" : [ ] }`, `{"a":{},"b":[{}]}`, `{,}`, `{"a":1,"a"}`,
+	`{"a":1 "b":2}`, `[1,,2]`, `{"a":}`, `{"a"::1}`, `[1]]`, `{"a":1]`, `[1}`, `{"a",1}`, `{"a":1,}`,
+	`{"a":1, "b":2}`, `{"a":1,"b"}`, `[[],[[]],{}]`, `{"":""}`, `{"a":"b",`, `{"a":"b"`, `{"a"`, `{`,
+	`["x",true,false,null,-1.5e3,"y"]`, `[tru]`, `[nulll]`, `{"a":-}`, "{\"a\":\n1}", "[1\r]",
 }
 
 func FuzzValidEquivalent(f *testing.F) {
