@@ -8,17 +8,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // InspectOptions are the inputs of `mcpward inspect`.
@@ -31,6 +35,13 @@ type InspectOptions struct {
 	Target    cmdutil.TargetFlags
 	JSON      bool
 	NoSignals bool
+	// Save also writes the snapshot (as --json prints it) to this file,
+	// even when the observation failed.
+	Save string
+	// Quiet never shows the server's stderr; Verbose always does, also
+	// after a successful run. The stderr is captured and analysed either
+	// way.
+	Quiet, Verbose bool
 	// Era forces "modern" or "legacy" instead of detecting it.
 	Era string
 	// Capabilities is the ClientCapabilities object to declare (nil: {}).
@@ -56,14 +67,30 @@ Tool labels (read, write, destructive) are heuristics from names, descriptions
 and the server's own annotations: shown, never trusted. A section that could
 not be enumerated is reported as such, and the command then exits 2.
 
-With --json the output is the snapshot mcpward would record.`,
+A server command given as one quoted string ("uv run server.py") is split
+like a shell would split it.
+
+With --json the output is the snapshot mcpward would record, plus the
+heuristic labels and signals as notes of kind "heuristic" (never diffed). A
+server that fails to start still gives a snapshot of what was seen, whose
+status says why (auth_required when its stderr asks for credentials,
+timeout, startup_error). --save FILE writes the same snapshot to a file.
+
+The server's stderr is shown when it fails (its last lines); --verbose shows
+it after a successful run too, --quiet never.`,
 		Example: `  mcpward inspect --fixture clean@v1
   mcpward inspect --url http://127.0.0.1:8080/mcp --header "Authorization=Bearer \${TOKEN}"
   mcpward inspect --isolate-home -- npx -y @modelcontextprotocol/server-everything
-  mcpward inspect --json -- ./my-server > surface.json`,
+  mcpward inspect --json -- ./my-server > surface.json
+  mcpward inspect --save surface.json "uv run server.py"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rest := opts.Target.SetCommand(cmd, args)
-			if len(rest) > 0 {
+			switch {
+			case len(rest) == 1 && len(opts.Target.Command) == 0 && strings.ContainsAny(rest[0], " \t"):
+				// mcp-surfaceprint's form: the whole command as one
+				// quoted argument, split like a shell would.
+				opts.Target.Command = rest
+			case len(rest) > 0:
 				return cmdutil.FlagErrorf("unexpected argument %q (a server command goes after --)", rest[0])
 			}
 			if err := opts.Target.Validate(); err != nil {
@@ -93,6 +120,10 @@ With --json the output is the snapshot mcpward would record.`,
 	cmd.Flags().BoolVar(&opts.NoSignals, "no-signals", false, "hide heuristic signals (prompt-injection phrases and the like)")
 	cmd.Flags().StringVar(&opts.Era, "era", "", "force the era (modern or legacy) instead of detecting it")
 	cmd.Flags().StringVar(&capsFlag, "capabilities", "{}", "ClientCapabilities `JSON` to declare (servers list different tools for different clients)")
+	cmd.Flags().StringVar(&opts.Save, "save", "", "also write the snapshot to `file` (written even when the server fails)")
+	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "never show the server's stderr, nor progress")
+	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show the server's stderr, also after a successful run")
+	cmd.MarkFlagsMutuallyExclusive("quiet", "verbose")
 	return cmd
 }
 
@@ -103,7 +134,11 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 	}
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
-	progress.Show("connecting")
+	show := progress.Show
+	if opts.Quiet {
+		show = func(string) {}
+	}
+	show("connecting")
 	sess, err := target.Connect(ctx, spec, opts.Env, &client.Options{
 		ClientInfo:     mcp.Implementation{Name: "mcpward", Version: opts.Version},
 		Capabilities:   opts.Capabilities,
@@ -111,13 +146,14 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 		RequestTimeout: spec.Timeout,
 	})
 	if err != nil {
-		return err
+		progress.Stop()
+		return failed(opts, spec, err)
 	}
 	defer sess.Close()
 	ev, err := probe.Observe(ctx, sess, &probe.Options{
 		Now:          opts.Now,
 		DualEraCheck: true,
-		Progress:     progress.Show,
+		Progress:     show,
 	})
 	if err != nil {
 		return err
@@ -133,21 +169,48 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 		return fmt.Errorf("build snapshot: %w", err)
 	}
 	progress.Stop()
-	if opts.JSON {
-		b, err := snapshot.Marshal(snap)
-		if err != nil {
-			return err
-		}
-		if _, err := opts.IO.Out.Write(b); err != nil {
-			return err
-		}
-	} else if err := render(opts.IO, snap, !opts.NoSignals); err != nil {
+	if err := output(opts, snap); err != nil {
 		return err
+	}
+	if opts.Verbose {
+		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock([]byte(ev.Stderr), verboseLines))
 	}
 	if snap.Observation.Status != snapshot.StatusOK {
 		return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: incompleteReason(snap)}
 	}
 	return nil
+}
+
+// verboseLines bounds --verbose's stderr block (the transport keeps the
+// first and last bytes of a larger stream).
+const verboseLines = 1000
+
+// output writes the snapshot as --json, --save and the human view ask.
+func output(opts *InspectOptions, snap *snapshot.Snapshot) error {
+	var data []byte
+	if opts.JSON || opts.Save != "" {
+		withHeuristics(snap, !opts.NoSignals)
+		b, err := snapshot.Marshal(snap)
+		if err != nil {
+			return err
+		}
+		data = b
+	}
+	if opts.Save != "" {
+		if err := atomicfile.Write(opts.Save, data, 0o644); err != nil {
+			return fault.Input(fmt.Errorf("--save %s: %w", opts.Save, fault.WithoutPath(err)))
+		}
+	}
+	if opts.JSON {
+		_, err := opts.IO.Out.Write(data)
+		return err
+	}
+	if snap.Surface.Discover == nil {
+		// The server never answered: the error says so, there is no
+		// surface to show.
+		return nil
+	}
+	return render(opts.IO, snap, !opts.NoSignals)
 }
 
 // incompleteReason says in one line which sections were not enumerated.

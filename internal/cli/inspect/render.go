@@ -269,8 +269,8 @@ func decodeAs[T any](o any) (T, bool) {
 func renderNotes(w *errWriter, s *snapshot.Snapshot) {
 	var notes []snapshot.Note
 	for _, n := range s.Observation.Notes {
-		if n.Kind == "prober" && n.Rule == "era_detection" {
-			continue // how the era was found is in --json; not news
+		if n.Kind == "prober" && n.Rule == "era_detection" || n.Kind == heuristicKind {
+			continue // in --json; the view shows labels and signals itself
 		}
 		notes = append(notes, n)
 	}
