@@ -110,6 +110,20 @@ func (c *converter) build(sourceStatus string) (*snapshot.Snapshot, error) {
 		notes = append(notes, n)
 	}
 	s.Observation.Notes = append(notes, c.notes...)
+	if s.Surface.ToolsList != nil {
+		// surfaceprint stored tools sorted by name (legacy reports by
+		// risk): the server's tools/list order is unknown, and an order
+		// made up here would be reported as order.changed against a
+		// live recording.
+		s.Surface.ToolsList = nil
+		if s.SurfaceDigest != "" {
+			d, err := snapshot.SurfaceDigest(&s.Surface)
+			if err != nil {
+				return nil, err
+			}
+			s.SurfaceDigest = d
+		}
+	}
 	return s, nil
 }
 
