@@ -8,6 +8,7 @@ import (
 
 	boardcmd "github.com/mcpward/mcpward/internal/cli/board"
 	"github.com/mcpward/mcpward/internal/cli/check"
+	"github.com/mcpward/mcpward/internal/cli/ci"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	compatcmd "github.com/mcpward/mcpward/internal/cli/compat"
 	"github.com/mcpward/mcpward/internal/cli/demo"
@@ -34,6 +35,7 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		initcmd.NewCmdInit(f, nil),
 		record.NewCmdRecord(f, nil),
 		check.NewCmdCheck(f, nil),
+		ci.NewCmdCI(f, func(f *cmdutil.Factory) *cobra.Command { return check.NewCmdCheck(f, nil) }),
 		diffcmd.NewCmdDiff(f, nil),
 		fixturecmd.NewCmdFixture(f),
 		report.NewCmdReport(f, nil),

@@ -54,7 +54,7 @@ func NewCmdBoard(f *cmdutil.Factory, runF func(context.Context, string, *BoardOp
 		}
 		c.Flags().StringVar(&opts.Out, "out", "", "output `dir`ectory")
 		if verb == "run" {
-			c.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Second, "per-request timeout")
+			cmdutil.TimeoutVar(c.Flags(), &opts.Timeout, "timeout", 10*time.Second, "per-request timeout")
 			c.Flags().BoolVar(&opts.AllowLoopback, "allow-loopback-for-tests", false, "let the address policy accept loopback (tests only)")
 			_ = c.Flags().MarkHidden("allow-loopback-for-tests")
 		}

@@ -42,7 +42,7 @@ func AddTargetFlags(cmd *cobra.Command, tf *TargetFlags) {
 	fl.StringVar(&tf.Home, "home", "", "HOME `dir`ectory of the server process")
 	fl.BoolVar(&tf.IsolateHome, "isolate-home", false, "point HOME and XDG dirs at a fresh temporary folder, removed afterwards (not a sandbox)")
 	fl.StringArrayVar(&tf.Headers, "header", nil, "send HTTP header `K=V` (only ${ENV} is interpolated; repeatable)")
-	fl.DurationVar(&tf.Timeout, "timeout", client.DefaultRequestTimeout, "per-request timeout")
+	TimeoutVar(fl, &tf.Timeout, "timeout", client.DefaultRequestTimeout, "per-request timeout")
 	_ = cmd.RegisterFlagCompletionFunc("fixture", FixtureNames)
 	_ = cmd.MarkFlagDirname("cwd")
 	_ = cmd.MarkFlagDirname("home")

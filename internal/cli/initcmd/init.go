@@ -133,7 +133,7 @@ kept unless --force is given.`,
 	fl.StringVar(&opts.Target, "target", "server", "target `name` (the snapshot file stem)")
 	fl.StringVar(&opts.ConfigPath, "config", config.FileName, "config `file` to write")
 	fl.BoolVar(&opts.Force, "force", false, "overwrite an existing config")
-	fl.DurationVar(&opts.Timeout, "timeout", client.DefaultRequestTimeout, "per-request timeout")
+	cmdutil.TimeoutVar(fl, &opts.Timeout, "timeout", client.DefaultRequestTimeout, "per-request timeout")
 	_ = cmd.RegisterFlagCompletionFunc("fixture", cmdutil.FixtureNames)
 	return cmd
 }
