@@ -1,14 +1,19 @@
 // Package otlp is the live OTLP exporter of the proxy: it turns the
-// records a running proxy writes into one span per completed call and
-// sends them to an OpenTelemetry collector over OTLP/HTTP JSON
-// (POST {endpoint}/v1/traces).
+// records a running proxy writes into one span per completed call, with
+// mcpward's findings as span events, and sends them to an OpenTelemetry
+// collector over OTLP/HTTP JSON (POST {endpoint}/v1/traces), with the
+// duration metrics of the MCP conventions (POST {endpoint}/v1/metrics).
+//
+// A call joins the trace its request names (W3C trace context in
+// params._meta, else the HTTP request's traceparent header); the other
+// calls of a session share the session's own trace.
 //
 // It never slows the MCP traffic down. [Exporter.Observe] (the session
 // log's Export hook, on the log writer goroutine, after redaction) only
 // queues a copy of the record, and drops it when the queue is full;
-// correlation (package calls) and the spans (package export/otlp) are made
-// on the exporter's own goroutine, and a second goroutine batches and
-// posts them, retrying with backoff. Spans waiting to be sent are bounded:
+// correlation and the traffic rules (package traffic), the spans and the
+// metrics (package export/otlp) are made on the exporter's own goroutine,
+// and a second goroutine batches and posts them, retrying with backoff. Spans waiting to be sent are bounded:
 // beyond the cap the oldest are dropped. Every drop is counted in
 // [Stats].
 //
@@ -22,7 +27,6 @@ package otlp
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +40,7 @@ import (
 	"github.com/mcpward/mcpward/internal/calls"
 	xotlp "github.com/mcpward/mcpward/internal/export/otlp"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/traffic"
 )
 
 // Defaults of Options.
@@ -48,6 +53,9 @@ const (
 	DefaultBackoff     = 200 * time.Millisecond
 	DefaultMaxBackoff  = 5 * time.Second
 	DefaultTimeout     = 10 * time.Second
+	// DefaultMetricInterval is how often, at most, the cumulative metrics
+	// are sent while records come in (they are also sent at Close).
+	DefaultMetricInterval = 60 * time.Second
 )
 
 // Options configure an Exporter.
@@ -83,6 +91,10 @@ type Options struct {
 	// OnError is told of a batch given up on (once per batch); nil
 	// ignores it.
 	OnError func(error)
+	// MetricInterval: see DefaultMetricInterval. NoMetrics sends spans
+	// only.
+	MetricInterval time.Duration
+	NoMetrics      bool
 }
 
 // Stats are an Exporter's counts.
@@ -93,7 +105,14 @@ type Stats struct {
 	Sent           int64 // spans the collector accepted
 	DroppedSpans   int64 // spans dropped because the span queue was full
 	FailedSpans    int64 // spans of batches given up on
-	Requests       int64 // POSTs made, retries included
+	Requests       int64 // trace POSTs made, retries included
+	Findings       int64 // findings made on the traffic (span events)
+	MetricsSent    int64 // metrics requests the collector accepted
+	MetricsFailed  int64 // metrics requests given up on
+	// MetricsRefused is set when the collector answered 404 to
+	// /v1/metrics (a backend that takes traces only, such as Jaeger):
+	// metrics are not sent again.
+	MetricsRefused bool
 }
 
 // An Exporter sends spans of completed calls to a collector.
@@ -101,7 +120,10 @@ type Exporter struct {
 	opts Options
 	url  string
 
+	metricsURL string
+
 	mu      sync.Mutex
+	metrics []byte // the latest metrics request not yet sent
 	recs    []session.Record
 	recByte int64
 	recWake chan struct{}
@@ -135,6 +157,8 @@ func New(opts *Options) (*Exporter, error) {
 		u.Path = strings.TrimSuffix(u.Path, "/") + "/v1/traces"
 	}
 	e.url = u.String()
+	u.Path = strings.TrimSuffix(u.Path, "/v1/traces") + "/v1/metrics"
+	e.metricsURL = u.String()
 	o := &e.opts
 	if o.Client == nil {
 		o.Client = &http.Client{Timeout: DefaultTimeout}
@@ -156,6 +180,9 @@ func New(opts *Options) (*Exporter, error) {
 	}
 	if o.Backoff <= 0 {
 		o.Backoff = DefaultBackoff
+	}
+	if o.MetricInterval <= 0 {
+		o.MetricInterval = DefaultMetricInterval
 	}
 	if o.MaxBackoff < o.Backoff {
 		o.MaxBackoff = max(DefaultMaxBackoff, o.Backoff)
@@ -224,24 +251,54 @@ func (e *Exporter) Close(ctx context.Context) error {
 	if lost := st.DroppedSpans + st.FailedSpans; lost > 0 || st.DroppedRecords > 0 {
 		return fmt.Errorf("otlp export: %d of %d spans not delivered, %d records not correlated", lost, st.Spans, st.DroppedRecords)
 	}
+	if st.MetricsFailed > 0 {
+		return fmt.Errorf("otlp export: %d metrics requests not delivered", st.MetricsFailed)
+	}
 	return nil
 }
 
-// correlate runs the call store over the queued records.
+// correlate runs the traffic checker (and its call store) over the
+// queued records, building spans and metrics.
 func (e *Exporter) correlate() {
 	defer close(e.correlated)
-	var cur *calls.Store
+	var store *calls.Store
+	var res []xotlp.Attr // the metrics' resource, from the first session
+	mx := xotlp.NewMetrics(time.Now())
 	b := xotlp.NewBuilder(&xotlp.BuilderOptions{
-		TraceID: func(*calls.Call) xotlp.TraceID { return newTraceID() },
 		Emit: func(c *calls.Call, s xotlp.Span) {
-			var res []xotlp.Attr
-			if ss, ok := cur.Session(c.Session); ok {
-				res = append(xotlp.SessionResource(ss), e.opts.Resource...)
+			var r []xotlp.Attr
+			if ss, ok := store.Session(c.Session); ok {
+				r = append(xotlp.SessionResource(ss), e.opts.Resource...)
 			}
-			e.push(item{session: c.Session, resource: res, span: s})
+			mx.Call(c, &s)
+			e.push(item{session: c.Session, resource: r, span: s})
 		},
 	})
-	cur = calls.New(&calls.Options{OnFrame: b.Frame, OnSettle: b.Settle})
+	chk := traffic.New(&traffic.Options{
+		OnFrame: b.Frame, OnSettle: b.Settle,
+		OnFinding: func(f traffic.Finding) {
+			of := xotlp.Finding{Session: f.Session, Seq: f.Seq, RuleID: f.RuleID, Level: f.Level,
+				Class: f.Class, Message: f.Message, Signal: string(f.Signal)}
+			b.Finding(of)
+			mx.Finding(of)
+			e.mu.Lock()
+			e.stats.Findings++
+			e.mu.Unlock()
+		},
+	})
+	store = chk.Store()
+	lastMetrics := time.Now()
+	sendMetrics := func() {
+		if e.opts.NoMetrics || mx.Empty() {
+			return
+		}
+		body := mx.AppendMetricsRequest(nil, xotlp.Scope{Name: xotlp.ServiceName, Version: e.opts.ScopeVersion}, res, time.Now())
+		e.mu.Lock()
+		e.metrics = body
+		e.mu.Unlock()
+		wake(e.spWake)
+		lastMetrics = time.Now()
+	}
 	var batch []session.Record
 	line := 0
 	for {
@@ -249,6 +306,7 @@ func (e *Exporter) correlate() {
 		for len(e.recs) == 0 {
 			if e.closing {
 				e.mu.Unlock()
+				sendMetrics()
 				return
 			}
 			e.mu.Unlock()
@@ -261,10 +319,39 @@ func (e *Exporter) correlate() {
 		e.mu.Unlock()
 		for i := range batch {
 			line++
-			cur.Add(&batch[i], line)
+			rec := &batch[i]
+			chk.Add(rec, line)
+			b.Flush()
+			if rec.Dir == session.Meta && rec.Kind == session.KindExit {
+				if ss, ok := store.Session(rec.Session); ok {
+					mx.Session(ss)
+				}
+			}
+			if res == nil {
+				if ss, ok := store.Session(rec.Session); ok {
+					res = metricsResource(ss, e.opts.Resource)
+				}
+			}
 		}
 		clear(batch)
+		if time.Since(lastMetrics) >= e.opts.MetricInterval {
+			sendMetrics()
+		}
 	}
+}
+
+// metricsResource is the resource of the metrics: the service and the
+// server's label and transport, not the session (a session id would make
+// every proxy run its own time series).
+func metricsResource(ss *calls.Session, extra []xotlp.Attr) []xotlp.Attr {
+	r := []xotlp.Attr{xotlp.String(xotlp.AttrServiceName, xotlp.ServiceName)}
+	if ss.Label != "" {
+		r = append(r, xotlp.String(xotlp.AttrServerLabel, ss.Label))
+	}
+	if ss.Transport != "" {
+		r = append(r, xotlp.String(xotlp.AttrTransport, string(ss.Transport)))
+	}
+	return append(r, extra...)
 }
 
 // push queues a span, dropping the oldest beyond MaxSpans.
@@ -295,11 +382,24 @@ func (e *Exporter) send() {
 	for {
 		e.mu.Lock()
 		n := len(e.spans)
-		done := e.closing && n == 0 && isClosed(e.correlated)
+		var mb []byte
+		if n == 0 {
+			// Metrics go after the spans they count.
+			mb, e.metrics = e.metrics, nil
+		}
+		done := e.closing && n == 0 && mb == nil && isClosed(e.correlated)
 		draining := e.closing && isClosed(e.correlated)
 		e.mu.Unlock()
 		if done {
 			return
+		}
+		if mb != nil {
+			e.postMetrics(mb)
+			if e.ctx.Err() != nil {
+				e.failRest()
+				return
+			}
+			continue
 		}
 		if n < e.opts.BatchSize && !draining {
 			if n == 0 {
@@ -332,7 +432,7 @@ func (e *Exporter) send() {
 		if len(items) == 0 {
 			continue
 		}
-		err := e.post(e.ctx, e.encode(items))
+		err := e.post(e.ctx, e.url, e.encode(items))
 		e.mu.Lock()
 		if err != nil {
 			e.stats.FailedSpans += int64(len(items))
@@ -347,6 +447,29 @@ func (e *Exporter) send() {
 			e.failRest()
 			return
 		}
+	}
+}
+
+// postMetrics sends one metrics request. A 404 means the collector takes
+// no metrics (Jaeger's OTLP receiver has a traces pipeline only): metrics
+// are then turned off instead of failing every minute.
+func (e *Exporter) postMetrics(body []byte) {
+	e.mu.Lock()
+	off := e.stats.MetricsRefused
+	e.mu.Unlock()
+	if off {
+		return
+	}
+	err := e.post(e.ctx, e.metricsURL, body)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch {
+	case err == nil:
+		e.stats.MetricsSent++
+	case errors.Is(err, errNotFound):
+		e.stats.MetricsRefused = true
+	default:
+		e.stats.MetricsFailed++
 	}
 }
 
@@ -384,16 +507,20 @@ func (e *Exporter) encode(items []item) []byte {
 	return xotlp.AppendRequest(nil, xotlp.Scope{Name: xotlp.ServiceName, Version: e.opts.ScopeVersion}, rs...)
 }
 
-// errPermanent marks a response not worth retrying (4xx but 429).
-var errPermanent = errors.New("rejected")
+// errPermanent marks a response not worth retrying (4xx but 429);
+// errNotFound is the 404 among them.
+var (
+	errPermanent = errors.New("rejected")
+	errNotFound  = errors.New("not found")
+)
 
 // post sends one request, retrying on 429, 5xx and network errors.
-func (e *Exporter) post(ctx context.Context, body []byte) error {
+func (e *Exporter) post(ctx context.Context, url string, body []byte) error {
 	wait := e.opts.Backoff
 	var err error
 	for attempt := 1; ; attempt++ {
 		var retryAfter time.Duration
-		retryAfter, err = e.postOnce(ctx, body)
+		retryAfter, err = e.postOnce(ctx, url, body)
 		if err == nil || errors.Is(err, errPermanent) || attempt >= e.opts.MaxAttempts || ctx.Err() != nil {
 			break
 		}
@@ -403,18 +530,18 @@ func (e *Exporter) post(ctx context.Context, body []byte) error {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("otlp export to %s: %w", e.url, ctx.Err())
+			return fmt.Errorf("otlp export to %s: %w", url, ctx.Err())
 		}
 		wait = min(2*wait, e.opts.MaxBackoff)
 	}
 	if err != nil {
-		return fmt.Errorf("otlp export to %s: %w", e.url, err)
+		return fmt.Errorf("otlp export to %s: %w", url, err)
 	}
 	return nil
 }
 
-func (e *Exporter) postOnce(ctx context.Context, body []byte) (retryAfter time.Duration, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
+func (e *Exporter) postOnce(ctx context.Context, url string, body []byte) (retryAfter time.Duration, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, fmt.Errorf("%w: %v", errPermanent, err)
 	}
@@ -422,9 +549,11 @@ func (e *Exporter) postOnce(ctx context.Context, body []byte) (retryAfter time.D
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	e.mu.Lock()
-	e.stats.Requests++
-	e.mu.Unlock()
+	if url == e.url {
+		e.mu.Lock()
+		e.stats.Requests++
+		e.mu.Unlock()
+	}
 	resp, err := e.opts.Client.Do(req)
 	if err != nil {
 		return 0, err
@@ -440,14 +569,8 @@ func (e *Exporter) postOnce(ctx context.Context, body []byte) (retryAfter time.D
 		}
 		return retryAfter, fmt.Errorf("collector answered %s", resp.Status)
 	}
-	return 0, fmt.Errorf("%w: collector answered %s", errPermanent, resp.Status)
-}
-
-// newTraceID returns a random trace id for a call without a traceparent.
-func newTraceID() xotlp.TraceID {
-	var t xotlp.TraceID
-	for !t.IsValid() {
-		_, _ = rand.Read(t[:])
+	if resp.StatusCode == http.StatusNotFound {
+		return 0, fmt.Errorf("%w: %w: collector answered %s", errPermanent, errNotFound, resp.Status)
 	}
-	return t
+	return 0, fmt.Errorf("%w: collector answered %s", errPermanent, resp.Status)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 
@@ -34,6 +35,7 @@ type collector struct {
 	reqs     []*tracepb.TracesData
 	headers  []http.Header
 	attempts int
+	metrics  []*metricspb.MetricsData
 }
 
 func newCollector(t *testing.T) *collector {
@@ -45,6 +47,18 @@ func newCollector(t *testing.T) *collector {
 
 func (c *collector) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	if r.URL.Path == "/v1/metrics" && r.Method == http.MethodPost {
+		var md metricspb.MetricsData // ExportMetricsServiceRequest without gRPC: same JSON
+		if err := protojson.Unmarshal(body, &md); err != nil {
+			c.t.Errorf("collector: bad OTLP JSON metrics: %v\n%s", err, body)
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		c.mu.Lock()
+		c.metrics = append(c.metrics, &md)
+		c.mu.Unlock()
+		return
+	}
 	c.mu.Lock()
 	gate := c.gate
 	c.attempts++
@@ -331,5 +345,85 @@ func TestExporterBehindRedactingLog(t *testing.T) {
 	}
 	if !bytes.Contains(all, []byte(`"process.command_args"`)) || !bytes.Contains(all, []byte(`[REDACTED]`)) {
 		t.Errorf("resource should carry the redacted argv: %s", all)
+	}
+}
+
+// The metrics of the MCP conventions follow the spans at Close, valid
+// against the official protos; the calls of a session without trace
+// context share the session's trace.
+func TestExporterSendsMetricsAfterSpans(t *testing.T) {
+	c := newCollector(t)
+	e := newExporter(t, c, Options{})
+	for _, r := range callRecords(3) {
+		e.Observe(&r)
+	}
+	if err := closeExporter(t, e); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.metrics) != 1 {
+		t.Fatalf("%d metrics requests, want 1 (at Close)", len(c.metrics))
+	}
+	var names []string
+	var count uint64
+	for _, m := range c.metrics[0].ResourceMetrics[0].ScopeMetrics[0].Metrics {
+		names = append(names, m.Name)
+		if m.Name == "mcp.client.operation.duration" {
+			for _, p := range m.GetHistogram().DataPoints {
+				count += p.Count
+			}
+		}
+	}
+	if strings.Join(names, " ") != "mcp.client.operation.duration mcp.server.operation.duration" || count != 3 {
+		t.Errorf("metrics %v with %d calls, want the two operation durations over 3 calls", names, count)
+	}
+	traces := map[string]bool{}
+	for _, td := range c.reqs {
+		for _, sp := range td.ResourceSpans[0].ScopeSpans[0].Spans {
+			traces[base64.StdEncoding.EncodeToString(sp.TraceId)] = true
+		}
+	}
+	if len(traces) != 1 {
+		t.Errorf("%d traces for one session's calls, want 1", len(traces))
+	}
+	if st := e.Stats(); st.MetricsSent != 1 || st.MetricsRefused {
+		t.Errorf("Stats() = %+v, want one metrics request sent", st)
+	}
+}
+
+// A collector without a metrics pipeline answers 404 to /v1/metrics:
+// metrics are turned off, the spans are still delivered and Close does
+// not report a failure.
+func TestExporterMetrics404TurnsMetricsOff(t *testing.T) {
+	var mu sync.Mutex
+	paths := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths[r.URL.Path]++
+		mu.Unlock()
+		if r.URL.Path != "/v1/traces" {
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	e, err := New(&Options{Endpoint: srv.URL, Backoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range callRecords(1) {
+		e.Observe(&r)
+	}
+	if err := closeExporter(t, e); err != nil {
+		t.Errorf("Close() = %v, want nil (a backend without metrics is not a failure)", err)
+	}
+	st := e.Stats()
+	if !st.MetricsRefused || st.MetricsFailed != 0 || st.Sent != 1 {
+		t.Errorf("Stats() = %+v, want metrics refused, 1 span sent", st)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if paths["/v1/metrics"] != 1 {
+		t.Errorf("posted to /v1/metrics %d times, want once (a 404 is not retried)", paths["/v1/metrics"])
 	}
 }

@@ -1,12 +1,16 @@
 // Package otlp turns correlated MCP calls into OpenTelemetry spans and
-// encodes them as an OTLP/HTTP JSON ExportTraceServiceRequest (the body of
-// POST /v1/traces), by hand: no OpenTelemetry SDK, no protobuf runtime.
+// metrics and encodes them as OTLP/HTTP JSON ExportTraceServiceRequest and
+// ExportMetricsServiceRequest bodies (POST /v1/traces, /v1/metrics), by
+// hand: no OpenTelemetry SDK, no protobuf runtime. Names follow the
+// OpenTelemetry semantic conventions for MCP; semconv.go lists every name
+// emitted, testdata/semconv.txt pins it.
 //
 // The package is pure (no os, no net, no clock): `sessions export -T otlp`
 // uses it over a whole log, the live exporter (internal/otlp) over the
-// records of a running proxy. Both feed a [calls.Store] through a
-// [Builder], which remembers each request's W3C trace context from its
-// params._meta and emits one [Span] per settled call:
+// records of a running proxy. Both feed a [calls.Store] (or a traffic
+// checker, whose findings become span events) through a [Builder], which
+// remembers each request's W3C trace context from its params._meta (else
+// its HTTP traceparent header) and emits one [Span] per settled call:
 //
 //	var spans []otlp.Span
 //	b := otlp.NewBuilder(&otlp.BuilderOptions{Emit: func(c *calls.Call, s otlp.Span) { spans = append(spans, s) }})

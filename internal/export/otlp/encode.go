@@ -134,6 +134,15 @@ type Span struct {
 	Status     StatusCode
 	// StatusMessage explains an error status.
 	StatusMessage string
+	// Events are the span's events (mcpward's findings).
+	Events []Event
+}
+
+// An Event is a span event: a named, timed set of attributes.
+type Event struct {
+	Name  string
+	Time  time.Time
+	Attrs []Attr
 }
 
 // ResourceSpans are the spans of one resource (one recorded session).
@@ -215,6 +224,22 @@ func appendSpan(dst []byte, s *Span) []byte {
 	dst = appendNanos(dst, end)
 	dst = append(dst, `","attributes":`...)
 	dst = appendAttrs(dst, s.Attrs)
+	if len(s.Events) > 0 {
+		dst = append(dst, `,"events":[`...)
+		for i, ev := range s.Events {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"timeUnixNano":"`...)
+			dst = appendNanos(dst, ev.Time)
+			dst = append(dst, `","name":`...)
+			dst = jsonrpc.AppendString(dst, ev.Name)
+			dst = append(dst, `,"attributes":`...)
+			dst = appendAttrs(dst, ev.Attrs)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
 	dst = append(dst, `,"status":{`...)
 	if s.StatusMessage != "" {
 		dst = append(dst, `"message":`...)

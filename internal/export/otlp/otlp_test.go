@@ -62,6 +62,7 @@ func exportLog(t *testing.T, recs []*session.Record) []byte {
 	st := calls.New(&calls.Options{OnFrame: b.Frame, OnSettle: b.Settle})
 	for i, r := range recs {
 		st.Add(r, i+1)
+		b.Flush()
 	}
 	var rs []ResourceSpans
 	for _, s := range st.Sessions() {
@@ -133,22 +134,22 @@ func TestExportDecodesWithOfficialProtos(t *testing.T) {
 		t.Errorf("scope = %v", ss.Scope)
 	}
 	type row struct {
-		Name, Parent, State, Err string
-		Kind                     tracepb.Span_SpanKind
-		Status                   tracepb.Status_StatusCode
-		DurMS                    int64
+		Name, Parent, State, Err, Msg string
+		Kind                          tracepb.Span_SpanKind
+		Status                        tracepb.Status_StatusCode
+		DurMS                         int64
 	}
 	var got []row
 	for _, sp := range ss.Spans {
 		a := attrMap(sp.Attributes)
-		got = append(got, row{sp.Name, id(sp.ParentSpanId), a["mcpward.call.state"], a["rpc.jsonrpc.error_code"],
-			sp.Kind, sp.Status.GetCode(), int64(sp.EndTimeUnixNano-sp.StartTimeUnixNano) / 1e6})
+		got = append(got, row{sp.Name, id(sp.ParentSpanId), a["mcpward.call.state"], a["error.type"],
+			sp.Status.GetMessage(), sp.Kind, sp.Status.GetCode(), int64(sp.EndTimeUnixNano-sp.StartTimeUnixNano) / 1e6})
 	}
 	// The pending call (id 5) has no span: it never settled.
 	want := []row{
 		{Name: "initialize", State: "ok", Kind: tracepb.Span_SPAN_KIND_CLIENT, DurMS: 1},
 		{Name: "tools/call get_weather", Parent: "00f067aa0ba902b7", State: "ok", Kind: tracepb.Span_SPAN_KIND_CLIENT, DurMS: 1},
-		{Name: "tools/call boom", State: "error", Err: "-32602", Kind: tracepb.Span_SPAN_KIND_CLIENT, Status: tracepb.Status_STATUS_CODE_ERROR, DurMS: 1},
+		{Name: "tools/call boom", State: "error", Err: "-32602", Msg: "bad", Kind: tracepb.Span_SPAN_KIND_CLIENT, Status: tracepb.Status_STATUS_CODE_ERROR, DurMS: 1},
 		{Name: "tools/call slow", State: "cancelled", Kind: tracepb.Span_SPAN_KIND_CLIENT, DurMS: 1},
 	}
 	if d := cmp.Diff(want, got); d != "" {
@@ -159,14 +160,15 @@ func TestExportDecodesWithOfficialProtos(t *testing.T) {
 		t.Errorf("traced span: trace %s state %q; want the request's traceparent and tracestate", id(traced.TraceId), traced.TraceState)
 	}
 	a := attrMap(traced.Attributes)
-	for k, v := range map[string]string{"rpc.system": "jsonrpc", "rpc.method": "tools/call", "mcp.tool.name": "get_weather",
-		"rpc.jsonrpc.request_id": "2", "mcp.protocol.version": "2025-06-18", "mcpward.session.id": "S1"} {
+	for k, v := range map[string]string{"mcp.method.name": "tools/call", "gen_ai.tool.name": "get_weather",
+		"gen_ai.operation.name": "execute_tool", "jsonrpc.request.id": "2", "mcp.protocol.version": "2025-06-18",
+		"network.transport": "pipe", "mcpward.session.id": "S1"} {
 		if a[k] != v {
 			t.Errorf("attribute %s = %q, want %q", k, a[k], v)
 		}
 	}
-	if id := attrMap(ss.Spans[2].Attributes)["rpc.jsonrpc.request_id"]; id != `"a\"b"` {
-		t.Errorf("string id with an escape = %q, want the raw JSON", id)
+	if a := attrMap(ss.Spans[2].Attributes); a["jsonrpc.request.id"] != `"a\"b"` || a["rpc.response.status_code"] != "-32602" {
+		t.Errorf("string id with an escape = %q, want the raw JSON; status code %q", a["jsonrpc.request.id"], a["rpc.response.status_code"])
 	}
 	// Untraced calls share the session's stable trace; spans ids differ.
 	s1, s2 := req.ResourceSpans[0].ScopeSpans[0].Spans, req.ResourceSpans[1].ScopeSpans[0].Spans

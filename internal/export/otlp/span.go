@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/session"
 )
 
 // ServiceName is the service.name of every resource.
@@ -33,24 +35,42 @@ func CallSpanID(c *calls.Call) SpanID {
 }
 
 // CallInfo is what a span needs beyond the call: the request's trace
-// context and the HTTP session it travelled in.
+// context, the HTTP session it travelled in, the error message of its
+// response and the findings made on its frames.
 type CallInfo struct {
-	// Parent is the request's W3C trace context; HasParent is false when
-	// it carried none (the span then starts a trace of its own).
+	// Parent is the request's W3C trace context (params._meta, else the
+	// HTTP request's traceparent header); HasParent is false when it
+	// carried none (the span then joins its session's trace).
 	Parent    TraceContext
 	HasParent bool
+	// ParentFromHeader is set when Parent came from the HTTP header.
+	ParentFromHeader bool
 	// TraceID is used when HasParent is false; zero means
 	// SessionTraceID(c.Session).
 	TraceID TraceID
 	// MCPSessionID is the Mcp-Session-Id of the request.
 	MCPSessionID string
+	// Transport is the transport the request came over.
+	Transport session.Transport
+	// ErrorMessage is the message of the JSON-RPC error that answered the
+	// call, if any.
+	ErrorMessage string
+	// Events are the span's events: mcpward's findings on the call's
+	// frames, in the order they were made.
+	Events []Event
+	// Findings counts the findings; Violations those of class violation.
+	Findings, Violations int
+
+	ready bool // settled, waiting for Flush
 }
 
-// CallSpan returns the span of a settled call. Its name is the method
-// (with the tool, prompt or resource: "tools/call get_weather"), its kind
-// CLIENT (the span stands for the call as its caller made it), and its
-// status ERROR for a failed call, UNSET otherwise (OpenTelemetry leaves OK
-// to applications).
+// CallSpan returns the span of a settled call, named and attributed after
+// the OpenTelemetry semantic conventions for MCP (see semconv.go): its
+// name is "{mcp.method.name} {target}", the target being the tool or the
+// prompt (never the resource URI, which would make names high-cardinality);
+// its kind CLIENT (the span stands for the call as its caller made it);
+// its status ERROR, with error.type, for a failed call, UNSET otherwise
+// (OpenTelemetry leaves OK to applications).
 func CallSpan(c *calls.Call, info CallInfo) Span {
 	s := Span{
 		SpanID: CallSpanID(c),
@@ -58,6 +78,7 @@ func CallSpan(c *calls.Call, info CallInfo) Span {
 		Kind:   KindClient,
 		Start:  c.Start,
 		End:    c.End,
+		Events: info.Events,
 	}
 	switch {
 	case info.HasParent:
@@ -70,71 +91,78 @@ func CallSpan(c *calls.Call, info CallInfo) Span {
 	if s.End.IsZero() {
 		s.End = s.Start
 	}
-	if c.Name != "" && (c.Method == "tools/call" || c.Method == "prompts/get" || c.Method == "resources/read") {
-		s.Name += " " + c.Name
+	a := make([]Attr, 0, 20)
+	a = append(a, String(AttrMCPMethodName, c.Method))
+	if c.ID != "" {
+		a = append(a, String(AttrJSONRPCRequestID, idString(c.ID)))
 	}
-	a := make([]Attr, 0, 16)
-	a = append(a,
-		String("rpc.system", "jsonrpc"),
-		String("rpc.jsonrpc.version", "2.0"),
-		String("rpc.method", c.Method),
-		String("rpc.jsonrpc.request_id", idString(c.ID)),
-		String("mcp.method.name", c.Method),
-	)
-	switch c.Method {
-	case "tools/call":
-		if c.Name != "" {
-			a = append(a, String("mcp.tool.name", c.Name), String("gen_ai.tool.name", c.Name))
-		}
-	case "prompts/get":
-		if c.Name != "" {
-			a = append(a, String("mcp.prompt.name", c.Name))
-		}
-	case "resources/read":
-		if c.Name != "" {
-			a = append(a, String("mcp.resource.uri", c.Name))
+	if c.Name != "" {
+		switch c.Method {
+		case "tools/call":
+			s.Name += " " + c.Name
+			a = append(a, String(AttrGenAIToolName, c.Name), String(AttrGenAIOperationName, OperationExecuteTool))
+		case "prompts/get":
+			s.Name += " " + c.Name
+			a = append(a, String(AttrGenAIPromptName, c.Name))
+		case "resources/read", "resources/subscribe", "resources/unsubscribe":
+			a = append(a, String(AttrMCPResourceURI, c.Name))
 		}
 	}
 	if info.MCPSessionID != "" {
-		a = append(a, String("mcp.session.id", info.MCPSessionID))
+		a = append(a, String(AttrMCPSessionID, info.MCPSessionID))
 	}
 	if c.Revision != "" {
-		a = append(a, String("mcp.protocol.version", string(c.Revision)))
+		a = append(a, String(AttrMCPProtocolVersion, string(c.Revision)))
 	}
+	a = append(a, transportAttrs(info.Transport)...)
 	if c.HasError {
-		a = append(a, Int("rpc.jsonrpc.error_code", c.ErrorCode))
+		a = append(a, String(AttrRPCResponseStatusCode, strconv.FormatInt(c.ErrorCode, 10)))
 	}
 	if c.HTTPStatus != 0 {
-		a = append(a, Int("http.response.status_code", int64(c.HTTPStatus)))
+		a = append(a, Int(AttrHTTPResponseStatusCode, int64(c.HTTPStatus)))
+	}
+	if et := errorType(c); et != "" {
+		a = append(a, String(AttrErrorType, et))
 	}
 	a = append(a,
-		String("mcpward.session.id", c.Session),
-		String("mcpward.call.direction", string(c.Dir)),
-		String("mcpward.call.state", c.State.String()),
-		Int("mcpward.call.request_bytes", c.RequestBytes),
+		String(AttrSessionID, c.Session),
+		String(AttrCallDirection, string(c.Dir)),
+		String(AttrCallState, c.State.String()),
+		Int(AttrCallRequestBytes, c.RequestBytes),
 	)
 	if c.ResultBytes > 0 {
-		a = append(a, Int("mcpward.call.result_bytes", c.ResultBytes))
+		a = append(a, Int(AttrCallResultBytes, c.ResultBytes))
 	}
 	if c.IsError {
-		a = append(a, Bool("mcpward.call.tool_error", true))
+		a = append(a, Bool(AttrCallToolError, true))
 	}
 	if c.Rounds > 1 {
-		a = append(a, Int("mcpward.call.rounds", int64(c.Rounds)))
+		a = append(a, Int(AttrCallRounds, int64(c.Rounds)))
 	}
 	if c.Progress > 0 {
-		a = append(a, Int("mcpward.call.progress", int64(c.Progress)))
+		a = append(a, Int(AttrCallProgress, int64(c.Progress)))
 	}
 	if c.TaskID != "" {
-		a = append(a, String("mcpward.call.task_id", c.TaskID), String("mcpward.call.task_status", c.TaskStatus))
+		a = append(a, String(AttrCallTaskID, c.TaskID), String(AttrCallTaskStatus, c.TaskStatus))
 	}
 	if c.Truncated {
-		a = append(a, Bool("mcpward.call.truncated", true))
+		a = append(a, Bool(AttrCallTruncated, true))
+	}
+	if info.ParentFromHeader {
+		a = append(a, String(AttrCallTraceSource, "http_header"))
+	}
+	if info.Findings > 0 {
+		a = append(a, Int(AttrCallFindings, int64(info.Findings)))
+	}
+	if info.Violations > 0 {
+		a = append(a, Int(AttrCallViolations, int64(info.Violations)))
 	}
 	s.Attrs = a
 	if c.State == calls.Failed {
 		s.Status = StatusError
 		switch {
+		case c.HasError && info.ErrorMessage != "":
+			s.StatusMessage = info.ErrorMessage
 		case c.HasError:
 			s.StatusMessage = "JSON-RPC error " + strconv.FormatInt(c.ErrorCode, 10)
 		case c.IsError:
@@ -150,6 +178,40 @@ func CallSpan(c *calls.Call, info CallInfo) Span {
 	return s
 }
 
+// errorType is error.type of a failed call: the JSON-RPC error code,
+// "tool_error" for a tool result with isError (both as the MCP conventions
+// say), the HTTP status of an HTTP failure, else "task_" and the task's
+// status, else "_OTHER". A call that did not fail has none.
+func errorType(c *calls.Call) string {
+	if c.State != calls.Failed {
+		return ""
+	}
+	switch {
+	case c.HasError:
+		return strconv.FormatInt(c.ErrorCode, 10)
+	case c.IsError:
+		return "tool_error"
+	case c.HTTPStatus != 0:
+		return strconv.Itoa(c.HTTPStatus)
+	case c.TaskStatus != "":
+		return "task_" + c.TaskStatus
+	}
+	return "_OTHER"
+}
+
+// transportAttrs are network.transport (pipe for stdio, tcp for HTTP) and,
+// over HTTP, network.protocol.name, as the MCP conventions' table of
+// transports says.
+func transportAttrs(t session.Transport) []Attr {
+	switch t {
+	case session.Stdio:
+		return []Attr{String(AttrNetworkTransport, TransportPipe)}
+	case session.HTTP:
+		return []Attr{String(AttrNetworkTransport, TransportTCP), String(AttrNetworkProtocolName, "http")}
+	}
+	return nil
+}
+
 // idString is the id as an attribute: a string id without its quotes.
 func idString(raw string) string {
 	if len(raw) >= 2 && raw[0] == '"' && !strings.Contains(raw, `\`) {
@@ -163,32 +225,32 @@ func idString(raw string) string {
 // "lost" records), reported only when there were any.
 func SessionResource(s *calls.Session) []Attr {
 	a := []Attr{
-		String("service.name", ServiceName),
-		String("mcpward.session.id", s.ID),
+		String(AttrServiceName, ServiceName),
+		String(AttrSessionID, s.ID),
 	}
 	if s.Label != "" {
-		a = append(a, String("mcpward.server.label", s.Label))
+		a = append(a, String(AttrServerLabel, s.Label))
 	}
 	if s.Transport != "" {
-		a = append(a, String("mcpward.transport", string(s.Transport)))
+		a = append(a, String(AttrTransport, string(s.Transport)))
 	}
 	if len(s.Command) > 0 {
-		a = append(a, String("process.command", s.Command[0]), Strings("process.command_args", s.Command))
+		a = append(a, String(AttrProcessCommand, s.Command[0]), Strings(AttrProcessCommandArgs, s.Command))
 	}
 	if s.Target != "" {
-		a = append(a, String("mcpward.server.target", s.Target))
+		a = append(a, String(AttrServerTarget, s.Target))
 	}
 	if s.ServerName != "" {
-		a = append(a, String("mcpward.server.name", s.ServerName))
+		a = append(a, String(AttrServerName, s.ServerName))
 	}
 	if s.ServerVersion != "" {
-		a = append(a, String("mcpward.server.version", s.ServerVersion))
+		a = append(a, String(AttrServerVersion, s.ServerVersion))
 	}
 	if s.ClientName != "" {
-		a = append(a, String("mcpward.client.name", s.ClientName))
+		a = append(a, String(AttrClientName, s.ClientName))
 	}
 	if s.Lost > 0 {
-		a = append(a, Int("mcpward.session.lost_frames", s.Lost))
+		a = append(a, Int(AttrSessionLostFrames, s.Lost))
 	}
 	return a
 }
@@ -207,19 +269,38 @@ type BuilderOptions struct {
 	MaxOpen int
 }
 
+// A Finding is one of mcpward's rule findings, recorded as an event on
+// the span of the call whose frame showed it (see [Builder.Finding]).
+type Finding struct {
+	Session string
+	// Seq is the record the finding was made on (0: none).
+	Seq                           uint64
+	RuleID, Level, Class, Message string
+	Signal                        string
+}
+
+// maxEvents bounds the events of one span; further findings are counted
+// but not recorded as events.
+const maxEvents = 32
+
 // A Builder turns calls into spans. Wire it into a store with
-// calls.Options{OnFrame: b.Frame, OnSettle: b.Settle}; like the store, it
-// is not safe for concurrent use.
+// calls.Options{OnFrame: b.Frame, OnSettle: b.Settle} (or a traffic
+// checker, with OnFinding calling b.Finding), and call b.Flush after each
+// record added: a call's span is emitted by Flush, once the frame that
+// settled it has been judged, so findings on the response are on the
+// span. Like the store, it is not safe for concurrent use.
 type Builder struct {
-	opts BuilderOptions
-	open map[*calls.Call]CallInfo
+	opts     BuilderOptions
+	open     map[*calls.Call]*CallInfo
+	ready    []*calls.Call
+	findings []Finding
 	// Forgotten counts calls dropped by MaxOpen.
 	Forgotten int64
 }
 
 // NewBuilder returns a Builder.
 func NewBuilder(opts *BuilderOptions) *Builder {
-	b := &Builder{open: map[*calls.Call]CallInfo{}}
+	b := &Builder{open: map[*calls.Call]*CallInfo{}}
 	if opts != nil {
 		b.opts = *opts
 	}
@@ -229,49 +310,139 @@ func NewBuilder(opts *BuilderOptions) *Builder {
 	return b
 }
 
-// Frame remembers the trace context of each request as it is correlated
-// (calls.Options.OnFrame). A retry folded into an earlier call keeps that
-// call's context.
-func (b *Builder) Frame(f *calls.Frame) {
-	if f.Kind != calls.KindRequest || f.Call == nil {
-		return
-	}
-	if _, ok := b.open[f.Call]; ok {
-		return
-	}
-	if len(b.open) >= b.opts.MaxOpen {
-		for c := range b.open {
-			delete(b.open, c)
-			b.Forgotten++
-			break
-		}
-	}
-	var info CallInfo
-	if f.Params != nil {
-		info.Parent, info.HasParent = TraceContextFromMeta(f.Params.Meta)
-	}
-	if f.Record != nil {
-		info.MCPSessionID = f.Record.MCPSessionID
-	}
-	if !info.HasParent && b.opts.TraceID != nil {
-		info.TraceID = b.opts.TraceID(f.Call)
-	}
-	b.open[f.Call] = info
+// Finding queues a finding for the call of the frame it was made on. A
+// traffic checker reports a frame's findings before it hands the frame
+// on (OnFrame), so the next Frame call, or Flush, places it.
+func (b *Builder) Finding(f Finding) {
+	b.findings = append(b.findings, f)
 }
 
-// Settle emits the span of a settled call (calls.Options.OnSettle). A
+// Frame remembers the trace context of each request as it is correlated
+// (calls.Options.OnFrame), the error message of a response, and places
+// the findings made on the frame. A retry folded into an earlier call
+// keeps that call's context.
+func (b *Builder) Frame(f *calls.Frame) {
+	c := f.Call
+	if c == nil {
+		b.findings = b.findings[:0]
+		return
+	}
+	info, ok := b.open[c]
+	if !ok && f.Kind == calls.KindRequest {
+		info = b.newInfo(c)
+		if f.Params != nil {
+			info.Parent, info.HasParent = TraceContextFromMeta(f.Params.Meta)
+		}
+		if f.Record != nil {
+			info.MCPSessionID = f.Record.MCPSessionID
+			info.Transport = f.Record.Transport
+			if !info.HasParent {
+				if tc, ok := TraceContextFromHeader(f.Record.Header); ok {
+					info.Parent, info.HasParent, info.ParentFromHeader = tc, true, true
+				}
+			}
+		}
+		if info.HasParent {
+			info.TraceID = TraceID{}
+		}
+	}
+	if info == nil {
+		b.findings = b.findings[:0]
+		return
+	}
+	if f.Kind == calls.KindResponse && f.Msg.Error != nil && info.ErrorMessage == "" {
+		info.ErrorMessage = f.Msg.Error.Message
+	}
+	var at = c.Start
+	if f.Record != nil {
+		at = f.Record.Time
+	}
+	for _, fd := range b.findings {
+		if f.Record == nil || (fd.Seq == f.Record.Seq && fd.Session == f.Record.Session) {
+			info.addFinding(fd, at)
+		}
+	}
+	b.findings = b.findings[:0]
+}
+
+// newInfo registers a call, forgetting an arbitrary open one beyond
+// MaxOpen.
+func (b *Builder) newInfo(c *calls.Call) *CallInfo {
+	if len(b.open) >= b.opts.MaxOpen {
+		for old, info := range b.open {
+			if !info.ready {
+				delete(b.open, old)
+				b.Forgotten++
+				break
+			}
+		}
+	}
+	info := &CallInfo{}
+	if b.opts.TraceID != nil {
+		info.TraceID = b.opts.TraceID(c)
+	}
+	b.open[c] = info
+	return info
+}
+
+func (info *CallInfo) addFinding(f Finding, at time.Time) {
+	info.Findings++
+	if f.Class == "violation" {
+		info.Violations++
+	}
+	if len(info.Events) >= maxEvents {
+		return
+	}
+	a := []Attr{String(AttrFindingRuleID, f.RuleID), String(AttrFindingLevel, f.Level), String(AttrFindingClass, f.Class)}
+	if f.Signal != "" {
+		a = append(a, String(AttrFindingSignal, f.Signal))
+	}
+	if f.Message != "" {
+		a = append(a, String(AttrFindingMessage, f.Message))
+	}
+	info.Events = append(info.Events, Event{Name: EventFinding, Time: at, Attrs: a})
+}
+
+// Settle marks a settled call for Flush (calls.Options.OnSettle). A
 // cancelled call that later gets its response (LateResult) was emitted
 // when it was cancelled and is not emitted again.
 func (b *Builder) Settle(c *calls.Call) {
 	info, ok := b.open[c]
-	if !ok && c.State == calls.LateResult {
+	if !ok {
+		if c.State == calls.LateResult {
+			return
+		}
+		info = b.newInfo(c)
+	}
+	if info.ready {
 		return
 	}
-	delete(b.open, c)
-	if !ok && b.opts.TraceID != nil {
-		info.TraceID = b.opts.TraceID(c)
+	info.ready = true
+	b.ready = append(b.ready, c)
+}
+
+// Flush emits the spans of the calls settled so far. Findings not placed
+// by a frame (those a checker makes at the end of a log, such as an
+// unanswered request) go to the settled call whose request or response
+// they name.
+func (b *Builder) Flush() {
+	for _, c := range b.ready {
+		info := b.open[c]
+		delete(b.open, c)
+		for _, fd := range b.findings {
+			if fd.Session == c.Session && fd.Seq != 0 && (fd.Seq == c.ReqSeq || fd.Seq == c.RespSeq) {
+				at := c.End
+				if at.IsZero() {
+					at = c.Start
+				}
+				info.addFinding(fd, at)
+			}
+		}
+		if b.opts.Emit != nil {
+			b.opts.Emit(c, CallSpan(c, *info))
+		}
 	}
-	if b.opts.Emit != nil {
-		b.opts.Emit(c, CallSpan(c, info))
-	}
+	clear(b.ready)
+	b.ready = b.ready[:0]
+	b.findings = b.findings[:0]
 }

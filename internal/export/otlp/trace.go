@@ -102,3 +102,29 @@ func TraceContextFromMeta(meta map[string]json.RawMessage) (tc TraceContext, ok 
 	}
 	return tc, true
 }
+
+// TraceContextFromHeader reads the traceparent and tracestate headers of
+// an HTTP request (names case-insensitive; several tracestate values are
+// joined with commas, as W3C Trace Context allows). ok is false when
+// there is no single valid traceparent.
+func TraceContextFromHeader(h map[string][]string) (tc TraceContext, ok bool) {
+	var tp, ts []string
+	for k, v := range h {
+		switch {
+		case strings.EqualFold(k, MetaTraceparent):
+			tp = append(tp, v...)
+		case strings.EqualFold(k, MetaTracestate):
+			ts = append(ts, v...)
+		}
+	}
+	if len(tp) != 1 {
+		return tc, false
+	}
+	if tc, ok = ParseTraceparent(strings.TrimSpace(tp[0])); !ok {
+		return tc, false
+	}
+	if s := strings.Join(ts, ","); validTracestate(s) {
+		tc.State = s
+	}
+	return tc, true
+}

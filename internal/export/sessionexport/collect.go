@@ -168,6 +168,9 @@ func (c *collector) finding(f traffic.Finding) {
 	if f.Seq != 0 {
 		c.pending[f.Seq] = append(c.pending[f.Seq], f.RuleID)
 	}
+	if h, ok := c.sink.(interface{ onFinding(traffic.Finding) }); ok {
+		h.onFinding(f)
+	}
 }
 
 func (c *collector) settle(call *calls.Call) {

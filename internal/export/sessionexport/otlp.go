@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/export/otlp"
+	"github.com/mcpward/mcpward/internal/traffic"
 )
 
 // otlpChunk is how many spans of one session are held before they are
@@ -41,9 +42,14 @@ func newOTLPSink(w io.Writer, version string) (*otlpSink, error) {
 	return s, nil
 }
 
-// hook lets the collector feed the span builder from the call store.
+// hook lets the collector feed the span builder from the call store
+// (and, with --check, the findings, which become span events).
 func (s *otlpSink) onFrame(f *calls.Frame) { s.b.Frame(f) }
 func (s *otlpSink) onSettle(c *calls.Call) { s.b.Settle(c) }
+func (s *otlpSink) onFinding(f traffic.Finding) {
+	s.b.Finding(otlp.Finding{Session: f.Session, Seq: f.Seq, RuleID: f.RuleID, Level: f.Level,
+		Class: f.Class, Message: f.Message, Signal: string(f.Signal)})
+}
 
 func (s *otlpSink) emit(c *calls.Call, sp otlp.Span) {
 	if _, ok := s.pending[c.Session]; !ok {
@@ -80,8 +86,13 @@ func (s *otlpSink) flush(id string) {
 	_, s.err = s.w.Write(el)
 }
 
-func (s *otlpSink) frame(*frameInfo) error { return s.err }
-func (s *otlpSink) item(*item) error       { return s.err }
+// frame emits the spans of the calls the frame settled (the builder
+// holds them until the frame's findings are in).
+func (s *otlpSink) frame(*frameInfo) error {
+	s.b.Flush()
+	return s.err
+}
+func (s *otlpSink) item(*item) error { return s.err }
 
 func (s *otlpSink) finish(e *ending) error {
 	// Calls still open at the end have no end time; they get a span
@@ -89,6 +100,7 @@ func (s *otlpSink) finish(e *ending) error {
 	for _, c := range s.store().Open() {
 		s.b.Settle(c)
 	}
+	s.b.Flush()
 	for _, id := range s.order {
 		s.flush(id)
 	}
