@@ -27,8 +27,9 @@
 // their square.
 //
 // [Parse] is pure. [Find] and [Load] look for the file: the --config
-// path if given, else ./.mcpward.toml, else
-// <XDG_CONFIG_HOME or ~/.config>/mcpward/config.toml. The first one found is
+// path if given, else ./.mcpward.toml, else mcpsnoop's ./.mcpsnoop.toml
+// (read by [ParseMcpsnoop], with [File.Notices] naming the .mcpward.toml
+// equivalent of each key), else <XDG_CONFIG_HOME or ~/.config>/mcpward/config.toml. The first one found is
 // used whole; files are not merged. Flags win over the file: [File.Flags]
 // lists the file's values by flag name, and the command sets only the flags
 // the user did not.

@@ -12,9 +12,9 @@ import (
 )
 
 // Find returns the settings file to use: explicit (--config) if set,
-// which must exist; else cwd/.mcpward.toml; else
-// <XDG_CONFIG_HOME or HOME/.config>/mcpward/config.toml. It returns "" when
-// there is none. lookupEnv reads the environment.
+// which must exist; else cwd/.mcpward.toml; else mcpsnoop's
+// cwd/.mcpsnoop.toml; else <XDG_CONFIG_HOME or HOME/.config>/mcpward/config.toml.
+// It returns "" when there is none. lookupEnv reads the environment.
 func Find(explicit, cwd string, lookupEnv func(string) (string, bool)) (string, error) {
 	if explicit != "" {
 		if _, err := os.Stat(explicit); err != nil {
@@ -24,7 +24,7 @@ func Find(explicit, cwd string, lookupEnv func(string) (string, bool)) (string, 
 	}
 	var candidates []string
 	if cwd != "" {
-		candidates = append(candidates, filepath.Join(cwd, FileName))
+		candidates = append(candidates, filepath.Join(cwd, FileName), filepath.Join(cwd, McpsnoopFileName))
 	}
 	if dir := userConfigDir(lookupEnv); dir != "" {
 		candidates = append(candidates, filepath.Join(dir, "mcpward", "config.toml"))
@@ -57,7 +57,8 @@ func userConfigDir(lookupEnv func(string) (string, bool)) string {
 }
 
 // Load finds and parses the settings file. With none it returns an empty
-// File (whose Path is ""). Relative trace-file and hub-socket paths are
+// File (whose Path is ""). A file named .mcpsnoop.toml is read in
+// mcpsnoop's format (ParseMcpsnoop). Relative trace-file and hub-socket paths are
 // resolved against the file's directory, so a file means the same thing
 // from any working directory.
 func Load(explicit, cwd string, lookupEnv func(string) (string, bool)) (*File, error) {
@@ -69,7 +70,11 @@ func Load(explicit, cwd string, lookupEnv func(string) (string, bool)) (*File, e
 	if err != nil {
 		return nil, fault.Input(fmt.Errorf("config file %s: %w", path, unwrapPathError(err)))
 	}
-	f, err := Parse(path, data)
+	parse := Parse
+	if filepath.Base(path) == McpsnoopFileName {
+		parse = ParseMcpsnoop
+	}
+	f, err := parse(path, data)
 	if err != nil {
 		return nil, err
 	}

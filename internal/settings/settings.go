@@ -24,6 +24,9 @@ const FileName = ".mcpward.toml"
 type File struct {
 	// Path is where the file was read from ("" if not from a file).
 	Path string `toml:"-"`
+	// Notices are lines the command prints on stderr once it uses the
+	// file (for mcpsnoop's file: the .mcpward.toml equivalent of each key).
+	Notices []string `toml:"-"`
 
 	Label     string `toml:"label"`
 	TraceFile string `toml:"trace-file"`

@@ -138,6 +138,11 @@ func (o *Options) ApplySettings(cmd *cobra.Command) error {
 		return err
 	}
 	o.ConfigPath = file.Path
+	if o.IO != nil {
+		for _, n := range file.Notices { // mcpsnoop's file: what to write in .mcpward.toml
+			fmt.Fprintf(o.IO.ErrOut, "mcpward: %s\n", n)
+		}
+	}
 	fl := cmd.Flags()
 	// --trace-file on the command line overrides the file's no-trace and
 	// --no-trace its trace-file: they are one setting.

@@ -1,0 +1,184 @@
+package settings
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcpward/mcpward/internal/fault"
+)
+
+// McpsnoopFileName is mcpsnoop's settings file. mcpward reads it from the
+// working directory when there is no .mcpward.toml there, so a project
+// that used mcpsnoop keeps its label, trace file and redaction.
+const McpsnoopFileName = ".mcpsnoop.toml"
+
+// mcpsnoopKeys maps each key of .mcpsnoop.toml to its .mcpward.toml
+// equivalent, in the order the notice lists them.
+var mcpsnoopKeys = []struct{ key, equiv string }{
+	{"label", "label"},
+	{"trace-file", "trace-file"},
+	{"no-trace", "no-trace"},
+	{"redact-secrets", "[redact] secrets"},
+	{"redact-key", "[redact] keys"},
+	{"redact-value", "[redact] values"},
+	{"redact-path", "[redact] paths"},
+}
+
+// ParseMcpsnoop decodes mcpsnoop's .mcpsnoop.toml, which looks like TOML
+// but is a line-based format of its own: `key = value` lines, `#` starts a
+// comment only at the start of a line, a value is a bare word (no `#` in
+// it) or a double-quoted string (no `"` inside, nothing after it), arrays
+// are refused, and redact-key, redact-value and redact-path accumulate
+// when repeated. Every key it knows maps to one of .mcpward.toml; an
+// unknown key is an error, as it was for mcpsnoop. The File's Notices name
+// the .mcpward.toml equivalent of each key used. Every error is marked
+// fault.Input and names the line.
+func ParseMcpsnoop(name string, data []byte) (*File, error) {
+	f := &File{Path: name}
+	if err := f.parseMcpsnoop(data); err != nil {
+		return nil, fault.Input(fmt.Errorf("config %s: %w", name, err))
+	}
+	return f, nil
+}
+
+func (f *File) parseMcpsnoop(data []byte) error {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if len(data) > MaxFileSize {
+		return fmt.Errorf("larger than %d bytes", MaxFileSize)
+	}
+	seen := map[string]bool{}
+	for n, line := range strings.Split(string(data), "\n") {
+		if err := f.mcpsnoopLine(strings.TrimSpace(line), seen); err != nil {
+			return fmt.Errorf("line %d: %w", n+1, err)
+		}
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	f.Notices = append(f.Notices, fmt.Sprintf("read mcpsnoop's settings file %s; in .mcpward.toml each key is:", f.Path))
+	for _, k := range mcpsnoopKeys {
+		if seen[k.key] {
+			f.Notices = append(f.Notices, fmt.Sprintf("  %s -> %s", k.key, f.mcpwardValue(k.key, k.equiv)))
+		}
+	}
+	return nil
+}
+
+// mcpsnoopLine reads one trimmed line into f.
+func (f *File) mcpsnoopLine(line string, seen map[string]bool) error {
+	if line == "" || line[0] == '#' {
+		return nil
+	}
+	key, raw, ok := strings.Cut(line, "=")
+	if !ok {
+		return fmt.Errorf("want key = value, got %q", line)
+	}
+	key, raw = strings.TrimSpace(key), strings.TrimSpace(raw)
+	known := false
+	for _, k := range mcpsnoopKeys {
+		known = known || k.key == key
+	}
+	if !known {
+		return fmt.Errorf("unknown config key %q (mcpsnoop's keys: label, trace-file, no-trace, redact-secrets, redact-key, redact-value, redact-path)", key)
+	}
+	v, err := mcpsnoopValue(raw)
+	if err != nil {
+		return fmt.Errorf("invalid value for %q: %w", key, err)
+	}
+	seen[key] = true
+	boolean := func() (*bool, error) {
+		if v != "true" && v != "false" {
+			return nil, fmt.Errorf("invalid value for %q: want true or false, got %q", key, v)
+		}
+		b := v == "true"
+		return &b, nil
+	}
+	switch key {
+	case "label":
+		f.Label = v
+	case "trace-file":
+		f.TraceFile = v
+	case "no-trace":
+		f.NoTrace, err = boolean()
+	case "redact-secrets":
+		f.Redact.Secrets, err = boolean()
+	case "redact-key":
+		f.Redact.Keys = append(f.Redact.Keys, v)
+	case "redact-value":
+		f.Redact.Values = append(f.Redact.Values, v)
+	case "redact-path":
+		f.Redact.Paths = append(f.Redact.Paths, v)
+	}
+	return err
+}
+
+// mcpsnoopValue reads a value as mcpsnoop did: "quoted" (no `"` inside, no
+// escapes, nothing after it) or bare (no `#`, no array).
+func mcpsnoopValue(raw string) (string, error) {
+	switch {
+	case strings.HasPrefix(raw, "["):
+		return "", errors.New("array values are not supported")
+	case strings.HasPrefix(raw, `"`):
+		end := strings.IndexByte(raw[1:], '"')
+		if end < 0 {
+			return "", errors.New("unterminated quoted value")
+		}
+		if rest := strings.TrimSpace(raw[end+2:]); rest != "" {
+			return "", fmt.Errorf("unexpected content after quoted value: %q (a comment must be on a line of its own)", rest)
+		}
+		return raw[1 : end+1], nil
+	case strings.Contains(raw, "#"):
+		return "", errors.New(`"#" in an unquoted value (a comment must be on a line of its own; quote the value to keep the "#")`)
+	}
+	return raw, nil
+}
+
+// mcpwardValue renders key's value as the .mcpward.toml line that sets it.
+func (f *File) mcpwardValue(key, equiv string) string {
+	list := func(vs []string) string {
+		var q []string
+		for _, v := range vs {
+			if key != "redact-key" {
+				q = append(q, tomlString(v))
+				continue
+			}
+			// mcpsnoop's redact-key is comma-separated, as mcpward's.
+			for part := range strings.SplitSeq(v, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					q = append(q, tomlString(part))
+				}
+			}
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	var v string
+	switch key {
+	case "label":
+		v = tomlString(f.Label)
+	case "trace-file":
+		v = tomlString(f.TraceFile)
+	case "no-trace":
+		v = strconv.FormatBool(f.NoTrace != nil && *f.NoTrace)
+	case "redact-secrets":
+		v = strconv.FormatBool(f.Redact.Secrets != nil && *f.Redact.Secrets)
+	case "redact-key":
+		v = list(f.Redact.Keys)
+	case "redact-value":
+		v = list(f.Redact.Values)
+	case "redact-path":
+		v = list(f.Redact.Paths)
+	}
+	return equiv + " = " + v
+}
+
+// tomlString quotes s for TOML: a literal string when it holds a
+// backslash (a regexp reads as written), else a basic string.
+func tomlString(s string) string {
+	if strings.Contains(s, `\`) && !strings.ContainsAny(s, "'\n\r") {
+		return "'" + s + "'"
+	}
+	return strconv.Quote(s)
+}
