@@ -2,6 +2,7 @@ package migratecmd
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,8 @@ func (c converter) convert(f foundFile) Item {
 	switch f.kind {
 	case migrate.SnapgaugeSnapshot, migrate.SurfaceprintSnapshot, migrate.SurfaceprintLegacy:
 		c.snapshot(f.path, &it)
+	case migrate.SnapgaugeConfig:
+		c.snapgaugeConfig(f.path, &it)
 	case migrate.SnapgaugeResult:
 		it.Result = "read as is: mcpward report " + filepath.Base(f.path)
 	case migrate.SnapgaugeBoard:
@@ -45,12 +48,49 @@ func (c converter) snapshot(path string, it *Item) {
 		return
 	}
 	for _, n := range s.Observation.Notes {
-		if n.Kind == "import" {
+		// import.source only says where the snapshot came from.
+		if n.Kind == "import" && n.Rule != "import.source" {
 			it.NotCarried = append(it.NotCarried, n.Snippet)
 		}
 	}
-	dest := filepath.Join(c.dir, config.DefaultSnapshotDir, snapshotStem(path)+".snapshot.json")
+	// snapgauge's default snapshot directory becomes mcpward's beside it,
+	// where the migrated config looks; any other snapshot goes to the
+	// searched directory's .mcpward/.
+	root := c.dir
+	if parent := filepath.Dir(path); filepath.Base(parent) == config.SnapgaugeSnapshotDir {
+		root = filepath.Dir(parent)
+	}
+	dest := filepath.Join(root, config.DefaultSnapshotDir, snapshotStem(path)+".snapshot.json")
 	c.place(it, dest, func() error { return contract.WriteSnapshot(dest, s) })
+}
+
+// snapgaugeConfig converts snapgauge.config.json into mcpward.json beside
+// it. Its default snapshot directory (.snapgauge) becomes mcpward's
+// (.mcpward), where the snapshots are converted to.
+func (c converter) snapgaugeConfig(path string, it *Item) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		it.fail(err)
+		return
+	}
+	f, err := config.Parse(data)
+	if err != nil {
+		it.fail(err)
+		return
+	}
+	it.NotCarried = append(it.NotCarried, f.Warnings...)
+	if f.SnapshotDir == config.SnapgaugeSnapshotDir {
+		f.SnapshotDir = ""
+	} else {
+		it.NotCarried = append(it.NotCarried, fmt.Sprintf("snapshotDir %q is kept: the snapshots in it are read as they are", f.SnapshotDir))
+	}
+	out, err := config.Marshal(f)
+	if err != nil {
+		it.fail(err)
+		return
+	}
+	dest := filepath.Join(filepath.Dir(path), "mcpward.json")
+	c.place(it, dest, func() error { return contract.WriteFileAtomic(dest, out, 0o644) })
 }
 
 // place records dest in it and, when writing, writes it with do unless a
