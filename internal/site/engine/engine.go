@@ -1,0 +1,332 @@
+// Package engine is what the site's engine page runs in the browser,
+// compiled to WebAssembly (cmd/mcpward-wasm) and started in a Web Worker:
+// the offline diff of two snapshot files (mcpward's, snapgauge's and
+// mcp-surfaceprint's, as `mcpward diff` reads them), the traffic check of
+// a session log (as `mcpward sessions check LOG` with its default gate),
+// and the rendering of a saved Result document (as `mcpward report`). Each
+// gives a [Report]: the Result, the CLI's text report, and the findings
+// grouped by tier or class, each line worded exactly as the CLI prints it.
+//
+// It does no I/O: inputs are bytes, and a session log is written to a
+// [LogCheck] chunk by chunk, so a 50 MB log is never held whole.
+//
+// The diff and the traffic check rebuild the Result the way
+// contract.Compare and the sessions check command do; those live in
+// packages that reach the network and the file system and cannot be
+// compiled for the browser. TestParity runs both on the same inputs and
+// compares the reports byte for byte, so the two cannot drift apart.
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/export"
+	"github.com/mcpward/mcpward/internal/export/render"
+	"github.com/mcpward/mcpward/internal/export/text"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/migrate"
+	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
+	"github.com/mcpward/mcpward/internal/migrate/surfaceprint"
+	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/snapshot"
+)
+
+// A Report is what the page shows for one run.
+type Report struct {
+	Command  string `json:"command"`
+	ExitCode int    `json:"exitCode"`
+	// Verdict is "DRIFT (exit 1)"; Summary the CLI's closing line.
+	Verdict  string   `json:"verdict"`
+	Summary  string   `json:"summary"`
+	Problems []string `json:"problems"`
+	// Groups hold the findings: surface findings by tier (breaking first),
+	// then rule findings by class (violation first), empty groups left out.
+	Groups []Group `json:"groups"`
+	// Text is the CLI's text report of the Result, byte for byte.
+	Text string `json:"text"`
+	// Result is the Result document, as --json writes it.
+	Result string `json:"result"`
+}
+
+// A Group is the findings of one tier or class.
+type Group struct {
+	// Kind is "tier" (a surface finding) or "class" (a rule finding).
+	Kind  string `json:"kind"`
+	Name  string `json:"name"`
+	Lines []Line `json:"lines"`
+}
+
+// A Line is one finding as the CLI prints it.
+type Line struct {
+	RuleID string `json:"ruleId"`
+	// Text is the CLI's line for the finding; it contains RuleID once
+	// (the page links that part to the rule).
+	Text string `json:"text"`
+	// Rule is false when the id is in no catalogue (an old Result).
+	Rule bool `json:"rule"`
+}
+
+// An Error is a failed run: the one-line message the CLI would print after
+// "mcpward: ", its exit code, and the hint line, if any.
+type Error struct {
+	Message  string `json:"message"`
+	Hint     string `json:"hint,omitempty"`
+	ExitCode int    `json:"exitCode"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func newError(err error, hint string) *Error {
+	code, _ := result.CodeOf(err) // unclassified: Internal, as the CLI says
+	return &Error{Message: err.Error(), Hint: hint, ExitCode: code}
+}
+
+// An Input is one file given to the engine: its name (for messages and the
+// Result's paths) and its bytes.
+type Input struct {
+	Name string
+	Data []byte
+}
+
+// DiffOptions are diff's choices the page offers.
+type DiffOptions struct {
+	// FailOn is the gate tier ("" is risky, as in the CLI).
+	FailOn string
+	// Migrate upgrades an older mcpward snapshot format (--migrate).
+	Migrate bool
+	// Version is mcpward's version, written into the Result.
+	Version string
+}
+
+// ReadSnapshot parses one snapshot file as `mcpward diff` does
+// (contract.ReadSnapshot without the file system): a snapgauge or
+// mcp-surfaceprint snapshot is converted, an mcpward one parsed strictly.
+func ReadSnapshot(in Input, migrateOld bool) (*snapshot.Snapshot, error) {
+	data := in.Data
+	var s *snapshot.Snapshot
+	var err error
+	switch migrate.SniffSnapshot(data) {
+	case migrate.SnapgaugeSnapshot:
+		s, err = snapgauge.Snapshot(data)
+	case migrate.SurfaceprintSnapshot, migrate.SurfaceprintLegacy:
+		s, err = surfaceprint.Snapshot(data)
+	default:
+		if migrateOld {
+			if data, err = snapshot.Migrate(data); err != nil {
+				return nil, fmt.Errorf("snapshot %s: %w", in.Name, err)
+			}
+		}
+		if s, err = snapshot.Unmarshal(data); err != nil {
+			return nil, fmt.Errorf("snapshot %s: %w", in.Name, err)
+		}
+		return s, nil
+	}
+	if err != nil {
+		return nil, fault.Input(fmt.Errorf("snapshot %s: %w", in.Name, err))
+	}
+	return s, nil
+}
+
+// Diff compares two snapshot files, old → new, and gates the findings.
+func Diff(old, cur Input, opts DiffOptions) (*Report, error) {
+	r, err := DiffResult(old, cur, opts)
+	if err != nil {
+		return nil, err
+	}
+	return NewReport(r)
+}
+
+// DiffResult is Diff's Result.
+func DiffResult(oldIn, curIn Input, opts DiffOptions) (*result.Result, error) {
+	failOn := diff.Risky
+	if opts.FailOn != "" {
+		t, err := diff.ParseTier(opts.FailOn)
+		if err != nil {
+			return nil, &Error{Message: "--fail-on: " + err.Error(), ExitCode: result.Usage}
+		}
+		failOn = t
+	}
+	old, err := ReadSnapshot(oldIn, opts.Migrate)
+	if err != nil {
+		return nil, migrateHint(err)
+	}
+	cur, err := ReadSnapshot(curIn, opts.Migrate)
+	if err != nil {
+		return nil, migrateHint(err)
+	}
+	if err := snapshot.Comparable(old, cur); err != nil {
+		return nil, newError(fault.Input(err), "record both sides with the same probes and profiles, then diff again")
+	}
+	problems := append(sideProblems("old", old), sideProblems("new", cur)...)
+	all := diff.Diff(old, cur)
+	kept, failed := diff.Gate(all, failOn, nil, nil)
+	r := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Tool:          "mcpward",
+		Version:       opts.Version,
+		Command:       "diff",
+		Old:           ref(old, oldIn.Name),
+		New:           ref(cur, curIn.Name),
+		Findings:      make([]result.Finding, 0, len(kept)),
+		Ignored:       len(all) - len(kept),
+		Gate:          result.Gate{FailOn: failOn.String(), Failed: failed},
+		Evidence: result.Evidence{
+			Complete: len(problems) == 0,
+			Status:   cur.Observation.Status,
+			Problems: problems,
+		},
+	}
+	for _, f := range kept {
+		rf := result.Finding{Finding: f}
+		if f.Subject != "" {
+			rf.Location = &result.Location{File: curIn.Name, JSONPath: f.Subject}
+		}
+		r.Findings = append(r.Findings, rf)
+	}
+	r.Summary = result.Summary{Summary: diff.Summarize(kept)}
+	r.ExitCode = result.Decide(result.Outcome{Incomplete: !r.Evidence.Complete, Drift: failed})
+	return r, nil
+}
+
+func migrateHint(err error) error {
+	switch {
+	case errors.Is(err, snapshot.ErrNeedsMigration):
+		return newError(err, "tick \"upgrade an older snapshot format\" (--migrate) and diff again")
+	case errors.Is(err, snapshot.ErrNewerFormat):
+		return newError(err, "upgrade mcpward to read this snapshot")
+	}
+	return newError(err, "")
+}
+
+// sideProblems says why a stored snapshot cannot stand as complete
+// evidence, prefixed with its side (contract.SideProblems).
+func sideProblems(side string, s *snapshot.Snapshot) []string {
+	var out []string
+	cov := s.Observation.Coverage
+	for _, sec := range []struct {
+		name string
+		cov  snapshot.SectionCoverage
+	}{
+		{"discover", cov.Discover},
+		{"tools/list", cov.Tools},
+		{"resources/list", cov.Resources},
+		{"resources/templates/list", cov.ResourceTemplates},
+		{"prompts/list", cov.Prompts},
+		{"manifest", cov.Manifest},
+	} {
+		if sec.cov.Error != nil && !sec.cov.Completed {
+			out = append(out, sec.name+": "+strings.TrimPrefix(sec.cov.Error.Message, sec.name+": "))
+		} else if sec.cov.Attempted && !sec.cov.Completed {
+			out = append(out, sec.name+": not read to its end")
+		}
+	}
+	if cov.Probes.Error != nil {
+		out = append(out, cov.Probes.Error.Message)
+	}
+	if len(out) == 0 && s.Observation.Status != snapshot.StatusOK {
+		out = append(out, "observation status is "+s.Observation.Status)
+	}
+	if len(out) == 0 && s.SurfaceDigest == "" {
+		out = append(out, "the surface digest could not be computed")
+	}
+	for i, p := range out {
+		out[i] = side + ": " + p
+	}
+	return out
+}
+
+func ref(s *snapshot.Snapshot, path string) *result.SnapshotRef {
+	r := &result.SnapshotRef{
+		Path:          path,
+		RecordedAt:    s.Observation.RecordedAt,
+		SurfaceDigest: s.SurfaceDigest,
+		Status:        s.Observation.Status,
+	}
+	if d := s.Surface.Discover; d != nil {
+		name, version := snapshot.Str(d.ServerInfo, "name"), snapshot.Str(d.ServerInfo, "version")
+		if name != "" && version != "" {
+			r.Server = name + "@" + version
+		} else {
+			r.Server = name + version
+		}
+	}
+	return r
+}
+
+// ReadResult renders a saved Result document (`mcpward report`).
+func ReadResult(in Input) (*Report, error) {
+	r, err := export.ReadResult(in.Data)
+	if err != nil {
+		return nil, newError(fmt.Errorf("read result %s: %w", in.Name, err), "")
+	}
+	return NewReport(r)
+}
+
+// NewReport renders r for the page: its text report, its Result document
+// and its findings grouped, each line as the text report prints it.
+func NewReport(r *result.Result) (*Report, error) {
+	var txt, doc bytes.Buffer
+	if err := text.Write(&txt, r); err != nil {
+		return nil, err
+	}
+	if err := export.JSON(&doc, r); err != nil {
+		return nil, err
+	}
+	rep := &Report{
+		Command:  r.Command,
+		ExitCode: r.ExitCode,
+		Verdict:  render.VerdictOf(r).String(),
+		Summary:  render.SummaryLine(r),
+		Problems: render.Problems(r),
+		Groups:   []Group{},
+		Text:     txt.String(),
+		Result:   doc.String(),
+	}
+	if rep.Problems == nil {
+		rep.Problems = []string{}
+	}
+	add := func(kind, name string, l Line) {
+		if n := len(rep.Groups); n > 0 && rep.Groups[n-1].Kind == kind && rep.Groups[n-1].Name == name {
+			rep.Groups[n-1].Lines = append(rep.Groups[n-1].Lines, l)
+			return
+		}
+		rep.Groups = append(rep.Groups, Group{Kind: kind, Name: name, Lines: []Line{l}})
+	}
+	for tier := diff.Breaking; tier >= diff.Cosmetic; tier-- {
+		for _, f := range r.Findings {
+			if f.Tier != tier {
+				continue
+			}
+			line, err := findingLine(&result.Result{Command: "sessions-check", Findings: []result.Finding{f}})
+			if err != nil {
+				return nil, err
+			}
+			_, known := diff.LookupRule(f.RuleID)
+			add("tier", tier.String(), Line{RuleID: f.RuleID, Text: line, Rule: known})
+		}
+	}
+	for _, v := range render.RuleFindings(r) {
+		line, err := findingLine(&result.Result{Command: "sessions-check", Violations: []result.RuleFinding{v}})
+		if err != nil {
+			return nil, err
+		}
+		_, known := rules.Lookup(v.RuleID)
+		add("class", v.Class, Line{RuleID: v.RuleID, Text: line, Rule: known})
+	}
+	return rep, nil
+}
+
+// findingLine is the text report's line for the one finding r holds.
+func findingLine(r *result.Result) (string, error) {
+	var b bytes.Buffer
+	if err := text.Write(&b, r); err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(b.String(), "\n")
+	return line, nil
+}
