@@ -22,6 +22,12 @@
 // for byte when nothing else in the file changed since the wrap, and
 // otherwise splices the original entry back and keeps the other edits.
 //
+// An entry wrapped by mcpsnoop (command mcpsnoop, args ["--", cmd…]) is
+// recognised: [Wrap] makes it run through mcpward instead of wrapping the
+// shim in another (mcpsnoop's shim flags are mcpward proxy's), [Unwrap]
+// gives the server's command back, and mcpsnoop's backup
+// (<file>.mcpsnoop.bak) is restored when nothing else changed.
+//
 // [Clients] knows where Claude Desktop, Claude Code, Cursor and VS Code keep
 // their servers, per scope (user or workspace).
 package wrap

@@ -149,16 +149,23 @@ func (f *File) CheckWritable() error {
 // BackupPath is where the file's backup lives: beside the real file.
 func (f *File) BackupPath() string { return f.Real + BackupSuffix }
 
-// Backup returns the backup's content, or nil if there is none.
+// Backup returns the backup's content, or nil if there is none. Without
+// one of mcpward's, it is mcpsnoop's backup (<file>.mcpsnoop.bak), so that
+// unwrapping an entry mcpsnoop wrapped can restore the file byte for byte
+// (Unwrap uses it only when the file is otherwise unchanged); mcpsnoop's
+// backup is never removed.
 func (f *File) Backup() ([]byte, error) {
-	b, err := os.ReadFile(f.BackupPath())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	for _, p := range []string{f.BackupPath(), f.Real + McpsnoopBackupSuffix} {
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, pathErr(p, err)
+		}
+		return b, nil
 	}
-	if err != nil {
-		return nil, pathErr(f.BackupPath(), err)
-	}
-	return b, nil
+	return nil, nil
 }
 
 // SaveBackup writes the content as read to the backup, unless a backup

@@ -168,7 +168,9 @@ func (e *entry) wrapped() (orig []string, flags []string, ok bool) {
 
 // Wrap rewrites server's entry so it runs through mcpward. It returns
 // ErrAlreadyWrapped (and doc unchanged) when it already does, and the
-// command and args the entry had.
+// command and args the entry had. An entry wrapped by mcpsnoop is not
+// wrapped twice: it runs through mcpward instead, with mcpsnoop's shim
+// flags (the same flags of mcpward proxy) after spec's.
 func Wrap(doc []byte, t Target, server string, spec Spec) (out []byte, err error) {
 	e, err := find(doc, t, server)
 	if err != nil {
@@ -180,17 +182,23 @@ func Wrap(doc []byte, t Target, server string, spec Spec) (out []byte, err error
 	if spec.Mcpward == "" {
 		return doc, errors.New("no mcpward path")
 	}
+	if s, ok := e.mcpsnoop(); ok {
+		return fromMcpsnoop(doc, e, s, server, spec)
+	}
 	args := append([]string{"proxy"}, spec.Flags...)
 	args = append(append(append(args, "--"), e.cmd), e.argv...)
 	return e.rewrite(doc, spec.Mcpward, args), nil
 }
 
-// Unwrap restores server's entry to run without mcpward. backup, if not
-// nil, is the file as it was before the first wrap: when wrapping it
-// again with the same binary and flags gives exactly doc (nothing else
-// changed since), backup itself is returned (restored true), byte for
-// byte. Otherwise only the entry's command and args are spliced back. It
-// returns ErrNotWrapped when the entry does not run through mcpward.
+// Unwrap restores server's entry to run without mcpward (or without
+// mcpsnoop: an entry mcpsnoop wrapped gets the command after its "--"
+// back). backup, if not nil, is the file as it was before the first wrap:
+// when wrapping it again with the same binary and flags gives exactly doc
+// (nothing else changed since), or the unwrapped file is the same JSON
+// value as backup (mcpsnoop's wrap reformatted the entry), backup itself
+// is returned (restored true), byte for byte. Otherwise only the entry's
+// command and args are spliced back. It returns ErrNotWrapped when the
+// entry runs through neither.
 func Unwrap(doc, backup []byte, t Target, server string) (out []byte, restored bool, err error) {
 	e, err := find(doc, t, server)
 	if err != nil {
@@ -198,15 +206,37 @@ func Unwrap(doc, backup []byte, t Target, server string) (out []byte, restored b
 	}
 	orig, flags, ok := e.wrapped()
 	if !ok {
-		return doc, false, fmt.Errorf("server %q: %w", server, ErrNotWrapped)
-	}
-	if backup != nil {
+		s, snoop := e.mcpsnoop()
+		if !snoop {
+			return doc, false, fmt.Errorf("server %q: %w", server, ErrNotWrapped)
+		}
+		orig = s.orig
+	} else if backup != nil && !wrappedByMcpsnoop(backup, t, server) {
+		// (A backup taken when wrap replaced mcpsnoop holds mcpsnoop's
+		// entry: unwrap restores the server's own command instead.)
 		again, err := Wrap(backup, t, server, Spec{Mcpward: e.cmd, Flags: flags})
 		if err == nil && bytes.Equal(again, doc) {
 			return backup, true, nil
 		}
 	}
-	return e.rewrite(doc, orig[0], orig[1:]), false, nil
+	out = e.rewrite(doc, orig[0], orig[1:])
+	if backup != nil && !bytes.Equal(out, backup) && sameJSON(out, backup) {
+		// Nothing but the layout differs from the backup (mcpsnoop's
+		// wrap reordered the entry's keys): the backup, byte for byte.
+		return backup, true, nil
+	}
+	return out, false, nil
+}
+
+// wrappedByMcpsnoop reports whether server's entry in doc runs through
+// mcpsnoop.
+func wrappedByMcpsnoop(doc []byte, t Target, server string) bool {
+	e, err := find(doc, t, server)
+	if err != nil {
+		return false
+	}
+	_, ok := e.mcpsnoop()
+	return ok
 }
 
 // Servers lists the server names in doc, sorted.
