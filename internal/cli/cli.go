@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -80,9 +81,17 @@ func Run(f *cmdutil.Factory, args []string) (code int) {
 }
 
 // rewriteShimArgs turns the short form `mcpward -- <cmd…>` into
-// `mcpward proxy -- <cmd…>`.
+// `mcpward proxy -- <cmd…>`, and, as mcpsnoop's root took them, proxy
+// flags before the "--": `mcpward --label x -- <cmd…>` is `mcpward proxy
+// --label x -- <cmd…>` (the root itself has no flags but --help and
+// --version).
 func rewriteShimArgs(args []string) []string {
-	if len(args) > 0 && args[0] == "--" {
+	if len(args) == 0 {
+		return args
+	}
+	switch a := args[0]; {
+	case a == "--",
+		strings.HasPrefix(a, "-") && !slices.Contains([]string{"-h", "--help", "-v", "--version"}, a) && slices.Contains(args, "--"):
 		return append([]string{"proxy"}, args...)
 	}
 	return args
