@@ -164,7 +164,8 @@ func TestStdioEnvironment(t *testing.T) {
 	if err := json.Unmarshal(r.Response.Result, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"HOME": home, "XDG_CONFIG_HOME": "", "FOO": "bar", "BASE": "1", "PATH": "", "cwd": dir}
+	// Home moves the XDG directories under it too (issue 16 item 6).
+	want := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "FOO": "bar", "BASE": "1", "PATH": "", "cwd": dir}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("environment mismatch (-want +got):\n%s", d)
 	}
