@@ -21,6 +21,7 @@ import (
 	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
 	"github.com/mcpward/mcpward/internal/result"
 )
 
@@ -54,6 +55,8 @@ it in another format, without probing the server again.
 
 Formats: ` + formats + `.
 ` + described.String() + `
+A result saved by snapgauge (check, compat or diff --json) is read too.
+
 The command exits 0 when it rendered the result: the exit code recorded in the
 result belongs to the run that produced it. A file that is not a mcpward
 result, or was written by a newer mcpward, exits 4.`,
@@ -127,6 +130,14 @@ func readResult(opts *ReportOptions) (*result.Result, error) {
 	}
 	if len(data) > MaxResultSize {
 		return nil, fault.Input(fmt.Errorf("read result %s: larger than %d MiB, not a mcpward result", name, MaxResultSize>>20))
+	}
+	if snapgauge.IsResult(data) {
+		// A result snapgauge saved (check, compat or diff --json).
+		r, err := snapgauge.Result(data)
+		if err != nil {
+			return nil, fault.Input(fmt.Errorf("read result %s: %w", name, err))
+		}
+		return r, nil
 	}
 	r, err := export.ReadResult(data)
 	if err != nil {

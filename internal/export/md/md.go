@@ -41,6 +41,7 @@ func writeResult(w *bufio.Writer, r *result.Result) {
 	problems(w, r)
 	findings(w, r)
 	ruleFindings(w, r)
+	compat(w, r)
 	next(w, r, v)
 }
 

@@ -73,24 +73,7 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 		fmt.Fprintf(w, "; versions: %s", one(strings.Join(c.SupportedVersions, ", ")))
 	}
 	fmt.Fprintf(w, "\nprofiles: %s\n\ntransport assertions:\n", one(strings.Join(c.Profiles, ", ")))
-	// Assertions that do not apply to this transport share one reason; list
-	// their ids on one line instead of repeating it.
-	const na = "n/a"
-	byReason := map[string][]string{}
-	var reasons []string
-	for _, a := range c.Assertions {
-		if a.Verdict == na {
-			if _, ok := byReason[a.Detail]; !ok {
-				reasons = append(reasons, a.Detail)
-			}
-			byReason[a.Detail] = append(byReason[a.Detail], a.ID)
-			continue
-		}
-		fmt.Fprintf(w, "  %-8s %-44s %s\n", one(a.Verdict), one(a.ID), one(a.Detail))
-	}
-	for _, why := range reasons {
-		fmt.Fprintf(w, "  %-8s %d assertions — %s: %s\n", na, len(byReason[why]), one(strings.TrimPrefix(why, "n/a ")), one(strings.Join(byReason[why], ", ")))
-	}
+	p.assertions(c)
 	fmt.Fprintf(w, "\nfindings:\n")
 	n := 0
 	for _, f := range res.Violations {
@@ -144,6 +127,54 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 		fmt.Fprintf(w, "; %d not evaluated (listed above)", n)
 	}
 	fmt.Fprintln(w)
+}
+
+// assertions prints one line per assertion. Assertions that do not apply
+// to this transport share one reason; their ids go on one line instead of
+// repeating it.
+func (p *printer) assertions(c *result.Compat) {
+	one := render.OneLine
+	const na = "n/a"
+	byReason := map[string][]string{}
+	var reasons []string
+	for _, a := range c.Assertions {
+		if a.Verdict == na {
+			if _, ok := byReason[a.Detail]; !ok {
+				reasons = append(reasons, a.Detail)
+			}
+			byReason[a.Detail] = append(byReason[a.Detail], a.ID)
+			continue
+		}
+		fmt.Fprintf(p.w, "  %-8s %-44s %s\n", one(a.Verdict), one(a.ID), one(a.Detail))
+	}
+	for _, why := range reasons {
+		fmt.Fprintf(p.w, "  %-8s %d assertions — %s: %s\n", na, len(byReason[why]), one(strings.TrimPrefix(why, "n/a ")), one(strings.Join(byReason[why], ", ")))
+	}
+}
+
+// compatSection is the compat part of another command's report (check
+// runs the compat engine too): the transport assertions, the era and
+// profiles, and the verdict grid, as compat's own report prints them. The
+// rule findings are already listed with the others.
+func (p *printer) compatSection(r *result.Result) {
+	c := r.Compat
+	if c == nil {
+		return
+	}
+	one := render.OneLine
+	if len(c.Assertions) > 0 {
+		fmt.Fprintf(p.w, "transport assertions:\n")
+		p.assertions(c)
+	}
+	fmt.Fprintf(p.w, "compat: era=%s; profiles=%s\n", one(c.Era), one(strings.Join(c.Profiles, ", ")))
+	if len(c.Verdicts) > 0 {
+		opts := p.opts
+		if opts == nil {
+			opts = &Options{}
+		}
+		p.verdictGrid(c, opts)
+		fmt.Fprintln(p.w)
+	}
 }
 
 // verdictGrid prints the tools × profiles verdicts, one column per

@@ -35,7 +35,7 @@ func WriteOptions(w io.Writer, r *result.Result, opts *Options) error {
 	if opts == nil {
 		opts = &Options{}
 	}
-	p := &printer{w: bufio.NewWriter(w), color: opts.Color}
+	p := &printer{w: bufio.NewWriter(w), color: opts.Color, opts: opts}
 	if r.Command == "compat" && r.Compat != nil {
 		p.compat(r, opts)
 	} else {
@@ -68,6 +68,8 @@ const (
 type printer struct {
 	w     *bufio.Writer
 	color bool
+	// opts lays out compat's verdict grid (nil: plain).
+	opts *Options
 }
 
 func (p *printer) line(s string) {
@@ -157,6 +159,7 @@ func (p *printer) result(r *result.Result) {
 		}
 		p.line(s)
 	}
+	p.compatSection(r)
 	summary := render.SummaryLine(r)
 	if p.color {
 		v := render.VerdictOf(r).String()
