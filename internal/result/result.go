@@ -52,6 +52,15 @@ type Result struct {
 	ExitCode int `json:"exitCode"`
 	// Updated is true when check --update wrote a new snapshot.
 	Updated bool `json:"updated,omitempty"`
+	// Error is set only on a section of a fleet Result (see [Combine]):
+	// the one-line error that stopped that target before it had a verdict
+	// (exit 4 or 5); Hint is the remediation line that came with it.
+	Error string `json:"error,omitempty"`
+	Hint  string `json:"hint,omitempty"`
+	// Targets are the per-target sections of a fleet run (check --all,
+	// compat over several targets), in config order; each is a whole
+	// Result of its own. Absent for a one-target run. See [Combine].
+	Targets []Result `json:"targets,omitempty"`
 }
 
 // Target identifies the checked server (no secrets).

@@ -40,6 +40,11 @@ type CheckOptions struct {
 
 	// Name is the target name ("" : the config's only target).
 	Name string
+	// All checks every target of the config; Names (two or more) checks
+	// those. Either runs the targets in parallel (Jobs at a time, each
+	// bounded by TargetTimeout) into one fleet Result.
+	Names []string
+	Fleet cmdutil.FleetFlags
 	// SnapshotPath is set in the `check SNAPSHOT.json -- <command…>` form:
 	// the stored snapshot is that file and no config is read.
 	SnapshotPath string
@@ -78,7 +83,7 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(context.Context, *CheckOptions) e
 		noCompat   bool
 	)
 	cmd := &cobra.Command{
-		Use:   "check [target | SNAPSHOT.json]",
+		Use:   "check [target… | --all | SNAPSHOT.json]",
 		Short: "Probe live, diff against the stored snapshot, gate, exit code",
 		Long: `Observe the server live under the stored snapshot's probe spec, diff the stored
 snapshot (old) against the live surface (new), filter (--ignore drops rule ids,
@@ -93,25 +98,30 @@ Exit codes: 0 clean, 1 drift at or above the gate, 2 evidence incomplete (never
 Precedence 2 > 3 > 1 > 0.
 
 --update writes the live surface as the new snapshot when the evidence is
-complete: the drift is accepted and the command exits 0 (or 3 on a violation).`,
+complete: the drift is accepted and the command exits 0 (or 3 on a violation).
+
+--all checks every target of the config (several NAMEs check those), --jobs at
+a time, each bounded by --target-timeout: one report with a section per target
+in config order, and one exit code, the worst of the targets' (5 > 4 > 2 > 3 >
+1 > 0: a target whose config entry or snapshot is unusable exits 4 even when
+the others pass). A target that fails or hangs does not stop the others.`,
 		Example: `  mcpward check
   mcpward check weather --format github
   mcpward check --update                      # accept the new surface
+  mcpward check --all --jobs 8 --format sarif > mcpward.sarif
   mcpward check baseline.snapshot.json -- node server.js`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if at := cmd.ArgsLenAtDash(); at >= 0 {
-				args = args[:at]
-			}
-			return cobra.MaximumNArgs(1)(cmd, args)
-		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = opts.Target.SetCommand(cmd, args)
-			if len(args) == 1 {
-				if strings.HasSuffix(args[0], ".json") {
-					opts.SnapshotPath = args[0]
-				} else {
-					opts.Name = args[0]
-				}
+			switch {
+			case len(args) == 1 && strings.HasSuffix(args[0], ".json"):
+				opts.SnapshotPath = args[0]
+			case len(args) == 1:
+				opts.Name = args[0]
+			case len(args) > 1:
+				opts.Names = args
+			}
+			if err := opts.Fleet.Validate(cmd, args, opts.Target.Set()); err != nil {
+				return err
 			}
 			opts.TimeoutSet = cmd.Flags().Changed("timeout")
 			if noCompat {
@@ -148,6 +158,7 @@ complete: the drift is accepted and the command exits 0 (or 3 on a violation).`,
 	fl.BoolVar(&opts.Update, "update", false, "accept the live surface: write it as the new snapshot (only from complete evidence)")
 	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older stored snapshot format before comparing")
 	fl.StringVar(&recordedAt, "recorded-at", "", "pin the live snapshot's time (RFC 3339)")
+	cmdutil.AddFleetFlags(cmd, &opts.Fleet)
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions(cmdutil.Tiers, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("only", cmdutil.CompleteList(cmdutil.Tiers...))
 	_ = cmd.RegisterFlagCompletionFunc("ignore", cmdutil.CompleteLazyList(cmdutil.RuleIDs))
@@ -156,6 +167,16 @@ complete: the drift is accepted and the command exits 0 (or 3 on a violation).`,
 }
 
 func validate(opts *CheckOptions) error {
+	if opts.Fleet.All || len(opts.Names) > 0 {
+		if opts.Target.Timeout <= 0 {
+			return cmdutil.FlagErrorf("--timeout must be positive, got %s", opts.Target.Timeout)
+		}
+		_, err := contract.ParseGate(opts.FailOn, opts.Only, opts.Ignore)
+		if err != nil {
+			return cmdutil.FlagErrorWrap(err)
+		}
+		return nil
+	}
 	if _, err := contract.ParseGate(opts.FailOn, opts.Only, opts.Ignore); err != nil {
 		return cmdutil.FlagErrorWrap(err)
 	}
@@ -216,52 +237,77 @@ func resolve(opts *CheckOptions) (*contract.Resolved, error) {
 }
 
 func checkRun(ctx context.Context, opts *CheckOptions) error {
+	if opts.Fleet.All || len(opts.Names) > 0 {
+		return fleetRun(ctx, opts)
+	}
 	rt, err := resolve(opts)
 	if err != nil {
 		return err
 	}
+	progress := cmdutil.NewProgress(opts.IO)
+	defer progress.Stop()
+	r, stderr, err := checkTarget(ctx, opts, rt, progress.Show, progress.Stop)
+	if err != nil {
+		return err
+	}
+	if err := contract.Render(opts.IO, opts.Reporter, r); err != nil {
+		return err
+	}
+	if r.ExitCode == result.Incomplete {
+		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock(stderr, contract.StderrLines))
+		done := "nothing compared as unchanged"
+		if opts.Update {
+			done = "snapshot not updated"
+		}
+		return &cmdutil.VerdictError{Code: result.Incomplete, Reason: "missing evidence is never 'no change': " + done}
+	}
+	return cmdutil.Verdict(r.ExitCode)
+}
+
+// checkTarget checks one resolved target and returns its Result (not yet
+// rendered) and what the server wrote to stderr. show and stop drive the
+// progress line while the server is observed.
+func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved, show func(string), stop func()) (*result.Result, []byte, error) {
 	failOn := opts.FailOn
 	if failOn == "" {
 		failOn = rt.FailOn
 	}
 	if err := contract.CheckRuleIDs(rt.Ignore); err != nil {
-		return fault.Input(fmt.Errorf("the ignore list of target %q in the config: %w", rt.Target.Name, err))
+		return nil, nil, fault.Input(fmt.Errorf("the ignore list of target %q in the config: %w", rt.Target.Name, err))
 	}
 	gate, err := contract.ParseGate(failOn, opts.Only, append(slices.Clone(rt.Ignore), opts.Ignore...))
 	if err != nil {
-		return cmdutil.FlagErrorWrap(err)
+		return nil, nil, cmdutil.FlagErrorWrap(err)
 	}
 	stored, err := contract.ReadSnapshot(rt.Path, opts.Migrate)
 	if err != nil {
 		switch {
 		case errors.Is(err, contract.ErrNoSnapshot):
-			return cmdutil.WithHint(fault.Input(fmt.Errorf("no stored snapshot for %s at %s", rt.Name, rt.Path)),
+			return nil, nil, cmdutil.WithHint(fault.Input(fmt.Errorf("no stored snapshot for %s at %s", rt.Name, rt.Path)),
 				fmt.Sprintf("run 'mcpward record %s' first", rt.Name))
 		case errors.Is(err, snapshot.ErrNeedsMigration):
-			return cmdutil.WithHint(err, "re-run with --migrate to upgrade the stored snapshot")
+			return nil, nil, cmdutil.WithHint(err, "re-run with --migrate to upgrade the stored snapshot")
 		}
-		return err
+		return nil, nil, err
 	}
 	// The probe spec is known before probing: refuse an incomparable pair
 	// without touching the server.
 	if want, err := rt.ProbeSpec().Hash(); err != nil {
-		return fault.Input(err)
+		return nil, nil, fault.Input(err)
 	} else if want != stored.ProbeSpecHash {
-		return cmdutil.WithHint(fault.Input(fmt.Errorf("probe spec of %s differs from the stored snapshot %s (%.12s… vs %.12s…)", rt.Name, rt.Path, want, stored.ProbeSpecHash)),
+		return nil, nil, cmdutil.WithHint(fault.Input(fmt.Errorf("probe spec of %s differs from the stored snapshot %s (%.12s… vs %.12s…)", rt.Name, rt.Path, want, stored.ProbeSpecHash)),
 			fmt.Sprintf("the probes or profiles changed: re-record with 'mcpward record %s'", rt.Name))
 	}
 
-	progress := cmdutil.NewProgress(opts.IO)
-	defer progress.Stop()
 	obs, err := contract.Observe(ctx, rt.Target, &contract.ObserveOptions{
 		Version:  opts.Version,
 		Now:      contract.Clock(opts.Now, opts.RecordedAt),
 		Env:      opts.Env,
-		Progress: progress.Show,
+		Progress: show,
 	})
-	progress.Stop()
+	stop()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	res := &result.Target{Name: rt.Name, Transport: rt.Spec.Info().Transport, Endpoint: contract.Describe(rt.Spec)}
 	var r *result.Result
@@ -269,7 +315,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		r = unreachable(opts, res, stored, rt.Path, gate, obs.Problems)
 	} else {
 		if err := snapshot.Comparable(stored, obs.Snapshot); err != nil {
-			return fault.Input(err)
+			return nil, nil, fault.Input(err)
 		}
 		problems := append(contract.SideProblems("stored", stored), obs.Problems...)
 		r = contract.Compare(&contract.Comparison{
@@ -286,7 +332,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		if opts.Compat != nil && r.Evidence.Complete {
 			vs, err := opts.Compat(ctx, rt.Target, obs.Snapshot)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			// What the observation itself already proves (a probe that
 			// asked for a capability the call did not declare) is judged
@@ -305,7 +351,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		}
 		if opts.Update && r.Evidence.Complete {
 			if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
-				return fault.Input(err)
+				return nil, nil, fault.Input(err)
 			}
 			r.Updated = true
 			r.New.Path = rt.Path
@@ -318,18 +364,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 			Drift:      r.Gate.Failed && !r.Updated,
 		})
 	}
-	if err := contract.Render(opts.IO, opts.Reporter, r); err != nil {
-		return err
-	}
-	if r.ExitCode == result.Incomplete {
-		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock(obs.Stderr, contract.StderrLines))
-		done := "nothing compared as unchanged"
-		if opts.Update {
-			done = "snapshot not updated"
-		}
-		return &cmdutil.VerdictError{Code: result.Incomplete, Reason: "missing evidence is never 'no change': " + done}
-	}
-	return cmdutil.Verdict(r.ExitCode)
+	return r, obs.Stderr, nil
 }
 
 // unreachable is the Result of a check whose server could not be observed

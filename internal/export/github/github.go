@@ -23,7 +23,11 @@ func Write(w io.Writer, r *result.Result) error {
 		return err
 	}
 	bw := bufio.NewWriter(w)
-	writeAnnotations(bw, r)
+	if len(r.Targets) > 0 {
+		writeFleetAnnotations(bw, r)
+	} else {
+		writeAnnotations(bw, r, "")
+	}
 	// The token only has to be one the report cannot contain; a hash of the
 	// report is such a token and keeps the output deterministic.
 	sum := sha256.Sum256(report.Bytes())
@@ -39,13 +43,19 @@ func Write(w io.Writer, r *result.Result) error {
 	return nil
 }
 
-func writeAnnotations(w *bufio.Writer, r *result.Result) {
-	annotate(w, "notice", "mcpward "+r.Command, nil, render.SummaryLine(r))
+// writeAnnotations annotates r's findings; a fleet section's (target
+// named) titles start with the target's name.
+func writeAnnotations(w *bufio.Writer, r *result.Result, target string) {
+	prefix, suffix := "", ""
+	if target != "" {
+		prefix, suffix = target+": ", " "+target
+	}
+	annotate(w, "notice", "mcpward "+r.Command+suffix, nil, render.SummaryLine(r))
 	for _, p := range render.Problems(r) {
-		annotate(w, "error", "incomplete evidence", nil, p)
+		annotate(w, "error", prefix+"incomplete evidence", nil, p)
 	}
 	for _, f := range r.Findings {
-		annotate(w, tierLevel(f.Tier), f.Tier.String()+": "+f.RuleID, f.Location, f.Subject+" — "+f.Message)
+		annotate(w, tierLevel(f.Tier), prefix+f.Tier.String()+": "+f.RuleID, f.Location, f.Subject+" — "+f.Message)
 	}
 	for _, v := range render.RuleFindings(r) {
 		msg := v.Subject + " — " + v.Message
@@ -62,7 +72,7 @@ func writeAnnotations(w *bufio.Writer, r *result.Result) {
 		if len(tags) > 0 {
 			msg += " (" + strings.Join(tags, "; ") + ")"
 		}
-		annotate(w, classLevel(v.Class), v.Class+": "+v.RuleID, v.Location, msg)
+		annotate(w, classLevel(v.Class), prefix+v.Class+": "+v.RuleID, v.Location, msg)
 	}
 }
 

@@ -71,12 +71,63 @@ func Write(w io.Writer, r *result.Result) error {
 	return nil
 }
 
-// Build returns the JUnit document of r, with every count filled in.
+// Build returns the JUnit document of r, with every count filled in. A
+// fleet Result (check --all) gives each target its own suites, named
+// mcpward.<command>.<target>.findings (…rules, …evidence), in the
+// Result's order.
 func Build(r *result.Result) *TestSuites {
-	prefix := "mcpward." + safe(r.Command)
 	doc := &TestSuites{Name: "mcpward " + safe(r.Command)}
-	if r.Target != nil && r.Target.Name != "" {
-		doc.Name += " " + safe(r.Target.Name)
+	if len(r.Targets) == 0 {
+		if r.Target != nil && r.Target.Name != "" {
+			doc.Name += " " + safe(r.Target.Name)
+		}
+		doc.Suites = suites(r, "mcpward."+safe(r.Command))
+	}
+	for i := range r.Targets {
+		s := &r.Targets[i]
+		name := render.SectionName(s)
+		for _, su := range suites(s, "mcpward."+safe(s.Command)+"."+name) {
+			su.Properties = append([]Property{{"target", name}}, su.Properties...)
+			doc.Suites = append(doc.Suites, su)
+		}
+	}
+	if len(r.Targets) > 0 {
+		doc.Name += fmt.Sprintf(" (%d targets)", len(r.Targets))
+	}
+
+	for i := range doc.Suites {
+		s := &doc.Suites[i]
+		s.Tests = len(s.Cases)
+		for _, c := range s.Cases {
+			if c.Failure != nil {
+				s.Failures++
+			}
+			if c.Error != nil {
+				s.Errors++
+			}
+		}
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Errors += s.Errors
+	}
+	return doc
+}
+
+// suites are the test suites of one Result (or one fleet section), their
+// names and classnames starting with prefix.
+func suites(r *result.Result, prefix string) []TestSuite {
+	var out []TestSuite
+	if r.Error != "" {
+		// A fleet target that stopped before its verdict: one error.
+		msg := safe(r.Error)
+		text := "not judged: " + msg
+		if r.Hint != "" {
+			text += " (hint: " + safe(r.Hint) + ")"
+		}
+		return []TestSuite{{Name: prefix, Cases: []TestCase{{
+			Name: "run", ClassName: prefix,
+			Error: &Problem{Message: msg, Type: render.VerdictOf(r).Label, Text: text},
+		}}}}
 	}
 
 	if r.Command != "compat" || len(r.Findings) > 0 {
@@ -98,7 +149,7 @@ func Build(r *result.Result) *TestSuites {
 			}
 			s.Cases = append(s.Cases, c)
 		}
-		doc.Suites = append(doc.Suites, s)
+		out = append(out, s)
 	}
 
 	if len(r.Violations) > 0 {
@@ -125,7 +176,7 @@ func Build(r *result.Result) *TestSuites {
 			}
 			s.Cases = append(s.Cases, c)
 		}
-		doc.Suites = append(doc.Suites, s)
+		out = append(out, s)
 	}
 
 	ev := TestSuite{Name: prefix + ".evidence"}
@@ -143,24 +194,8 @@ func Build(r *result.Result) *TestSuites {
 			})
 		}
 	}
-	doc.Suites = append(doc.Suites, ev)
-
-	for i := range doc.Suites {
-		s := &doc.Suites[i]
-		s.Tests = len(s.Cases)
-		for _, c := range s.Cases {
-			if c.Failure != nil {
-				s.Failures++
-			}
-			if c.Error != nil {
-				s.Errors++
-			}
-		}
-		doc.Tests += s.Tests
-		doc.Failures += s.Failures
-		doc.Errors += s.Errors
-	}
-	return doc
+	out = append(out, ev)
+	return out
 }
 
 // safe puts server text on one line; encoding/xml then escapes markup and

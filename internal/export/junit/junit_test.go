@@ -78,6 +78,13 @@ func TestParseBack(t *testing.T) {
 			"mcpward.compat.rules": {4, 3, 0}, "mcpward.compat.evidence": {1, 0, 0}}},
 		{"hostile", counts{2, 1, 0}, map[string]counts{
 			"mcpward.check.findings": {1, 1, 0}, "mcpward.check.evidence": {1, 0, 0}}},
+		// A fleet: each target's suites are named by the target; the one
+		// with no stored snapshot is one error.
+		{"fleet", counts{10, 3, 2}, map[string]counts{
+			"mcpward.check.weather.findings": {0, 0, 0}, "mcpward.check.weather.evidence": {1, 0, 0},
+			"mcpward.check.drifting.findings": {6, 3, 0}, "mcpward.check.drifting.evidence": {1, 0, 0},
+			"mcpward.check.hanging.findings": {0, 0, 0}, "mcpward.check.hanging.evidence": {1, 0, 1},
+			"mcpward.check.api": {1, 0, 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -36,10 +36,19 @@ type log struct {
 }
 
 type run struct {
-	Tool        tool           `json:"tool"`
-	Invocations []invocation   `json:"invocations"`
-	Results     []sresult      `json:"results"`
-	Properties  map[string]any `json:"properties,omitempty"`
+	Tool              tool               `json:"tool"`
+	AutomationDetails *automationDetails `json:"automationDetails,omitempty"`
+	Invocations       []invocation       `json:"invocations"`
+	Results           []sresult          `json:"results"`
+	Properties        map[string]any     `json:"properties,omitempty"`
+}
+
+// automationDetails identifies a run among the runs of one log: GitHub
+// code scanning takes the part before the last "/" of its id as the
+// run's category, and refuses a log with two runs of one tool in one
+// category.
+type automationDetails struct {
+	ID string `json:"id"`
 }
 
 type tool struct {
@@ -166,6 +175,36 @@ var catalogue = sync.OnceValue(func() map[string]diff.RuleInfo {
 })
 
 func build(r *result.Result) *log {
+	l := &log{Schema: Schema, Version: Version}
+	if len(r.Targets) == 0 {
+		l.Runs = []run{buildRun(r)}
+		return l
+	}
+	// A fleet is one run per target, in the Result's order, each named
+	// by the target in its automation id and its properties.
+	for i := range r.Targets {
+		s := &r.Targets[i]
+		ru := buildRun(s)
+		name := "?"
+		if s.Target != nil && s.Target.Name != "" {
+			name = s.Target.Name
+		}
+		ru.AutomationDetails = &automationDetails{ID: AutomationID(s.Command, name)}
+		ru.Properties["target"] = name
+		l.Runs = append(l.Runs, ru)
+	}
+	return l
+}
+
+// AutomationID is the automationDetails id of a fleet target's run,
+// "mcpward/<command>/<target>/": its category (the id up to the last
+// "/") is distinct per target, so code scanning keeps each target's
+// alerts apart.
+func AutomationID(command, target string) string {
+	return "mcpward/" + strings.ReplaceAll(command, " ", "-") + "/" + target + "/"
+}
+
+func buildRun(r *result.Result) run {
 	rules := descriptors(r)
 	index := map[string]int{}
 	for i, d := range rules {
@@ -208,9 +247,20 @@ func build(r *result.Result) *log {
 		})
 	}
 	inv := invocation{ExecutionSuccessful: r.Evidence.Complete, ExitCode: r.ExitCode}
-	for _, p := range render.Problems(r) {
+	if r.Error != "" {
+		// A fleet target that stopped before its verdict.
+		text := "not judged: " + render.OneLine(r.Error)
+		if r.Hint != "" {
+			text += " (hint: " + render.OneLine(r.Hint) + ")"
+		}
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
-			notification{Level: "error", Message: message{"incomplete evidence: " + p}})
+			notification{Level: "error", Message: message{text}})
+	}
+	if r.Error == "" {
+		for _, p := range render.Problems(r) {
+			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+				notification{Level: "error", Message: message{"incomplete evidence: " + p}})
+		}
 	}
 	runProps := map[string]any{
 		"command": r.Command,
@@ -220,20 +270,16 @@ func build(r *result.Result) *log {
 	if r.Target != nil && r.Target.Name != "" {
 		runProps["target"] = r.Target.Name
 	}
-	return &log{
-		Schema:  Schema,
-		Version: Version,
-		Runs: []run{{
-			Tool: tool{Driver: driver{
-				Name:           "mcpward",
-				Version:        r.Version,
-				InformationURI: InformationURI,
-				Rules:          rules,
-			}},
-			Invocations: []invocation{inv},
-			Results:     results,
-			Properties:  runProps,
+	return run{
+		Tool: tool{Driver: driver{
+			Name:           "mcpward",
+			Version:        r.Version,
+			InformationURI: InformationURI,
+			Rules:          rules,
 		}},
+		Invocations: []invocation{inv},
+		Results:     results,
+		Properties:  runProps,
 	}
 }
 

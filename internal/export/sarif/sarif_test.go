@@ -229,3 +229,57 @@ func TestURIReference(t *testing.T) {
 		}
 	}
 }
+
+// A fleet is one run per target, in the Result's order, each naming its
+// target in a distinct automation id (code scanning's category) and in
+// its properties; a target that stopped on an error says why in its
+// invocation.
+func TestFleetRuns(t *testing.T) {
+	var l struct {
+		Runs []struct {
+			AutomationDetails *struct {
+				ID string `json:"id"`
+			} `json:"automationDetails"`
+			Invocations []struct {
+				ExitCode      int `json:"exitCode"`
+				Notifications []struct {
+					Message struct{ Text string } `json:"message"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+			Results    []json.RawMessage `json:"results"`
+			Properties map[string]any    `json:"properties"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(renderLog(t, exporttest.Load(t, "fleet")), &l); err != nil {
+		t.Fatal(err)
+	}
+	type run struct {
+		ID, Target string
+		Exit       int
+		Results    int
+	}
+	var got []run
+	for _, r := range l.Runs {
+		if r.AutomationDetails == nil {
+			t.Fatal("a fleet run has no automationDetails")
+		}
+		got = append(got, run{r.AutomationDetails.ID, r.Properties["target"].(string), r.Invocations[0].ExitCode, len(r.Results)})
+	}
+	want := []run{
+		{"mcpward/check/weather/", "weather", 0, 0},
+		{"mcpward/check/drifting/", "drifting", 1, 6},
+		{"mcpward/check/hanging/", "hanging", 2, 0},
+		{"mcpward/check/api/", "api", 4, 0},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("runs (-want +got):\n%s", d)
+	}
+	if n := l.Runs[3].Invocations[0].Notifications; len(n) != 1 || !strings.Contains(n[0].Message.Text, "no stored snapshot for api") {
+		t.Errorf("the failed target's notifications: %+v", n)
+	}
+	// A one-target Result keeps its one run without an automation id, so
+	// an upload's own category still applies.
+	if strings.Contains(string(renderLog(t, exporttest.Load(t, "clean"))), "automationDetails") {
+		t.Error("a one-target log has automationDetails")
+	}
+}

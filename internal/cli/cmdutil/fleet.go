@@ -1,0 +1,182 @@
+package cmdutil
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/fleet"
+	"github.com/mcpward/mcpward/internal/result"
+)
+
+// DefaultTargetTimeout bounds one target of a fleet run (--target-timeout).
+const DefaultTargetTimeout = 5 * time.Minute
+
+// FleetFlags are the flags of a command that runs over many config targets
+// at once (check, compat): --all, --jobs and --target-timeout.
+type FleetFlags struct {
+	All           bool
+	Jobs          int
+	TargetTimeout time.Duration
+}
+
+// AddFleetFlags registers the fleet flags on cmd.
+func AddFleetFlags(cmd *cobra.Command, ff *FleetFlags) {
+	fl := cmd.Flags()
+	fl.BoolVar(&ff.All, "all", false, "every target of the config, in parallel, into one report")
+	fl.IntVar(&ff.Jobs, "jobs", runtime.NumCPU(), "how many targets run at once with --all or several NAMEs (default: the number of CPUs)")
+	fl.DurationVar(&ff.TargetTimeout, "target-timeout", DefaultTargetTimeout, "bound on one target's whole run with --all or several NAMEs (a target past it is incomplete, exit 2)")
+}
+
+// Validate checks the fleet flags against the positional target names and
+// whether a target was given by flags (--fixture, --url, -- <command…>).
+func (ff *FleetFlags) Validate(cmd *cobra.Command, names []string, targetFlags bool) error {
+	fl := cmd.Flags()
+	if ff.Jobs < 1 {
+		return FlagErrorf("--jobs must be at least 1, got %d", ff.Jobs)
+	}
+	if ff.TargetTimeout <= 0 {
+		return FlagErrorf("--target-timeout must be positive, got %s", ff.TargetTimeout)
+	}
+	fleet := ff.All || len(names) > 1
+	if !fleet {
+		for _, f := range []string{"jobs", "target-timeout"} {
+			if fl.Changed(f) {
+				return FlagErrorf("--%s applies only to several targets (--all, or two or more NAMEs)", f)
+			}
+		}
+		return nil
+	}
+	if ff.All && len(names) > 0 {
+		return FlagErrorf("--all runs every target of the config: name none (got %q)", names[0])
+	}
+	if targetFlags {
+		return FlagErrorf("several targets come from the config: --fixture, --url and -- <command…> do not apply")
+	}
+	for i, n := range names {
+		if strings.HasSuffix(n, ".json") || !config.ValidTargetName(n) {
+			return FlagErrorf("%q is not a target name (letters, digits and . _ @ - only; a SNAPSHOT.json is checked alone)", n)
+		}
+		if slices.Contains(names[:i], n) {
+			return FlagErrorf("target %q is named twice", n)
+		}
+	}
+	return nil
+}
+
+// FleetProgress returns a fleet.Options.Progress that shows, on the
+// progress line (stderr, only on a terminal), how many of the targets are
+// done and which are running.
+func FleetProgress(p *Progress, verb string) func(done, total int, running []string) {
+	return func(done, total int, running []string) {
+		msg := fmt.Sprintf("%s %d targets: %d done", verb, total, done)
+		if len(running) > 0 {
+			const show = 3
+			names := strings.Join(running[:min(show, len(running))], ", ")
+			if len(running) > show {
+				names += fmt.Sprintf(" +%d", len(running)-show)
+			}
+			msg += ", running " + names
+		}
+		p.Show(msg)
+	}
+}
+
+// ExitCodeOf is the exit code err has on its own, as the root command
+// would map it: its fault kind, 4 for a usage error, 2 for a cancelled or
+// timed-out run, else 5 (a bug). A fleet records it per target.
+func ExitCodeOf(err error) int {
+	if code, ok := result.CodeOf(err); ok {
+		return code
+	}
+	var fe *FlagError
+	switch {
+	case errors.As(err, &fe):
+		return ExitUsage
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return ExitIncomplete
+	}
+	return ExitInternal
+}
+
+// FailedSection is the fleet section of a target stopped by err before it
+// had a verdict, with the code the error has on its own ([ExitCodeOf]: 4
+// for its config entry or snapshot, 2 for a server that could not be
+// reached, 5 for a bug), its one line and its hint.
+func FailedSection(command, version string, t *result.Target, err error) result.Result {
+	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " ")
+	return result.Failed(command, version, t, ExitCodeOf(err), msg, HintOf(err))
+}
+
+// FleetSection is the section of one target of a fleet run: the Result
+// its run produced, or what stopped it (an error, --target-timeout,
+// Ctrl-C) as a section with the exit code that has. A Result produced
+// with complete evidence stands even if the deadline passed as it
+// returned.
+func FleetSection(command, version string, t *result.Target, state fleet.State, timeout time.Duration, r *result.Result, err error, stack []byte) result.Result {
+	complete := err == nil && r != nil && r.Evidence.Complete
+	switch {
+	case state == fleet.Interrupted && !complete:
+		return result.Failed(command, version, t, result.Incomplete, "interrupted before its run finished", "")
+	case state == fleet.TimedOut && !complete:
+		return result.Failed(command, version, t, result.Incomplete,
+			fmt.Sprintf("did not finish within --target-timeout %s", timeout),
+			"raise --target-timeout, or find out why the server is this slow")
+	case err != nil:
+		s := FailedSection(command, version, t, err)
+		if len(stack) > 0 {
+			s.ExitCode = ExitInternal
+			s.Error = "internal error: " + s.Error
+			s.Hint = "this is a bug in mcpward; please report it with the command you ran"
+		}
+		return s
+	case r == nil:
+		return result.Failed(command, version, t, ExitInternal, "internal error: the run returned no result", "")
+	}
+	return *r
+}
+
+// FleetVerdict is the exit of a fleet Result that has been rendered, with
+// one line on stderr when the code is not a plain verdict: which targets
+// could not be judged (4, 5), or which are incomplete (2) and what that
+// means for them (notDone: "nothing compared as unchanged").
+func FleetVerdict(r *result.Result, notDone string) error {
+	var failed, incomplete []string
+	for _, s := range r.Targets {
+		name := "?"
+		if s.Target != nil {
+			name = s.Target.Name
+		}
+		switch s.ExitCode {
+		case ExitUsage, ExitInternal:
+			failed = append(failed, name)
+		case ExitIncomplete:
+			incomplete = append(incomplete, name)
+		}
+	}
+	switch r.ExitCode {
+	case ExitUsage, ExitInternal:
+		return &VerdictError{Code: r.ExitCode, Reason: fmt.Sprintf("%d of %d targets could not be judged: %s (see the report)",
+			len(failed), len(r.Targets), joinNames(failed))}
+	case ExitIncomplete:
+		return &VerdictError{Code: ExitIncomplete, Reason: fmt.Sprintf("missing evidence is never 'no change': %d of %d targets incomplete (%s), %s",
+			len(incomplete), len(r.Targets), joinNames(incomplete), notDone)}
+	}
+	return Verdict(r.ExitCode)
+}
+
+// joinNames lists up to five names, then how many more.
+func joinNames(names []string) string {
+	const show = 5
+	if len(names) <= show {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:show], ", ") + fmt.Sprintf(" and %d more", len(names)-show)
+}
