@@ -134,7 +134,7 @@ func fromSnapshot(doc map[string]any) (*snapshot.Snapshot, error) {
 		switch k {
 		case "snapshotFormatVersion", "surfaceCompleteness", "surface", "observation":
 		case "surfaceDigest":
-			c.note("surfaceprint_digest", "mcp-surfaceprint surfaceDigest %s (over its own canonical form; mcpward computes its digest afresh)", versionString(doc[k]))
+			c.checkDigest(versionString(doc[k]), doc["surface"])
 		case "surfaceEntityDigests":
 			// Derived values; mcpward computes its own.
 		default:
@@ -175,6 +175,22 @@ func fromSnapshot(doc map[string]any) (*snapshot.Snapshot, error) {
 	c.manifest(surface["declarationSources"], section(cov, "manifest", complete))
 	c.uncaptured()
 	return c.build(status)
+}
+
+// checkDigest recomputes surfaceprint's digest of the stored surface
+// (the tool itself trusted the stored one) and notes whether it matches:
+// a mismatch means the file was edited after the tool wrote it.
+func (c *converter) checkDigest(stored string, surface any) {
+	m, _ := surface.(map[string]any)
+	got, err := Digest(m)
+	switch {
+	case err != nil:
+		c.note("surfaceprint_digest", "mcp-surfaceprint surfaceDigest %s, not verified (%v); mcpward computes its own digest", stored, err)
+	case got == stored:
+		c.note("surfaceprint_digest", "mcp-surfaceprint surfaceDigest %s, verified against the stored surface; mcpward computes its own digest", stored)
+	default:
+		c.note("surfaceprint_digest_mismatch", "mcp-surfaceprint surfaceDigest %s is not that of the stored surface (%s): the file was changed after the tool wrote it", stored, got)
+	}
 }
 
 // observation maps the metadata: time, command, protocol version, notes
