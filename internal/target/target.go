@@ -44,6 +44,10 @@ type Spec struct {
 	IsolateHome bool
 	// Headers are user headers for HTTP, values already interpolated.
 	Headers http.Header
+	// RoundTripper, when set, carries a URL target's requests (record
+	// --strict-net dials only the address it checked); nil: a fresh
+	// transport.
+	RoundTripper http.RoundTripper
 
 	Timeout time.Duration
 }
@@ -164,7 +168,7 @@ func dial(ctx context.Context, s *Spec, env Env, answer func(jsonrpc.Message) []
 		}
 		return startFixture(ctx, f, answer)
 	case s.URL != "":
-		opts := &transport.HTTPOptions{URL: s.URL, Header: s.Headers, OnServerRequest: answer}
+		opts := &transport.HTTPOptions{URL: s.URL, Header: s.Headers, RoundTripper: s.RoundTripper, OnServerRequest: answer}
 		if s.SSE {
 			conn, err := transport.DialSSE(ctx, opts)
 			return conn, noStderr, err
@@ -210,7 +214,7 @@ func Connect(ctx context.Context, s *Spec, env Env, copts *client.Options) (*Ses
 		c.Close()
 		sse := *s
 		sse.SSE = true
-		conn, err = transport.DialSSE(ctx, &transport.HTTPOptions{URL: s.URL, Header: s.Headers, OnServerRequest: answer})
+		conn, err = transport.DialSSE(ctx, &transport.HTTPOptions{URL: s.URL, Header: s.Headers, RoundTripper: s.RoundTripper, OnServerRequest: answer})
 		if err != nil {
 			return nil, fault.Incomplete(fmt.Errorf("%s answered neither Streamable HTTP nor HTTP+SSE: %w", s.URL, err))
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpward/mcpward/internal/board"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
@@ -41,6 +42,11 @@ type RecordOptions struct {
 	TimeoutSet bool
 	// RecordedAt pins the snapshot's time (zero: now).
 	RecordedAt time.Time
+	// StrictNet refuses a URL target that resolves to a non-public address
+	// and dials only the address checked (snapgauge's --strict-net).
+	StrictNet bool
+	// Resolve looks up a host for StrictNet (nil: the system resolver).
+	Resolve board.Resolver
 }
 
 // NewCmdRecord builds `mcpward record`.
@@ -64,7 +70,11 @@ or the only target. With --fixture, --url or -- <command…>, no config is read,
 a target NAME is required and the snapshot goes to --dir (default .mcpward).
 
 If anything could not be observed, nothing is written and the command exits 2:
-missing evidence is never "no change".`,
+missing evidence is never "no change".
+
+--strict-net refuses a URL whose host resolves to a loopback, private,
+link-local or other non-public address (exit 2, nothing sent), and dials only
+the address it checked, so a second DNS answer cannot redirect the recording.`,
 		Example: `  mcpward record                       # the only target in mcpward.json
   mcpward record weather --config ci/mcpward.json
   mcpward record demo --fixture clean@v1 --dir /tmp/mcpward-demo
@@ -102,6 +112,7 @@ missing evidence is never "no change".`,
 	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` (default mcpward.json)")
 	fl.StringVar(&opts.Dir, "dir", "", "snapshot `dir`ectory (default: the config's snapshotDir, or .mcpward)")
 	fl.StringVar(&recordedAt, "recorded-at", "", "pin the recorded time (RFC 3339), for byte-identical snapshots in tests")
+	fl.BoolVar(&opts.StrictNet, "strict-net", false, cmdutil.StrictNetUsage)
 	return cmd
 }
 
@@ -135,6 +146,17 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 	}
 	if err := cmdutil.CheckOutputPath("snapshot", rt.Path); err != nil {
 		return err
+	}
+	if opts.StrictNet {
+		// Before any probe is announced or sent: a refused target is
+		// never contacted.
+		pinned, err := cmdutil.StrictNet(ctx, rt.Spec, opts.Resolve, nil)
+		if err != nil {
+			return err
+		}
+		if pinned != nil {
+			defer pinned.CloseIdleConnections()
+		}
 	}
 	AnnounceProbes(opts.IO.ErrOut, rt.Target)
 	progress := cmdutil.NewProgress(opts.IO)
