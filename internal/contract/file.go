@@ -38,18 +38,26 @@ func ReadSnapshot(path string, migrate bool) (*snapshot.Snapshot, error) {
 		}
 		return nil, fault.Input(fmt.Errorf("read snapshot %s: %w", path, fault.WithoutPath(err)))
 	}
+	// Our own format first: it is read in one pass (another tool's
+	// snapshot has top-level keys ours refuses), and sniffing first
+	// scanned a 12 MB file once more. The tools are kept as bytes until a
+	// diff needs them (snapshot.UnmarshalLazy).
+	s, err := snapshot.UnmarshalLazy(data)
+	if err == nil {
+		return s, nil
+	}
 	if s, ok, err := readForeignSnapshot(data); ok {
 		if err != nil {
 			return nil, fault.Input(fmt.Errorf("snapshot %s: %w", path, err))
 		}
 		return s, nil
 	}
-	if migrate {
+	if migrate && errors.Is(err, snapshot.ErrNeedsMigration) {
 		if data, err = snapshot.Migrate(data); err != nil {
 			return nil, fmt.Errorf("snapshot %s: %w", path, err)
 		}
+		s, err = snapshot.UnmarshalLazy(data)
 	}
-	s, err := snapshot.Unmarshal(data)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", path, err)
 	}

@@ -15,6 +15,7 @@ import (
 
 type differ struct {
 	out []Finding
+	dec *snapshot.ToolDecoder // for the tools held raw (snapshot.UnmarshalLazy)
 }
 
 func (d *differ) add(rule, subject, msg string, before, after any) {
@@ -29,7 +30,7 @@ func (d *differ) add(rule, subject, msg string, before, after any) {
 // (highest first), rule id and subject. It never fails: values it cannot
 // classify are reported by a catch-all rule.
 func Diff(old, new *snapshot.Snapshot) []Finding {
-	d := &differ{}
+	d := &differ{dec: &snapshot.ToolDecoder{}}
 	o, n := &old.Surface, &new.Surface
 	d.discover(o.Discover, n.Discover, old.VersionsComplete(), new.VersionsComplete())
 	d.tools(o, n)
@@ -41,7 +42,7 @@ func Diff(old, new *snapshot.Snapshot) []Finding {
 	d.resources("resourceTemplates", "uriTemplate", "resourceTemplate", o.ResourceTemplates, n.ResourceTemplates)
 	d.prompts(o.Prompts, n.Prompts)
 	d.manifest(o.Manifest, n.Manifest)
-	d.behavior(o.Behavior, n.Behavior, explainedBySchema(o, n))
+	d.behavior(o.Behavior, n.Behavior, explainedBySchema(o, n, d.dec))
 	sortFindings(d.out)
 	return d.out
 }

@@ -186,28 +186,25 @@ func opsCount(ops []string) string {
 // was removed, or it now requires an input the probe does not send. Such a
 // probe's failure is the consequence the schema finding names, not a second
 // change, so reporting it again would double-count one break.
-func explainedBySchema(o, n *snapshot.Surface) func(b *snapshot.Behavior) bool {
-	oldTools, newTools := map[string]snapshot.Object{}, map[string]snapshot.Object{}
-	for _, t := range o.Tools {
-		oldTools[snapshot.Str(t, "name")] = t
-	}
-	for _, t := range n.Tools {
-		newTools[snapshot.Str(t, "name")] = t
-	}
+func explainedBySchema(o, n *snapshot.Surface, dec *snapshot.ToolDecoder) func(b *snapshot.Behavior) bool {
+	var oldTools, newTools *toolSet
 	return func(b *snapshot.Behavior) bool {
 		if b.Tool == "" {
 			return false
 		}
-		ot, wasThere := oldTools[b.Tool]
-		nt, isThere := newTools[b.Tool]
-		if wasThere && !isThere {
+		if oldTools == nil {
+			// Only when there is a probe to explain: most diffs have none.
+			oldTools, newTools = toolsOf(o, dec), toolsOf(n, dec)
+		}
+		ot, nt := oldTools.find(b.Tool), newTools.find(b.Tool)
+		if ot != nil && nt == nil {
 			return true
 		}
-		if !wasThere || !isThere {
+		if ot == nil || nt == nil {
 			return false
 		}
-		before := requiredNames(ot)
-		for _, r := range requiredNames(nt) {
+		before := requiredNames(ot.object())
+		for _, r := range requiredNames(nt.object()) {
 			if !slices.Contains(before, r) && !slices.Contains(b.ArgumentKeys, r) {
 				return true
 			}

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -16,23 +17,89 @@ var handledToolFields = map[string]bool{
 }
 
 func (d *differ) tools(o, n *snapshot.Surface) {
-	om, oids := index(o.Tools, "name")
-	nm, nids := index(n.Tools, "name")
-	for _, id := range oids {
-		if _, ok := nm[id]; !ok {
-			d.add("tool.removed", "tools."+id, fmt.Sprintf("tool %q was removed — a client holding the old contract will fail", id), nil, nil)
+	ot, nt := toolsOf(o, d.dec), toolsOf(n, d.dec)
+	for _, t := range ot.list {
+		if nt.find(t.name) == nil {
+			d.add("tool.removed", "tools."+t.name, fmt.Sprintf("tool %q was removed — a client holding the old contract will fail", t.name), nil, nil)
 		}
 	}
-	for _, id := range nids {
-		if _, ok := om[id]; !ok {
-			d.add("tool.added", "tools."+id, fmt.Sprintf("tool %q was added — the action surface grew", id), nil, nil)
+	for _, t := range nt.list {
+		if ot.find(t.name) == nil {
+			d.add("tool.added", "tools."+t.name, fmt.Sprintf("tool %q was added — the action surface grew", t.name), nil, nil)
 		}
 	}
-	for _, id := range oids {
-		if nt, ok := nm[id]; ok {
-			d.tool(id, om[id], nt)
+	for _, a := range ot.list {
+		b := nt.find(a.name)
+		if b == nil || (a.raw != nil && b.raw != nil && bytes.Equal(a.raw, b.raw)) {
+			// Equal bytes decode to equal trees: most tools of a large
+			// surface read from two files are not decoded at all.
+			continue
+		}
+		d.tool(a.name, a.object(), b.object())
+	}
+}
+
+// A toolRef is one tool of a surface: decoded, or held as its bytes in
+// the file (snapshot.RawTool) until a comparison needs its tree.
+type toolRef struct {
+	name string
+	raw  []byte
+	obj  snapshot.Object
+	dec  *snapshot.ToolDecoder // shared by the tools of one diff
+}
+
+func (t *toolRef) object() snapshot.Object {
+	if t.obj == nil && t.raw != nil {
+		o, err := t.dec.Decode(snapshot.RawTool{Name: t.name, JSON: t.raw})
+		if err != nil {
+			// UnmarshalLazy keeps only tools it has checked decode.
+			panic(fmt.Sprintf("diff: tool %q held raw does not decode: %v", t.name, err))
+		}
+		t.obj = o
+	}
+	return t.obj
+}
+
+// toolSet is a surface's tools sorted by name, one per name (the last of
+// a repeated name, as an index by name keeps).
+type toolSet struct {
+	list []toolRef
+}
+
+func toolsOf(s *snapshot.Surface, dec *snapshot.ToolDecoder) *toolSet {
+	var list []toolRef
+	if raw := s.RawTools(); raw != nil {
+		list = make([]toolRef, len(raw))
+		for i, t := range raw {
+			list[i] = toolRef{name: t.Name, raw: t.JSON, dec: dec}
+		}
+	} else {
+		list = make([]toolRef, len(s.Tools))
+		for i, t := range s.Tools {
+			list[i] = toolRef{name: snapshot.Str(t, "name"), obj: t}
 		}
 	}
+	if !slices.IsSortedFunc(list, func(a, b toolRef) int { return strings.Compare(a.name, b.name) }) {
+		slices.SortStableFunc(list, func(a, b toolRef) int { return strings.Compare(a.name, b.name) })
+	}
+	// Keep the last of each name.
+	out := list[:0]
+	for i := range list {
+		if i+1 < len(list) && list[i+1].name == list[i].name {
+			continue
+		}
+		out = append(out, list[i])
+	}
+	return &toolSet{list: out}
+}
+
+// find returns the tool named name, or nil.
+func (s *toolSet) find(name string) *toolRef {
+	i, ok := slices.BinarySearchFunc(s.list, name, func(t toolRef, name string) int { return strings.Compare(t.name, name) })
+	if !ok {
+		return nil
+	}
+	return &s.list[i]
 }
 
 func (d *differ) tool(name string, o, n snapshot.Object) {

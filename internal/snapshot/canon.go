@@ -124,6 +124,10 @@ func canonicalManifestTool(mt ManifestTool) Object {
 
 // CanonicalSurface returns the digest form of a surface as a tree.
 func CanonicalSurface(s *Surface) (any, error) {
+	s, err := s.withTools()
+	if err != nil {
+		return nil, err
+	}
 	tree, err := toTree(s)
 	if err != nil {
 		return nil, err
@@ -176,6 +180,10 @@ func digestOf(v any) (string, error) {
 }
 
 func entityDigests(s *Surface) (map[string]string, error) {
+	s, err := s.withTools()
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]string{}
 	add := func(key string, v any) error {
 		d, err := digestOf(v)
@@ -219,6 +227,9 @@ func entityDigests(s *Surface) (map[string]string, error) {
 // The surface goes through its tree form so that selectors reach every
 // field; a selector that turns a typed field into a token is an error.
 func applyVolatile(s *Surface, selectors []string) error {
+	if err := s.DecodeTools(); err != nil {
+		return err
+	}
 	tree, err := toTree(s)
 	if err != nil {
 		return err

@@ -92,9 +92,12 @@ func (w *wireObjects) UnmarshalJSON(b []byte) error {
 // rest, with each list replaced by [], goes through encoding/json into
 // the typed fields, strictly. A key the decoder would match to a list in
 // another spelling (case), or a list given twice, goes the strict way.
-func unmarshalFast(b []byte) (*Snapshot, bool) {
+//
+// With lazyTools, the tools are checked and kept as their bytes (see
+// [RawTool]) instead of decoded.
+func unmarshalFast(b []byte, lazyTools bool) (*Snapshot, bool) {
 	p := treeParser{b: b, strs: make(map[string]string, 256)}
-	lists, err := p.document()
+	lists, err := p.document(lazyTools)
 	if err != nil {
 		return nil, false
 	}
@@ -143,6 +146,13 @@ func unmarshalFast(b []byte) (*Snapshot, bool) {
 			*f.dst = f.l.items
 		}
 	}
+	if l := lists.tools; l != nil && l.raw != nil {
+		if len(l.raw) == 0 {
+			s.Surface.Tools = []Object{}
+		} else {
+			s.Surface.raw = &rawTools{tools: l.raw}
+		}
+	}
 	if err := validate(&s); err != nil {
 		return nil, false
 	}
@@ -154,6 +164,7 @@ func unmarshalFast(b []byte) (*Snapshot, bool) {
 type list struct {
 	start, end int
 	items      []Object
+	raw        []RawTool // the tools, when read lazily
 }
 
 type surfaceLists struct {
@@ -193,12 +204,17 @@ const maxDepth = 5000
 
 // document reads the whole document: a JSON object, nothing but white
 // space after it.
-func (p *treeParser) document() (*surfaceLists, error) {
+func (p *treeParser) document(lazyTools bool) (*surfaceLists, error) {
 	var lists surfaceLists
 	p.ws()
 	seenSurface := false
 	err := p.members(func(key string) error {
 		if !strings.EqualFold(key, "surface") {
+			if !snapshotKey(key) {
+				// The decoder would refuse it: another tool's snapshot
+				// (or a corrupt one) need not be scanned to its end.
+				return errNotFast
+			}
 			return p.skip(1)
 		}
 		if key != "surface" || seenSurface {
@@ -227,6 +243,15 @@ func (p *treeParser) document() (*surfaceLists, error) {
 			}
 			p.ws()
 			l := &list{start: p.i}
+			if lazyTools && dst == &lists.tools {
+				raw, err := p.rawToolList()
+				if err != nil {
+					return err
+				}
+				l.end, l.raw = p.i, raw
+				*dst = l
+				return nil
+			}
 			items, err := p.objects()
 			if err != nil {
 				return err
@@ -246,6 +271,21 @@ func (p *treeParser) document() (*surfaceLists, error) {
 	return &lists, nil
 }
 
+// snapshotKeys are the top-level names Snapshot decodes.
+var snapshotKeys = []string{"formatVersion", "mcpwardVersion", "rulesetVersion", "probeSpecHash",
+	"observation", "surface", "surfaceDigest", "entityDigests"}
+
+// snapshotKey reports whether encoding/json matches key to a field of
+// Snapshot (names match as strings.EqualFold does).
+func snapshotKey(key string) bool {
+	for _, k := range snapshotKeys {
+		if strings.EqualFold(key, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // members reads an object at p.i, calling member with p.i at each value
 // (after the colon); member must read the value.
 func (p *treeParser) members(member func(key string) error) error {
@@ -261,7 +301,7 @@ func (p *treeParser) members(member func(key string) error) error {
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
 			return errNotFast
 		}
-		k, err := p.str()
+		k, err := p.string()
 		if err != nil {
 			return err
 		}
@@ -269,7 +309,7 @@ func (p *treeParser) members(member func(key string) error) error {
 		if !p.eat(':') {
 			return errNotFast
 		}
-		if err := member(k.(string)); err != nil {
+		if err := member(k); err != nil {
 			return err
 		}
 		p.ws()
@@ -425,7 +465,7 @@ func (p *treeParser) object() (any, error) {
 			if p.i >= len(p.b) || p.b[p.i] != '"' {
 				return nil, errNotFast
 			}
-			k, err := p.str()
+			k, err := p.string()
 			if err != nil {
 				return nil, err
 			}
@@ -437,7 +477,7 @@ func (p *treeParser) object() (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			p.pairs = append(p.pairs, pair{k.(string), v})
+			p.pairs = append(p.pairs, pair{k, v})
 			p.ws()
 			if p.eat(',') {
 				continue
@@ -489,14 +529,24 @@ func (p *treeParser) array() (any, error) {
 	return out, nil
 }
 
-// str reads a string literal at p.i.
+// str reads a string literal at p.i as a tree value.
 func (p *treeParser) str() (any, error) {
+	s, err := p.string()
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// string reads a string literal at p.i. Keys are read with it, not str:
+// a string put in an interface is one more allocation.
+func (p *treeParser) string() (string, error) {
 	start := p.i
 	p.i++ // "
 	plain := true
 	for {
 		if p.i >= len(p.b) {
-			return nil, errNotFast
+			return "", errNotFast
 		}
 		c := p.b[p.i]
 		if c == '"' {
@@ -508,7 +558,7 @@ func (p *treeParser) str() (any, error) {
 			continue
 		}
 		if c < 0x20 {
-			return nil, errNotFast
+			return "", errNotFast
 		}
 		if c >= utf8.RuneSelf {
 			plain = false
@@ -520,7 +570,7 @@ func (p *treeParser) str() (any, error) {
 	if !plain && (bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw)) {
 		var s string
 		if err := json.Unmarshal(p.b[start:p.i], &s); err != nil {
-			return nil, errNotFast
+			return "", errNotFast
 		}
 		return s, nil
 	}

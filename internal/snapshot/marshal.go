@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/mcpward/mcpward/internal/fault"
 )
@@ -32,6 +30,10 @@ func Marshal(s *Snapshot) ([]byte, error) {
 	if s == nil {
 		return nil, errors.New("marshal snapshot: nil snapshot")
 	}
+	s, err := s.withTools()
+	if err != nil {
+		return nil, fmt.Errorf("marshal snapshot: %w", err)
+	}
 	tree, err := toTree(s)
 	if err != nil {
 		return nil, fmt.Errorf("marshal snapshot: %w", err)
@@ -50,7 +52,22 @@ func Marshal(s *Snapshot) ([]byte, error) {
 // (run the bytes through [Migrate] first to accept it). All errors are
 // marked fault.Input.
 func Unmarshal(b []byte) (*Snapshot, error) {
-	if s, ok := unmarshalFast(b); ok {
+	if s, ok := unmarshalFast(b, false); ok {
+		return s, nil
+	}
+	return unmarshalStrict(b)
+}
+
+// UnmarshalLazy is [Unmarshal] (the same checks, the same errors) for a
+// snapshot that is mostly compared rather than read: the tools, most of a
+// large file, are checked but kept as their bytes in b, so
+// Surface.Tools is nil and [Surface.RawTools] holds them; a diff decodes
+// only the tools whose bytes differ between its sides, and
+// [Surface.DecodeTools] decodes them all. The snapshot keeps b: it must not
+// be modified. Marshal and the digests decode the tools themselves. A file
+// the one-pass reader steps aside from is decoded whole, as by Unmarshal.
+func UnmarshalLazy(b []byte) (*Snapshot, error) {
+	if s, ok := unmarshalFast(b, true); ok {
 		return s, nil
 	}
 	return unmarshalStrict(b)
@@ -128,10 +145,25 @@ func readFormatVersion(b []byte) (int, error) {
 	return int(v), nil
 }
 
-var (
-	hexHashRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
-	digestRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
-)
+// isHexHash reports whether s is 64 lowercase hex characters. A 5,000-tool
+// snapshot holds 5,000 entity digests: a regexp took 7 ms per file.
+func isHexHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// isDigest reports whether s is "sha256:" and a hex hash.
+func isDigest(s string) bool {
+	rest, ok := strings.CutPrefix(s, "sha256:")
+	return ok && isHexHash(rest)
+}
 
 var validStatus = map[string]bool{
 	StatusOK: true, StatusPartial: true, StatusAuthGated: true,
@@ -141,14 +173,14 @@ var validStatus = map[string]bool{
 // validate checks what the type system cannot: identities present, sorted
 // and unique; enumerated values; hash formats.
 func validate(s *Snapshot) error {
-	if !hexHashRe().MatchString(s.ProbeSpecHash) {
+	if !isHexHash(s.ProbeSpecHash) {
 		return errors.New("probeSpecHash is not 64 lowercase hex characters")
 	}
-	if s.SurfaceDigest != "" && !digestRe().MatchString(s.SurfaceDigest) {
+	if s.SurfaceDigest != "" && !isDigest(s.SurfaceDigest) {
 		return errors.New("surfaceDigest is not sha256:<hex>")
 	}
 	for k, d := range s.EntityDigests {
-		if !digestRe().MatchString(d) {
+		if !isDigest(d) {
 			return fmt.Errorf("entityDigests[%q] is not sha256:<hex>", k)
 		}
 	}
@@ -158,22 +190,28 @@ func validate(s *Snapshot) error {
 	if s.Observation.RecordedAt == "" {
 		return errors.New("observation.recordedAt is missing")
 	}
-	if s.Surface.Tools == nil {
+	if s.Surface.Tools == nil && s.Surface.raw == nil {
 		return errors.New("surface.tools is missing")
 	}
 	for _, l := range []struct {
 		name, key string
 		items     []Object
+		raw       []RawTool
 	}{
-		{"tools", "name", s.Surface.Tools},
-		{"resources", "uri", s.Surface.Resources},
-		{"resourceTemplates", "uriTemplate", s.Surface.ResourceTemplates},
-		{"prompts", "name", s.Surface.Prompts},
+		{"tools", "name", s.Surface.Tools, s.Surface.RawTools()},
+		{"resources", "uri", s.Surface.Resources, nil},
+		{"resourceTemplates", "uriTemplate", s.Surface.ResourceTemplates, nil},
+		{"prompts", "name", s.Surface.Prompts, nil},
 	} {
 		prev := ""
-		for i, it := range l.items {
-			id, ok := it[l.key].(string)
-			if !ok || id == "" {
+		for i := range max(len(l.items), len(l.raw)) {
+			var id string
+			if l.raw != nil {
+				id = l.raw[i].Name
+			} else {
+				id, _ = l.items[i][l.key].(string)
+			}
+			if id == "" {
 				return fmt.Errorf("surface.%s[%d] has no %s", l.name, i, l.key)
 			}
 			if i > 0 && id <= prev {

@@ -165,6 +165,10 @@ type Surface struct {
 	Manifest    *Manifest `json:"manifest,omitempty"`
 	// Behavior maps a probe id to the sketch of what the call returned.
 	Behavior map[string]*Behavior `json:"behavior,omitempty"`
+
+	// raw holds the tools of a surface read by [UnmarshalLazy] as their
+	// bytes in the file, Tools being nil; see [Surface.RawTools].
+	raw *rawTools
 }
 
 // Discover is the server's self-description: server/discover (modern) or the
@@ -257,6 +261,13 @@ func Str(o Object, key string) string {
 
 // ToolNames returns the names of the tools, in snapshot (sorted) order.
 func (s *Surface) ToolNames() []string {
+	if s.raw != nil {
+		names := make([]string, len(s.raw.tools))
+		for i, t := range s.raw.tools {
+			names[i] = t.Name
+		}
+		return names
+	}
 	names := make([]string, 0, len(s.Tools))
 	for _, t := range s.Tools {
 		names = append(names, Str(t, "name"))

@@ -1,0 +1,132 @@
+package snapshot
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSnapshotKeysAreTheFields: the one-pass reader steps aside at a
+// top-level name the decoder would refuse, so its list must be Snapshot's.
+func TestSnapshotKeysAreTheFields(t *testing.T) {
+	var names []string
+	st := reflect.TypeFor[Snapshot]()
+	for i := range st.NumField() {
+		name, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ",")
+		names = append(names, name)
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(names)), slices.Sorted(slices.Values(snapshotKeys))) {
+		t.Errorf("snapshotKeys = %q, Snapshot's fields are %q", snapshotKeys, names)
+	}
+}
+
+// TestIsDigestIsTheRegexp: the hand-written checks accept what the
+// regexps they replace accepted.
+func TestIsDigestIsTheRegexp(t *testing.T) {
+	hexRe := regexp.MustCompile(`^[0-9a-f]{64}$`)
+	digestRe := regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	h := strings.Repeat("0123456789abcdef", 4)
+	cases := []string{"", h, h[:63], h + "0", strings.ToUpper(h), h[:63] + "g", h[:63] + "\n", "sha256:" + h,
+		"sha256:" + h[:63], "SHA256:" + h, "sha256:" + h + "\n", "sha256:" + h[:63] + "/", "sha256:" + h[:63] + ":", "sha512:" + h}
+	for _, c := range cases {
+		if got, want := isHexHash(c), hexRe.MatchString(c); got != want {
+			t.Errorf("isHexHash(%q) = %v, want %v", c, got, want)
+		}
+		if got, want := isDigest(c), digestRe.MatchString(c); got != want {
+			t.Errorf("isDigest(%q) = %v, want %v", c, got, want)
+		}
+	}
+}
+
+func TestNesting(t *testing.T) {
+	for _, c := range []struct {
+		json string
+		want int
+	}{
+		{`1`, 0}, {`{}`, 1}, {`[[],{"a":[{}]}]`, 4}, {`{"[[[[":"{{"}`, 1}, {`["\"[[",[1]]`, 2},
+	} {
+		if got := nesting([]byte(c.json)); got != c.want {
+			t.Errorf("nesting(%s) = %d, want %d", c.json, got, c.want)
+		}
+	}
+}
+
+// TestUnmarshalLazyDeepTool: a tool nested deeper than the tree parser
+// goes through the whole-file path, as with Unmarshal; a tool as long
+// but shallow is held raw.
+func TestUnmarshalLazyDeepTool(t *testing.T) {
+	s, err := Build(cleanEvidence(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.LastIndex(string(good), `"tools": [`) + len(`"tools": [`)
+	for _, c := range []struct {
+		value string
+		raw   bool
+	}{
+		{strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth), false},
+		{strings.Repeat("[", maxDepth-1) + strings.Repeat("]", maxDepth-1), true},
+		{`"` + strings.Repeat("[", 3*maxDepth) + `"`, true},
+	} {
+		doc := []byte(string(good[:at]) + `{"name":"0","x":` + c.value + `},` + string(good[at:]))
+		lazy, err := UnmarshalLazy(doc)
+		if err != nil {
+			t.Fatalf("UnmarshalLazy: %v", err)
+		}
+		if got := lazy.Surface.RawTools() != nil; got != c.raw {
+			t.Errorf("tool of %d bytes nested %d deep: held raw %v, want %v", len(c.value), nesting([]byte(c.value))+1, got, c.raw)
+		}
+		full, err := Unmarshal(doc)
+		if err != nil {
+			t.Fatalf("Unmarshal: %v", err)
+		}
+		if err := lazy.Surface.DecodeTools(); err != nil {
+			t.Fatalf("DecodeTools: %v", err)
+		}
+		if !reflect.DeepEqual(full, lazy) {
+			t.Errorf("tool nested %d deep: UnmarshalLazy gives another snapshot", nesting([]byte(c.value))+1)
+		}
+	}
+}
+
+// TestUnmarshalLazyAllocations: a lazy read allocates a few times per
+// tool, where decoding them took 40.
+func TestUnmarshalLazyAllocations(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`{"tools":[`)
+	for i := range 200 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"name":"tool_%05d","description":"Does thing %d","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`, i, i)
+	}
+	sb.WriteString(`]}`)
+	ev := cleanEvidence()
+	ev.Tools = ListEvidence{Attempted: true, Pages: []json.RawMessage{json.RawMessage(sb.String())}}
+	ev.ToolsRepeats = nil
+	s, err := Build(ev, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(3, func() {
+		if _, err := UnmarshalLazy(b); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("%.0f allocations, %.1f per tool", allocs, allocs/200)
+	if perTool := allocs / 200; perTool > 8 {
+		t.Errorf("UnmarshalLazy() of 200 tools: %.0f allocations, %.1f per tool; want at most 8", allocs, perTool)
+	}
+}
