@@ -147,6 +147,19 @@ type item struct {
 
 // New starts an Exporter. The endpoint must be an http or https URL.
 func New(opts *Options) (*Exporter, error) {
+	e, err := configure(opts)
+	if err != nil {
+		return nil, err
+	}
+	e.ctx, e.stop = context.WithCancel(context.Background())
+	go e.correlate()
+	go e.send()
+	return e, nil
+}
+
+// configure checks the endpoint and fills in the defaults, starting
+// nothing.
+func configure(opts *Options) (*Exporter, error) {
 	e := &Exporter{opts: *opts, recWake: make(chan struct{}, 1), spWake: make(chan struct{}, 1),
 		correlated: make(chan struct{}), sent: make(chan struct{})}
 	u, err := url.Parse(opts.Endpoint)
@@ -187,9 +200,6 @@ func New(opts *Options) (*Exporter, error) {
 	if o.MaxBackoff < o.Backoff {
 		o.MaxBackoff = max(DefaultMaxBackoff, o.Backoff)
 	}
-	e.ctx, e.stop = context.WithCancel(context.Background())
-	go e.correlate()
-	go e.send()
 	return e, nil
 }
 

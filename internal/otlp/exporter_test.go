@@ -427,3 +427,29 @@ func TestExporterMetrics404TurnsMetricsOff(t *testing.T) {
 		t.Errorf("posted to /v1/metrics %d times, want once (a 404 is not retried)", paths["/v1/metrics"])
 	}
 }
+
+// PushTraces splits a big export at resourceSpans elements into requests
+// under MaxPushBytes, each a valid OTLP request, and loses no span.
+func TestPushTracesSplitsAtResources(t *testing.T) {
+	c := newCollector(t)
+	big := strings.Repeat("x", MaxPushBytes/3)
+	var els []string
+	for i := range 5 {
+		els = append(els, fmt.Sprintf(`{"resource":{"attributes":[]},"scopeSpans":[{"scope":{"name":"mcpward"},"spans":[`+
+			`{"traceId":"4bf92f3577b34da6a3ce929d0e0e4736","spanId":"00f067aa0ba902b%d","name":"s%d","kind":3,`+
+			`"startTimeUnixNano":"1","endTimeUnixNano":"2","attributes":[{"key":"pad","value":{"stringValue":"%s"}}],"status":{"code":0}}]}]}`, i, i, big))
+	}
+	body := []byte(`{"resourceSpans":[` + "\n" + strings.Join(els, ",\n") + "]}\n")
+	n, err := PushTraces(context.Background(), &Options{Endpoint: c.srv.URL}, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.spans(); len(got) != 5 || n != len(c.reqs) || n != 3 {
+		t.Errorf("PushTraces = %d requests, collector got %d with spans %v; want 3 requests (2+2+1 resources), 5 spans", n, len(c.reqs), got)
+	}
+	for _, b := range c.bodies {
+		if len(b) > MaxPushBytes {
+			t.Errorf("a request of %d bytes, over MaxPushBytes", len(b))
+		}
+	}
+}

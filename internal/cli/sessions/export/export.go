@@ -6,10 +6,13 @@
 package export
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 
@@ -21,6 +24,7 @@ import (
 	"github.com/mcpward/mcpward/internal/export/sessionexport"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	liveotlp "github.com/mcpward/mcpward/internal/otlp"
 	"github.com/mcpward/mcpward/internal/redact"
 )
 
@@ -36,6 +40,9 @@ type ExportOptions struct {
 	Output    string
 	Check     bool
 	Redact    redact.Config
+	// Endpoint, with -T otlp, is the OTLP/HTTP collector the export is
+	// sent to (POST {Endpoint}/v1/traces) instead of stdout.
+	Endpoint string
 }
 
 // NewCmdExport builds `mcpward sessions export`.
@@ -73,6 +80,12 @@ the log being read.`,
 			if _, err := redact.New(opts.Redact); err != nil {
 				return cmdutil.FlagErrorWrap(err)
 			}
+			if opts.Endpoint != "" && opts.Format != "otlp" {
+				return cmdutil.FlagErrorf("--endpoint needs -T otlp")
+			}
+			if u, err := url.Parse(opts.Endpoint); opts.Endpoint != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+				return cmdutil.FlagErrorf("--endpoint must be an http:// or https:// URL, got %q", opts.Endpoint)
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -84,6 +97,7 @@ the log being read.`,
 	fl.StringVarP(&opts.Output, "output", "o", "-", "write to `file` (atomically; - is stdout)")
 	fl.StringVar(&opts.SessionID, "session", "", "export only the session with this `id` (or id prefix)")
 	fl.BoolVar(&opts.Check, "check", false, "run the traffic rules and include their findings")
+	fl.StringVar(&opts.Endpoint, "endpoint", "", "with -T otlp, send the spans to this OTLP/HTTP collector `URL` (e.g. http://127.0.0.1:4318) instead of stdout")
 	AddRedactFlags(cmd, &opts.Redact)
 	cmdutil.AddStateDirFlag(cmd, f)
 	cmd.ValidArgsFunction = sessionargs.CompleteSessions(f)
@@ -110,9 +124,36 @@ func exportRun(opts *ExportOptions) error {
 	if err != nil {
 		return fault.Input(err)
 	}
+	if opts.Endpoint != "" {
+		return pushRun(opts, path, red)
+	}
 	return writeOutput(opts.IO.Out, opts.Output, inputFile{path: path, stdin: opts.IO.In}, func(w io.Writer) error {
 		return exportLog(w, path, opts, red, opts.IO.ErrOut)
 	})
+}
+
+// pushRun sends the OTLP export to --endpoint (and writes it to -o FILE
+// too, when one is named). A collector that cannot be reached or refuses
+// the spans is exit 2: the export is incomplete.
+func pushRun(opts *ExportOptions, path string, red *redact.Redactor) error {
+	var buf bytes.Buffer
+	if err := exportLog(&buf, path, opts, red, opts.IO.ErrOut); err != nil {
+		return err
+	}
+	if opts.Output != "" && opts.Output != "-" {
+		if err := writeOutput(opts.IO.Out, opts.Output, inputFile{path: path, stdin: opts.IO.In}, func(w io.Writer) error {
+			_, err := w.Write(buf.Bytes())
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	n, err := liveotlp.PushTraces(context.Background(), &liveotlp.Options{Endpoint: opts.Endpoint}, buf.Bytes())
+	if err != nil {
+		return fault.Incomplete(fmt.Errorf("export: %w", err))
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "sent the spans of %s to %s (%d requests)\n", path, opts.Endpoint, n)
+	return nil
 }
 
 // exportLog writes the sessions of the log at path to w in opts.Format;
