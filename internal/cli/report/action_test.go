@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcpward/mcpward/internal/iostreams"
 )
 
 // The GitHub Action drives `mcpward report` and installs the binaries the
@@ -130,6 +132,31 @@ func TestReleaseConfig(t *testing.T) {
 	for _, want := range []string{`- "v*"`, "goreleaser/goreleaser-action", "release --clean", "contents: write"} {
 		if !strings.Contains(wf, want) {
 			t.Errorf("release.yml lacks %q", want)
+		}
+	}
+}
+
+// TestActionSummaryShowsCompat: the Action's job summary is `mcpward
+// report RESULT --format md` of check's saved Result; when the Result
+// carries compat's observations, the summary shows the transport
+// assertions and the tools × profiles verdict grid, as the terminal
+// report does (issue 16 item 5).
+func TestActionSummaryShowsCompat(t *testing.T) {
+	runs := section(t, readRepoFile(t, "action.yml"), "runs")
+	if !strings.Contains(runs, `mcpward report "$RESULT" --format md >> "$GITHUB_STEP_SUMMARY"`) {
+		t.Fatal("action.yml: the job summary is no longer report --format md of the saved result")
+	}
+	ios, _, stdout, _ := iostreams.Test()
+	if err := reportRun(&ReportOptions{IO: ios, Path: filepath.Join("testdata", "check-compat.json"), Format: "md"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"### Transport assertions\n\n| assertion | verdict | detail |\n|---|---|---|\n| `transport.get_not_405` | pass | GET -\\> 405 |\n",
+		"Era: **modern-only** · profiles: `modern-full`, `modern-minimal`\n\n",
+		"| tool | `modern-full` | `modern-minimal` |\n|---|---|---|\n| `summarize_note` | ok | **degraded-silent** |\n",
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("job summary lacks\n%s\ngot:\n%s", want, stdout)
 		}
 	}
 }
