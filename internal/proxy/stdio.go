@@ -89,7 +89,8 @@ type ExitStatus struct {
 // after Grace. Once the server exited and its output was drained, what is
 // left of its group is killed: no child of the server outlives it. If the
 // shim itself dies, the kernel's parent-death signal (Linux) and a
-// watchdog process (startReaper) kill the server and its group. If the
+// watchdog process (startReaper) kill the server and its group (from the
+// server's first relayed output on at the latest). If the
 // client stops reading our stdout, the server's stdin is closed too and
 // its output is drained (and recorded) so that it never blocks.
 //
@@ -131,6 +132,10 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 	cmd.Dir = opts.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = procgroup.SysProcAttr()
+	// The watchdog starts beside the server; it learns the server's group
+	// below, before the relays start.
+	rp := startReaper()
+	defer rp.stop()
 	startErr := cmd.Start()
 	// The child has its copies; ours would keep the pipes open.
 	inR.Close()
@@ -157,10 +162,9 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 		return nil, fault.Incomplete(fmt.Errorf("start server %s: %w", opts.Command[0], startErr))
 	}
 
-	// Started before any output is relayed: once the client has seen the
-	// server speak, the server's children are covered.
-	stopReaper := startReaper(cmd.Process.Pid)
-	defer stopReaper()
+	// The server's output waits for the watchdog's process: once the
+	// client has seen the server speak, the server's children are covered.
+	rp.watch(cmd.Process.Pid)
 
 	var closeIn sync.Once
 	closeStdin := func() { closeIn.Do(func() { inW.Close() }) }
@@ -184,11 +188,11 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 		defer outputs.Done()
 		// Server → client. If the client went away, tell the server by
 		// closing its stdin, and keep draining so it never blocks.
-		relay(opts.Stdout, outR, session.ServerToClient, true, func(error) { closeStdin() })
+		relay(&heldWriter{w: opts.Stdout, gate: rp.ready()}, outR, session.ServerToClient, true, func(error) { closeStdin() })
 	}()
 	go func() {
 		defer outputs.Done()
-		relay(opts.Stderr, errR, session.Stderr, true, nil)
+		relay(&heldWriter{w: opts.Stderr, gate: rp.ready()}, errR, session.Stderr, true, nil)
 	}()
 
 	exited := make(chan error, 1)
@@ -304,4 +308,20 @@ func envNames(env []string) []string {
 func metaRecord(t time.Time, tr session.Transport, kind string, info any, errText string) session.Record {
 	b, _ := json.Marshal(info)
 	return session.Record{Time: t, Dir: session.Meta, Transport: tr, Kind: kind, Info: b, Error: errText}
+}
+
+// A heldWriter holds the first write until gate is closed. One relay
+// goroutine writes to it.
+type heldWriter struct {
+	w    io.Writer
+	gate <-chan struct{}
+	open bool
+}
+
+func (g *heldWriter) Write(p []byte) (int, error) {
+	if !g.open {
+		<-g.gate
+		g.open = true
+	}
+	return g.w.Write(p)
 }
