@@ -15,16 +15,20 @@ import (
 	"github.com/mcpward/mcpward/internal/tui/common"
 )
 
+// A logIndex names the log file a session is read from ("" if unknown):
+// the hub's (hubLogs) or the files given on the command line.
+type logIndex func(sessionID string) string
+
 // logExporter writes a session in a report format from its log, with
 // the code of `mcpward sessions export`.
 type logExporter struct {
-	h       *hub.Hub
+	logOf   logIndex
 	version string
 }
 
 // Export implements common.Exporter.
 func (l logExporter) Export(sessionID, format, path string) error {
-	log := logOf(l.h, sessionID)
+	log := l.logOf(sessionID)
 	if log == "" {
 		return fmt.Errorf("the log of session %s is not known", sessionID)
 	}
@@ -50,14 +54,16 @@ func exportFile(logPath, sessionID, format, out, version string) error {
 	})
 }
 
-// logOf returns the log file of a session the hub knows, or "".
-func logOf(h *hub.Hub, sessionID string) string {
-	for _, s := range h.Sessions() {
-		if s.ID == sessionID {
-			return s.Log
+// hubLogs returns the log file of a session the hub knows, or "".
+func hubLogs(h *hub.Hub) logIndex {
+	return func(sessionID string) string {
+		for _, s := range h.Sessions() {
+			if s.ID == sessionID {
+				return s.Log
+			}
 		}
+		return ""
 	}
-	return ""
 }
 
 // logReplayer replays a request from the session's own log, exactly as
@@ -65,14 +71,14 @@ func logOf(h *hub.Hub, sessionID string) string {
 // start record there, reconnects to the recorded server and re-sends the
 // recorded bytes.
 type logReplayer struct {
-	h       *hub.Hub
+	logOf   logIndex
 	version string
 	environ func() []string
 }
 
 // Replay implements common.Replayer.
 func (l logReplayer) Replay(ctx context.Context, rec, _ *session.Record) (common.ReplayResult, error) {
-	path := logOf(l.h, rec.Session)
+	path := l.logOf(rec.Session)
 	if path == "" {
 		return common.ReplayResult{}, fmt.Errorf("replay: the log of session %s is not known", rec.Session)
 	}
@@ -81,7 +87,7 @@ func (l logReplayer) Replay(ctx context.Context, rec, _ *session.Record) (common
 		return common.ReplayResult{}, fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	rc, err := replay.Find(f, replay.Selector{Seq: rec.Seq, Session: rec.Session})
+	rc, err := replay.Find(sessionlog.Normalize(f), replay.Selector{Seq: rec.Seq, Session: rec.Session})
 	if err != nil {
 		return common.ReplayResult{}, fmt.Errorf("replay seq %d: %w", rec.Seq, err)
 	}

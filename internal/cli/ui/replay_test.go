@@ -86,7 +86,7 @@ func TestLogReplayer(t *testing.T) {
 	// Environment values are never recorded: the replayed server gets
 	// this process's environment, which now names the fixture.
 	t.Setenv("MCPWARD_UI_TEST_SERVE", "clean@v1")
-	res, err := logReplayer{h: h, version: "test", environ: os.Environ}.Replay(ctx, rec, nil)
+	res, err := logReplayer{logOf: hubLogs(h), version: "test", environ: os.Environ}.Replay(ctx, rec, nil)
 	if err != nil {
 		t.Fatalf("Replay: %v", err)
 	}
@@ -118,14 +118,14 @@ func TestLogExporterWritesHTML(t *testing.T) {
 	}
 	defer h.Close()
 	out := filepath.Join(t.TempDir(), "s.html")
-	if err := (logExporter{h: h, version: "test"}).Export("01EXP", "html", out); err != nil {
+	if err := (logExporter{logOf: hubLogs(h), version: "test"}).Export("01EXP", "html", out); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(out)
 	if err != nil || !bytes.Contains(b, []byte("<html")) || !bytes.Contains(b, []byte("tools/list")) {
 		t.Errorf("export = %d bytes, %v; want an HTML page naming tools/list", len(b), err)
 	}
-	if err := (logExporter{h: h}).Export("01EXP", "pdf", out); err == nil {
+	if err := (logExporter{logOf: hubLogs(h)}).Export("01EXP", "pdf", out); err == nil {
 		t.Error("an unknown format was accepted")
 	}
 }

@@ -81,3 +81,60 @@ func TestTmuxScreen(t *testing.T) {
 	waitFor(`"location": "Paris"`)
 	keys("C-c")
 }
+
+// TestTmuxOpensFiles runs `mcpward ui FILE` on an mcpsnoop log in a tmux
+// pane: its session is listed under its label, and its frames (mcpsnoop's
+// raw bytes) open in the stream and the inspector. Skipped without tmux.
+func TestTmuxOpensFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("screen-level test")
+	}
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed: skipping the screen-level test")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mcpward")
+	build := exec.Command("go", "build", "-o", bin, "github.com/mcpward/mcpward/cmd/mcpward")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	log := filepath.Join(dir, "srv-4242-0a1b2c3d4e5f.jsonl")
+	data := append(snoopLog(t, []string{"srv"}, "/"),
+		`{"session_id":"srv-4242-0a1b2c3d4e5f","server_label":"srv","seq":4,"ts":"2026-08-01T12:00:04Z","direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"lookup","arguments":{"q":"a<b&c"}}}}`+"\n"...)
+	if err := os.WriteFile(log, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "tmux.sock")
+	name := "mcpwardfiles"
+	tm := func(args ...string) string {
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tm("new-session", "-d", "-s", name, "-x", "160", "-y", "40",
+		"env", "MCPWARD_HOME="+filepath.Join(dir, "state"), "NO_COLOR=1", "TERM=xterm-256color", bin, "ui", "--theme", "dark", log)
+	t.Cleanup(func() { exec.Command(tmux, "-S", sock, "kill-server").Run() })
+	screen := func() string { return tm("capture-pane", "-p", "-t", name) }
+	waitFor := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(screen(), want) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatalf("screen never showed %q:\n%s", want, screen())
+	}
+	keys := func(k ...string) { tm(append([]string{"send-keys", "-t", name}, k...)...) }
+	waitFor("srv")
+	keys("Enter")
+	waitFor("tools/list")
+	waitFor("lookup")
+	keys("G", "Enter")
+	waitFor(`"q": "a<b&c"`)
+	keys("C-c")
+}

@@ -32,25 +32,38 @@ type UIOptions struct {
 	NoColor bool
 	// Intro is a line shown under the header (demo --ui says what plays).
 	Intro string
+	// Files are session logs to open instead of the hub's live view.
+	Files []string
 }
 
 // NewCmdUI builds `mcpward ui`.
 func NewCmdUI(f *cmdutil.Factory, runF func(context.Context, *UIOptions) error) *cobra.Command {
 	opts := &UIOptions{IO: f.IOStreams, Version: f.Version, LookupEnv: f.StateEnv, Environ: f.Environ}
 	cmd := &cobra.Command{
-		Use:   "ui",
+		Use:   "ui [LOG…]",
 		Short: "Live view of recorded sessions",
 		Long: `Show every session recorded by mcpward proxy: live over the state directory's
 socket, and from the newest --history session logs (0 reads all). Logs created or
 grown later are picked up too.
 
+With LOG files, show the sessions in them instead (mcpward's logs or
+mcpsnoop's, as mcpsnoop open did): read once, nothing live.
+
 Keys: enter opens, / filters (tool:, method:, id:, dir:, kind:, status:), : runs
 a command (it lists them), ? lists every key. q on the sessions page, or
 ctrl+c anywhere, quits.`,
 		Example: `  mcpward ui
-  mcpward ui --history 0 --theme light`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+  mcpward ui --history 0 --theme light
+  mcpward ui ~/.local/state/mcpsnoop/sessions/server.py-4242-0a1b2c3d4e5f.jsonl`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, a := range args {
+				if a == "-" {
+					return cmdutil.FlagErrorf("the view reads its keys from stdin: give the log as a file, not -")
+				}
+			}
+			if len(args) > 0 {
+				opts.Files = args
+			}
 			if opts.History < 0 {
 				return cmdutil.FlagErrorf("--history must be 0 (all) or more")
 			}
@@ -116,6 +129,9 @@ func modelOptions(ctx context.Context, opts *UIOptions, src common.Source, repla
 func baselineLoader(stateDir string) common.BaselineLoader { return tui.BaselinesIn(stateDir) }
 
 func uiRun(ctx context.Context, opts *UIOptions) error {
+	if len(opts.Files) > 0 {
+		return filesRun(ctx, opts)
+	}
 	if err := tui.NeedTerminal(opts.IO); err != nil {
 		return err
 	}
@@ -129,7 +145,8 @@ func uiRun(ctx context.Context, opts *UIOptions) error {
 		return fmt.Errorf("start the live view: %w", err)
 	}
 	defer h.Close()
-	return Run(ctx, opts, hubsource.New(h), logReplayer{h: h, version: opts.Version, environ: opts.Environ}, logExporter{h: h, version: opts.Version})
+	logs := hubLogs(h)
+	return Run(ctx, opts, hubsource.New(h), logReplayer{logOf: logs, version: opts.Version, environ: opts.Environ}, logExporter{logOf: logs, version: opts.Version})
 }
 
 // Run shows the live view over src until the user quits (tui.Run with

@@ -29,7 +29,8 @@ func TestNewCmdUIFlags(t *testing.T) {
 		{"no color", []string{"--state-dir", "/x"}, map[string]string{"NO_COLOR": "1"}, UIOptions{History: 20, StateDir: "/x", Theme: "auto", NoColor: true}, false},
 		{"bad theme", []string{"--theme", "pink", "--state-dir", "/x"}, nil, UIOptions{}, true},
 		{"negative history", []string{"--history", "-1", "--state-dir", "/x"}, nil, UIOptions{}, true},
-		{"args", []string{"extra"}, nil, UIOptions{}, true},
+		{"files", []string{"a.jsonl", "b.jsonl", "--state-dir", "/x"}, nil, UIOptions{History: 20, StateDir: "/x", Theme: "auto", Files: []string{"a.jsonl", "b.jsonl"}}, false},
+		{"stdin", []string{"-", "--state-dir", "/x"}, nil, UIOptions{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
