@@ -14,13 +14,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/client"
 	engine "github.com/mcpward/mcpward/internal/compat"
+	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/export/text"
-	"github.com/mcpward/mcpward/internal/fixture"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/iostreams"
-	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/target"
@@ -33,7 +33,14 @@ type CompatOptions struct {
 	Now     func() time.Time
 	Version string
 
-	Target   cmdutil.TargetFlags
+	Target cmdutil.TargetFlags
+	// Names are config targets (`compat NAME`, `compat A B`); with
+	// Fleet.All every target of the config. ConfigPath is --config.
+	Names      []string
+	ConfigPath string
+	Fleet      cmdutil.FleetFlags
+	TimeoutSet bool
+
 	Profiles []string
 	// Probes are TOOL or TOOL=ARGS_JSON; a fixture's declared probes are
 	// used when none are given.
@@ -47,7 +54,7 @@ func NewCmdCompat(f *cmdutil.Factory, runF func(context.Context, *CompatOptions)
 	opts := &CompatOptions{IO: f.IOStreams, Env: target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv}, Now: f.Now, Version: f.Version}
 	var profiles string
 	cmd := &cobra.Command{
-		Use:   "compat (--fixture NAME | --url URL | -- <command…>)",
+		Use:   "compat (NAME… | --all | --fixture NAME | --url URL | -- <command…>)",
 		Short: "Probe a server under client profiles and check the transport, x-mcp-header and degradation rules",
 		Long: `Run the conformance rules of the catalogue (mcpward rules) against one server:
 its era, every advertised version, stability across fresh connections, cache
@@ -62,22 +69,43 @@ under "not evaluated": profiles the server cannot be used under, and the
 degradation rules when no probe names a tool (compat calls no tool unless
 asked).
 
+A NAME is a target of the config (mcpward.json, or --config F): its profiles
+(unless --profiles), probes (unless --probe), capabilities and timeoutMs apply.
+--all runs every target of the config (several NAMEs run those), --jobs at a
+time, each bounded by --target-timeout, into one report with a section per
+target in config order.
+
 Exit codes: 3 when the server violates a MUST-level rule, 1 for a risky
 finding, 2 when the evidence is incomplete (also when none of the requested
-profiles could be used: nothing exercised is not a pass), else 0.`,
+profiles could be used: nothing exercised is not a pass), else 0. Over several
+targets, the worst of theirs: 5 > 4 > 2 > 3 > 1 > 0.`,
 		Example: `  mcpward compat --fixture degrader-honest
   mcpward compat --url http://127.0.0.1:8080/mcp --profiles modern-full,modern-minimal
-  mcpward compat --format sarif -- ./my-server > compat.sarif`,
+  mcpward compat --format sarif -- ./my-server > compat.sarif
+  mcpward compat weather --config ci/mcpward.json
+  mcpward compat --all --jobs 4 --format junit > compat.xml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rest := opts.Target.SetCommand(cmd, args)
-			if len(rest) > 0 {
-				return cmdutil.FlagErrorf("unexpected argument %q (name the server with --fixture, --url or -- <command…>)", rest[0])
+			if err := opts.Fleet.Validate(cmd, rest, opts.Target.Set()); err != nil {
+				return err
 			}
+			opts.Names = rest
+			opts.TimeoutSet = cmd.Flags().Changed("timeout")
 			if err := opts.Target.Validate(); err != nil {
 				return err
 			}
-			if !opts.Target.Set() {
-				return cmdutil.FlagErrorf("no target: use --fixture NAME, --url URL or -- <command…>")
+			switch {
+			case opts.Target.Set() && len(rest) > 0:
+				return cmdutil.FlagErrorf("unexpected argument %q: name a config target, or give the server with --fixture, --url or -- <command…>, not both", rest[0])
+			case opts.Target.Set() && opts.ConfigPath != "":
+				return cmdutil.FlagErrorf("--config and a target given by flags exclude each other")
+			case !opts.Target.Set() && len(rest) == 0 && !opts.Fleet.All:
+				return cmdutil.FlagErrorf("no target: name a config target (or --all), or use --fixture NAME, --url URL or -- <command…>")
+			}
+			for _, n := range rest {
+				if !config.ValidTargetName(n) {
+					return cmdutil.FlagErrorf("target name %q is not allowed (letters, digits and . _ @ - only)", n)
+				}
 			}
 			if opts.ReadOnly && len(opts.Probes) > 0 {
 				return cmdutil.FlagErrorf("--read-only never sends tools/call, so --probe %s would not run: give one or the other", opts.Probes[0])
@@ -105,6 +133,8 @@ profiles could be used: nothing exercised is not a pass), else 0.`,
 	fl.StringArrayVar(&opts.Probes, "probe", nil, "replay tools/call `TOOL[=ARGS_JSON]` under every profile (repeatable; default: a fixture's declared probes)")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "compat")
 	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
+	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` the NAMEs are targets of (default mcpward.json)")
+	cmdutil.AddFleetFlags(cmd, &opts.Fleet)
 	_ = cmd.RegisterFlagCompletionFunc("profiles", cmdutil.CompleteLazyList(cmdutil.ProfileNames))
 	return cmd
 }
@@ -126,41 +156,36 @@ func parseProbe(s string) (engine.Probe, error) {
 }
 
 func compatRun(ctx context.Context, opts *CompatOptions) error {
-	spec, err := opts.Target.Spec("", opts.Env.LookupEnv)
+	if opts.Fleet.All || len(opts.Names) > 1 {
+		return fleetRun(ctx, opts)
+	}
+	var (
+		job *compatJob
+		err error
+	)
+	if len(opts.Names) == 1 {
+		var cfg *config.File
+		cfg, _, err = fleet.LoadConfig(configPath(opts))
+		if err != nil {
+			return err
+		}
+		if _, _, err := cfg.Target(opts.Names[0]); err != nil {
+			return fault.Input(fmt.Errorf("config %s: %w", configPath(opts), err))
+		}
+		job, err = configJob(opts, cfg, opts.Names[0])
+	} else {
+		job, err = flagJob(opts)
+	}
 	if err != nil {
 		return err
-	}
-	profiles, err := rules.ResolveProfiles(opts.Profiles, nil)
-	if err != nil {
-		return cmdutil.FlagErrorWrap(err)
-	}
-	var probes []engine.Probe
-	for _, p := range opts.Probes {
-		pr, _ := parseProbe(p)
-		probes = append(probes, pr)
-	}
-	if len(probes) == 0 && spec.Fixture != "" {
-		if fx, err := fixture.Lookup(spec.Fixture); err == nil {
-			probes = append(probes, fx.Probes()...)
-		}
 	}
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
-	progress.Show("connecting")
-	sess, err := target.Connect(ctx, spec, opts.Env, &client.Options{
-		ClientInfo:     mcp.Implementation{Name: "mcpward", Version: opts.Version},
-		RequestTimeout: spec.Timeout,
-	})
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
-	rep, err := engine.Run(ctx, sess, &engine.Options{Profiles: profiles, Probes: probes, ReadOnly: opts.ReadOnly, Now: opts.Now, Progress: progress.Show})
-	if err != nil {
-		return err
-	}
+	res, err := job.run(ctx, opts, progress.Show)
 	progress.Stop()
-	res := Result(rep, spec, opts.Version)
+	if err != nil {
+		return err
+	}
 	if opts.Format == "text" {
 		if err := text.WriteOptions(opts.IO.Out, res, &text.Options{
 			TTY: opts.IO.IsStdoutTTY(), Width: opts.IO.TerminalWidth(), NewTable: newTable,

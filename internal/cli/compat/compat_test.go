@@ -32,6 +32,21 @@ func TestNewCmdCompatFlags(t *testing.T) {
 		{args: []string{"--fixture", "clean@v1", "--reporter", "md", "--format", "json"}, wantErr: "--format json and --reporter md disagree"},
 		{args: []string{"--fixture", "clean@v1", "--reporter", "md", "--json"}, wantErr: "--json and --format md disagree"},
 		{args: []string{"--fixture", "clean@v1", "--read-only", "--probe", "get_weather"}, wantErr: "--read-only never sends tools/call"},
+		// Config targets (issue 16 item 5, issue 17 item 4).
+		{args: []string{"weather", "--config", "ci/mcpward.json"}, check: func(o *CompatOptions) bool {
+			return len(o.Names) == 1 && o.Names[0] == "weather" && o.ConfigPath == "ci/mcpward.json" && !o.Fleet.All
+		}},
+		{args: []string{"--all", "--jobs", "3", "--format", "junit"}, check: func(o *CompatOptions) bool {
+			return o.Fleet.All && o.Fleet.Jobs == 3 && o.Format == "junit" && len(o.Names) == 0
+		}},
+		{args: []string{"b", "a"}, check: func(o *CompatOptions) bool { return len(o.Names) == 2 && o.Names[0] == "b" }},
+		{args: []string{"--all", "--jobs", "0"}, wantErr: "--jobs must be at least 1, got 0"},
+		{args: []string{"--all", "--jobs", "-1"}, wantErr: "--jobs must be at least 1, got -1"},
+		{args: []string{"weather", "--jobs", "2"}, wantErr: "--jobs applies only to several targets"},
+		{args: []string{"weather", "--fixture", "clean@v1"}, wantErr: "not both"},
+		{args: []string{"--fixture", "clean@v1", "--config", "x.json"}, wantErr: "--config and a target given by flags exclude each other"},
+		{args: []string{"--all", "--url", "http://127.0.0.1:1/"}, wantErr: "several targets come from the config"},
+		{args: []string{"../x"}, wantErr: "is not allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -16,8 +16,10 @@ import (
 )
 
 // Cases are the Results every format renders: the seed example, a clean
-// run, incomplete evidence, rule violations, and hostile server strings.
-var Cases = []string{"seed", "clean", "incomplete", "violations", "hostile"}
+// run, incomplete evidence, rule violations, hostile server strings, and a
+// fleet (check --all: a passing, a drifting, an unreachable target and one
+// with no stored snapshot).
+var Cases = []string{"seed", "clean", "incomplete", "violations", "hostile", "fleet"}
 
 // Load reads internal/export/testdata/<name>.json.
 func Load(t testing.TB, name string) *result.Result {

@@ -14,7 +14,11 @@ import (
 // Write renders r as markdown.
 func Write(w io.Writer, r *result.Result) error {
 	bw := bufio.NewWriter(w)
-	writeResult(bw, r)
+	if len(r.Targets) > 0 {
+		writeFleet(bw, r)
+	} else {
+		writeResult(bw, r)
+	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write markdown report: %w", err)
 	}

@@ -36,9 +36,12 @@ func WriteOptions(w io.Writer, r *result.Result, opts *Options) error {
 		opts = &Options{}
 	}
 	p := &printer{w: bufio.NewWriter(w), color: opts.Color, opts: opts}
-	if r.Command == "compat" && r.Compat != nil {
+	switch {
+	case len(r.Targets) > 0:
+		p.fleet(r, opts)
+	case r.Command == "compat" && r.Compat != nil:
 		p.compat(r, opts)
-	} else {
+	default:
 		p.result(r)
 	}
 	if err := p.w.Flush(); err != nil {
