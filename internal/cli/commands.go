@@ -22,6 +22,7 @@ import (
 	remotecmd "github.com/mcpward/mcpward/internal/cli/remote"
 	"github.com/mcpward/mcpward/internal/cli/report"
 	rulescmd "github.com/mcpward/mcpward/internal/cli/rules"
+	servecmd "github.com/mcpward/mcpward/internal/cli/serve"
 	"github.com/mcpward/mcpward/internal/cli/sessions"
 	"github.com/mcpward/mcpward/internal/cli/ui"
 	wrapcmd "github.com/mcpward/mcpward/internal/cli/wrap"
@@ -50,6 +51,7 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		remotecmd.NewCmdRemote(f, nil),
 		remotecmd.NewCmdHubPath(f),
 		migratecmd.NewCmdMigrate(f, nil),
+		servecmd.NewCmdServe(f, nil),
 	)
 	rejectUnknownSubcommands(root)
 }

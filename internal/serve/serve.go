@@ -1,0 +1,338 @@
+package serve
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/export/html"
+	"github.com/mcpward/mcpward/internal/hub"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// CSP is the Content-Security-Policy of every page and response of the
+// app: scripts, styles and fetches only from the app itself; no inline
+// script or style, no eval, no frames, no plugins.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// Options configure a Server. The zero value serves empty pages.
+type Options struct {
+	// Version is mcpward's version, shown in the page and stamped into
+	// exports and results.
+	Version string
+	// Hub feeds the sessions pages; nil serves no sessions.
+	Hub *hub.Hub
+	// HubMode says how the hub sees sessions, for the page: "socket"
+	// (live from proxies and from the logs) or "logs" (another hub owns
+	// the socket: logs only).
+	HubMode string
+	// SnapshotDir is the repository's snapshot directory ("" for none).
+	SnapshotDir string
+	// ResultDirs are searched (not recursively) for saved Result JSON
+	// files (compat --json, check --json …).
+	ResultDirs []string
+	// Board is a board JSON file (`mcpward board run` writes them), or a
+	// directory of them whose newest is shown; "" for none.
+	Board string
+	// Public serves only what may be shown to anyone (the board and the
+	// live check): the sessions, snapshots and results of this machine
+	// are not served.
+	Public bool
+	// Check enables POST /api/check (public mode); nil leaves it off.
+	Check *CheckOptions
+	// AllowHosts are further names accepted in Host and Origin: "name"
+	// with any port, or "name:port" (a reverse proxy's public name).
+	AllowHosts []string
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// A Server is the app's http.Handler.
+type Server struct {
+	opts    Options
+	mux     *http.ServeMux
+	checker *checker
+	events  chan struct{} // slots for event streams
+}
+
+// maxEventStreams bounds the open event streams (each holds a hub
+// subscription).
+const maxEventStreams = 32
+
+// New builds the app.
+func New(opts *Options) (*Server, error) {
+	s := &Server{mux: http.NewServeMux(), events: make(chan struct{}, maxEventStreams)}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.Now == nil {
+		s.opts.Now = time.Now
+	}
+	if s.opts.Check != nil {
+		c, err := newChecker(s.opts.Check, s.opts.Version)
+		if err != nil {
+			return nil, err
+		}
+		s.checker = c
+	}
+	s.routes()
+	return s, nil
+}
+
+// Close stops the checks in flight.
+func (s *Server) Close() {
+	if s.checker != nil {
+		s.checker.close()
+	}
+}
+
+func (s *Server) routes() {
+	m := s.mux
+	m.HandleFunc("GET /{$}", s.index)
+	m.HandleFunc("GET /assets/{name}", s.asset)
+	m.HandleFunc("GET /api/info", s.info)
+	m.HandleFunc("GET /board", s.boardPage)
+	m.HandleFunc("GET /api/board", s.boardJSON)
+	if !s.opts.Public {
+		m.HandleFunc("GET /api/sessions", s.sessions)
+		m.HandleFunc("GET /api/sessions/{id}", s.sessionExport)
+		m.HandleFunc("GET /api/events", s.eventStream)
+		m.HandleFunc("GET /api/snapshots", s.snapshots)
+		m.HandleFunc("GET /api/snapshots/{name}", s.snapshotDetail)
+		m.HandleFunc("GET /api/diff", s.diff)
+		m.HandleFunc("GET /api/results", s.results)
+		m.HandleFunc("GET /api/results/{name}", s.resultDetail)
+	}
+	if s.checker != nil {
+		m.HandleFunc("POST /api/check", s.check)
+	}
+	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "not_found", "no such API: "+r.URL.Path)
+	})
+}
+
+// ServeHTTP implements http.Handler: the security headers, the Host and
+// Origin check, the method check, then the route.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", CSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	if why := s.refusal(r); why != "" {
+		writeError(w, http.StatusForbidden, "forbidden_host", why)
+		return
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+	case http.MethodPost:
+		if s.checker == nil || r.URL.Path != "/api/check" {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "read-only: only GET and HEAD are answered here")
+			return
+		}
+	default:
+		allow := "GET, HEAD"
+		if s.checker != nil && r.URL.Path == "/api/check" {
+			allow = "POST"
+		}
+		w.Header().Set("Allow", allow)
+		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "read-only: only GET and HEAD are answered here")
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// refusal says why a request must be refused (DNS rebinding, a foreign
+// page), or returns "".
+func (s *Server) refusal(r *http.Request) string {
+	if !s.hostAllowed(r) {
+		return fmt.Sprintf("Host %q is not an address of this server", r.Host)
+	}
+	for _, o := range r.Header.Values("Origin") {
+		if !s.originAllowed(r, o) {
+			return fmt.Sprintf("Origin %q is not this server's origin", o)
+		}
+	}
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		return "a request from another site"
+	}
+	return ""
+}
+
+// hostAllowed: the address the request arrived on, a loopback name or
+// address with the port it arrived on, or a name of AllowHosts.
+func (s *Server) hostAllowed(r *http.Request) bool {
+	host, port := splitHost(r.Host)
+	if host == "" {
+		return false
+	}
+	if port == "" {
+		port = "80"
+		if r.TLS != nil {
+			port = "443"
+		}
+	}
+	if s.allowedName(host, port) {
+		return true
+	}
+	la, _ := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr)
+	if la == nil {
+		return false // not from a TCP listener: nothing to compare with
+	}
+	if port != fmt.Sprint(la.Port) {
+		return false
+	}
+	if isLoopbackHost(host) && la.IP.IsLoopback() {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.Equal(la.IP) && !ip.IsUnspecified()
+}
+
+// originAllowed: the app's own origin, the scheme aside (a reverse proxy
+// may end TLS in front of it). "null" (a sandboxed page) is refused.
+func (s *Server) originAllowed(r *http.Request, origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") {
+		return false
+	}
+	oh, op := splitHost(u.Host)
+	rh, rp := splitHost(r.Host)
+	if op == "" {
+		op = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	if rp == "" {
+		rp = op
+	}
+	return strings.EqualFold(oh, rh) && op == rp
+}
+
+func (s *Server) allowedName(host, port string) bool {
+	for _, a := range s.opts.AllowHosts {
+		ah, ap := splitHost(a)
+		if strings.EqualFold(ah, host) && (ap == "" || ap == port) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitHost splits "host:port", "host", "[::1]:port" or "[::1]".
+func splitHost(hp string) (host, port string) {
+	if h, p, err := net.SplitHostPort(hp); err == nil {
+		return h, p
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hp, "["), "]"), ""
+}
+
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	b, err := assets.ReadFile("assets/index.html")
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal", err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(b)
+}
+
+var assetTypes = map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+
+func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	var b []byte
+	if name == "filter.js" {
+		// The session report's own copy of the filter language, which a
+		// test keeps in step with package filter.
+		b = []byte(html.FilterJS())
+	} else {
+		var err error
+		if strings.Contains(name, "/") || name == "index.html" {
+			http.NotFound(w, r)
+			return
+		}
+		if b, err = assets.ReadFile("assets/" + name); err != nil {
+			http.NotFound(w, r)
+			return
+		}
+	}
+	typ := assetTypes[name[strings.LastIndexByte(name, '.'):]]
+	if typ == "" {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", typ)
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(b)
+}
+
+// Info is what GET /api/info says about the app.
+type Info struct {
+	Version string `json:"version"`
+	Public  bool   `json:"public"`
+	Check   bool   `json:"check"`
+	// Hub is "socket", "logs", or "" when sessions are not served.
+	Hub       string `json:"hub"`
+	Snapshots string `json:"snapshots,omitempty"`
+	Board     bool   `json:"board"`
+}
+
+func (s *Server) info(w http.ResponseWriter, r *http.Request) {
+	in := Info{Version: s.opts.Version, Public: s.opts.Public, Check: s.checker != nil, Board: s.opts.Board != ""}
+	if !s.opts.Public {
+		if s.opts.Hub != nil {
+			in.Hub = s.opts.HubMode
+			if in.Hub == "" {
+				in.Hub = "socket"
+			}
+		}
+		in.Snapshots = s.opts.SnapshotDir
+	}
+	writeJSON(w, http.StatusOK, in)
+}
+
+// An apiError is the body of every error answer.
+type apiError struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	var e apiError
+	e.Error.Code, e.Error.Message = code, msg
+	writeJSON(w, status, e)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b = []byte(`{"error":{"code":"internal","message":"encode the answer"}}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(b)
+	w.Write([]byte("\n"))
+}

@@ -1,0 +1,176 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/export/sessionexport"
+	"github.com/mcpward/mcpward/internal/hub"
+)
+
+// SessionRow is one session of GET /api/sessions.
+type SessionRow struct {
+	ID        string    `json:"id"`
+	Label     string    `json:"label"`
+	Transport string    `json:"transport"`
+	Client    string    `json:"client,omitempty"`
+	Server    string    `json:"server,omitempty"`
+	Live      bool      `json:"live"`
+	Exited    bool      `json:"exited"`
+	Requests  int64     `json:"requests"`
+	Responses int64     `json:"responses"`
+	Notifs    int64     `json:"notifications"`
+	Errors    int64     `json:"errors"`
+	Stderr    int64     `json:"stderr"`
+	Records   int64     `json:"records"`
+	Missing   int64     `json:"missing"`
+	Problems  int64     `json:"problems"`
+	First     time.Time `json:"first"`
+	Last      time.Time `json:"last"`
+}
+
+func peer(p *hub.Peer) string {
+	if p == nil {
+		return ""
+	}
+	if p.Version != "" {
+		return p.Name + " " + p.Version
+	}
+	return p.Name
+}
+
+func (s *Server) sessions(w http.ResponseWriter, r *http.Request) {
+	rows := []SessionRow{}
+	if h := s.opts.Hub; h != nil {
+		for _, in := range h.Sessions() {
+			rows = append(rows, SessionRow{
+				ID: in.ID, Label: in.Label, Transport: string(in.Transport), Client: peer(in.Client), Server: peer(in.Server),
+				Live: in.Live, Exited: in.Exited, Requests: in.Requests, Responses: in.Responses, Notifs: in.Notifications,
+				Errors: in.Errors, Stderr: in.Stderr, Records: in.Records, Missing: in.Missing, Problems: in.Problems,
+				First: in.First, Last: in.Last,
+			})
+		}
+	}
+	// Newest activity first, as a person looks for the session they just ran.
+	slices.SortStableFunc(rows, func(a, b SessionRow) int { return b.Last.Compare(a.Last) })
+	writeJSON(w, http.StatusOK, map[string]any{"sessions": rows})
+}
+
+// sessionExport answers the session's JSON export (the document the HTML
+// session report is built from), with the traffic rules' findings, over
+// every record the hub holds or reads back from the log.
+func (s *Server) sessionExport(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	h := s.opts.Hub
+	var log string
+	found := false
+	if h != nil {
+		for _, in := range h.Sessions() {
+			if in.ID == id {
+				found, log = true, in.Log
+				break
+			}
+		}
+	}
+	if !found {
+		writeError(w, http.StatusNotFound, "no_session", fmt.Sprintf("no session %q", id))
+		return
+	}
+	recs, err := h.Records(id, 0, 0)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "read_session", fmt.Sprintf("read session %s: %v", id, err))
+		return
+	}
+	if log == "" {
+		log = id
+	}
+	var buf bytes.Buffer
+	x, err := sessionexport.New(&buf, &sessionexport.Options{Format: "json", SessionID: id, Version: s.opts.Version, Check: true, Log: log})
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "export", err.Error())
+		return
+	}
+	for _, rec := range recs {
+		x.Add(rec, 0)
+	}
+	if err := x.Finish(nil, 0); err != nil {
+		writeError(w, http.StatusInternalServerError, "export", err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(buf.Bytes())
+}
+
+// eventPace is the least time between two events of one stream: records
+// arriving meanwhile are announced together.
+const eventPace = 250 * time.Millisecond
+
+// eventStream announces, as Server-Sent Events, which sessions received
+// records: event "records", data {"sessions": [ids…], "records": n}. The
+// page then fetches what it shows again.
+func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
+	h := s.opts.Hub
+	if h == nil {
+		writeError(w, http.StatusNotFound, "no_hub", "sessions are not served")
+		return
+	}
+	select {
+	case s.events <- struct{}{}:
+		defer func() { <-s.events }()
+	default:
+		w.Header().Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, "too_many_streams", fmt.Sprintf("more than %d event streams are open", maxEventStreams))
+		return
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, "no_streaming", "the connection cannot stream")
+		return
+	}
+	sub := h.Subscribe()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	fmt.Fprint(w, "retry: 2000\nevent: hello\ndata: {}\n\n")
+	fl.Flush()
+	ctx := r.Context()
+	for {
+		b, err := sub.Next(ctx)
+		if errors.Is(err, hub.ErrClosed) || errors.Is(err, context.Canceled) || ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		ids := []string{}
+		for _, rec := range b.Records {
+			if !seen[rec.Session] {
+				seen[rec.Session] = true
+				ids = append(ids, rec.Session)
+			}
+		}
+		data, _ := json.Marshal(map[string]any{"sessions": ids, "records": len(b.Records), "skipped": b.Skipped})
+		if _, err := fmt.Fprintf(w, "event: records\ndata: %s\n\n", data); err != nil {
+			return
+		}
+		fl.Flush()
+		t := time.NewTimer(eventPace)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
