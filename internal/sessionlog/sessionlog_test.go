@@ -3,6 +3,7 @@ package sessionlog
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -115,5 +116,36 @@ func TestDetect(t *testing.T) {
 		if rest, _ := io.ReadAll(br); string(rest) != tt.log {
 			t.Errorf("Detect consumed input")
 		}
+	}
+}
+
+// mcpsnoop's HTTP proxy wrote adjacent records out of seq order under
+// load (its bug 1): they are handed on in seq order, each with its own
+// line, so a complete capture does not look incomplete; a real gap is
+// still a gap, and a late duplicate still comes through.
+func TestReadMcpsnoopReorders(t *testing.T) {
+	line := func(sess string, seq int) string {
+		return fmt.Sprintf(`{"session_id":%q,"seq":%d,"ts":"2026-08-01T12:00:00Z","direction":"c2s","transport":"http","raw":{}}`+"\n", sess, seq)
+	}
+	var log strings.Builder
+	for _, s := range []int{1, 2, 4, 3, 5, 7, 6, 9, 10} {
+		log.WriteString(line("a", s))
+	}
+	log.WriteString(line("b", 1))
+	log.WriteString(line("b", 3)) // 2 never comes
+	log.WriteString(line("a", 2)) // a late duplicate
+	type got struct {
+		sess string
+		seq  uint64
+		line int
+	}
+	var out []got
+	if _, _, err := ReadFrom(strings.NewReader(log.String()), "t", func(r *session.Record, l int) { out = append(out, got{r.Session, r.Seq, l}) }); err != nil {
+		t.Fatal(err)
+	}
+	want := []got{{"a", 1, 1}, {"a", 2, 2}, {"a", 3, 4}, {"a", 4, 3}, {"a", 5, 5}, {"a", 6, 7}, {"a", 7, 6},
+		{"b", 1, 10}, {"a", 2, 12}, {"a", 9, 8}, {"a", 10, 9}, {"b", 3, 11}}
+	if d := cmp.Diff(want, out, cmp.AllowUnexported(got{})); d != "" {
+		t.Errorf("order mismatch (-want +got):\n%s", d)
 	}
 }
