@@ -25,7 +25,7 @@ func fleetRun(ctx context.Context, opts *CheckOptions) error {
 	}
 	cfg, names, err := fleet.LoadConfig(path)
 	if err != nil {
-		return err
+		return cmdutil.NoConfigHint(err)
 	}
 	if !opts.Fleet.All {
 		for _, n := range opts.Names {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/result"
 )
@@ -179,4 +180,14 @@ func joinNames(names []string) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:show], ", ") + fmt.Sprintf(" and %d more", len(names)-show)
+}
+
+// NoConfigHint attaches to a config error the way to get a config when
+// there is none (contract.ErrNoConfig); other errors are returned as they
+// are.
+func NoConfigHint(err error) error {
+	if errors.Is(err, contract.ErrNoConfig) {
+		return WithHint(err, "write one with 'mcpward init', or name it with --config FILE")
+	}
+	return err
 }

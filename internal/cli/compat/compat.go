@@ -167,7 +167,7 @@ func compatRun(ctx context.Context, opts *CompatOptions) error {
 		var cfg *config.File
 		cfg, _, err = fleet.LoadConfig(configPath(opts))
 		if err != nil {
-			return err
+			return cmdutil.NoConfigHint(err)
 		}
 		if _, _, err := cfg.Target(opts.Names[0]); err != nil {
 			return fault.Input(fmt.Errorf("config %s: %w", configPath(opts), err))
