@@ -149,3 +149,34 @@ func TestReadMcpsnoopReorders(t *testing.T) {
 		t.Errorf("order mismatch (-want +got):\n%s", d)
 	}
 }
+
+// FuzzReadMcpsnoop: any input that starts like an mcpsnoop log is read
+// without a panic, every line at most once (records and skipped lines).
+func FuzzReadMcpsnoop(f *testing.F) {
+	for _, name := range []string{"stdio", "http", "multi"} {
+		if b, err := os.ReadFile("../migrate/mcpsnoop/testdata/" + name + ".jsonl"); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`{"session_id":"a","seq":3,"ts":"2026-08-01T12:00:00Z","direction":"c2s"}` + "\n" + `{"session_id":"a","seq":1,"ts":"2026-08-01T12:00:00Z","direction":"c2s"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := map[int]bool{}
+		problems, skipped, err := ReadFrom(bytes.NewReader(data), "f", func(_ *session.Record, line int) {
+			if lines[line] {
+				t.Fatalf("line %d read twice", line)
+			}
+			lines[line] = true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range problems {
+			if lines[p.Line] {
+				t.Fatalf("line %d both read and skipped", p.Line)
+			}
+		}
+		if n := bytes.Count(data, []byte("\n")) + 1; len(lines)+skipped > n {
+			t.Fatalf("%d records and %d skipped from %d lines", len(lines), skipped, n)
+		}
+	})
+}
