@@ -73,6 +73,7 @@ func scanValue(b []byte, i int, noLineBreak bool, depth int) int {
 		isKey bool   // the string being scanned is an object key
 		words int    // words of the string without a byte to look at
 		w, m  uint64
+		t     uint // bit offset of a flagged byte in w
 	)
 	stack = small[:0]
 	if noLineBreak {
@@ -158,12 +159,21 @@ str:
 	for words = 0; len(b)-i >= 8; {
 		w = binary.LittleEndian.Uint64(b[i:])
 		if m = stopBytes(w, hi); m != 0 {
-			i += bits.TrailingZeros64(m) >> 3
-			if b[i] == '"' {
-				i++
-				goto strEnd
+			// The flagged byte, and the one after it, from w: the next
+			// string's position need not wait for a load.
+			t = uint(bits.TrailingZeros64(m)) &^ 7
+			if byte(w>>t) != '"' {
+				i += int(t >> 3)
+				break
 			}
-			break
+			i += int(t>>3) + 1
+			if isKey && t < 56 && byte(w>>(t+8)) == ':' {
+				if i = ws(b, i+1, noLineBreak); i < 0 {
+					return -1
+				}
+				goto value
+			}
+			goto strEnd
 		}
 		i += 8
 		if words++; words == inlineWords {

@@ -47,6 +47,8 @@ func wordSeeds() []string {
 	for k := range 100 {
 		pad := strings.Repeat("a", k)
 		out = append(out, `"`+pad+`"`, `"`+pad+`\"x"`, `"`+pad+"\x01\"", `"`+pad+`é\u00e9"`, `["`+pad+`",1]`, `"`+pad)
+		// A key's colon, read from the word that held its quote, or not.
+		out = append(out, `{"`+pad+`":1}`, `{"`+pad+`" :1}`, `{"`+pad+`":`, `{"`+pad+`",1}`, `{"`+pad+`":"x","y":{}}`, `{"`+pad+`"`)
 	}
 	return out
 }
