@@ -8,8 +8,9 @@
 //	 "ts":"2026-08-01T12:00:00.5Z","direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0",…}}
 //
 // The frame bytes are kept exactly: a `raw` value is sliced out of the line,
-// never decoded and re-encoded, and a `text` string becomes the frame's
-// bytes. The first record of a stdio run, direction `meta` with
+// never decoded and re-encoded (a raw that is a base64 string of a JSON
+// message, as a Go []byte field would write it, is decoded), and a `text`
+// string becomes the frame's bytes. The first record of a stdio run, direction `meta` with
 // raw={"command":[…],"cwd":"…"}, becomes a start record (info argv, cwd),
 // which is what replay and the tool baselines read. The routing headers
 // (mcp_method, mcp_name, mcp_protocol_version, mcp_param_headers) become
@@ -26,6 +27,7 @@ package mcpsnoop
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -162,6 +164,10 @@ func (d *Decoder) Decode(line []byte) (*session.Record, error) {
 		r.Frame = bytes.Clone(e.raw)
 		r.RawFrame = r.Frame
 		r.HasFrame = true
+		if b, ok := base64Frame(e.raw); ok {
+			r.Frame, r.RawFrame = b, b
+			e.extra = append(e.extra, [2][]byte{[]byte("raw_encoding"), []byte(`"base64"`)})
+		}
 		if e.hasText {
 			// Never written by mcpsnoop (raw xor text): keep it anyway.
 			e.extra = append(e.extra, [2][]byte{[]byte("text"), quote(e.text)})
@@ -182,6 +188,30 @@ func (d *Decoder) Decode(line []byte) (*session.Record, error) {
 	}
 	r.Info = info(e.extra)
 	return r, nil
+}
+
+// base64Frame decodes a raw member that holds the frame as a base64
+// string (a []byte field in Go's encoding/json) rather than as the JSON
+// value itself: a string that is strict standard base64 of a JSON object
+// or array. A frame that really was such a string is not JSON-RPC, and
+// would be recorded as what it decodes to only if it were base64 of JSON,
+// which no MCP peer sends.
+func base64Frame(raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil, false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil || len(s) < 4 {
+		return nil, false
+	}
+	b, err := base64.StdEncoding.Strict().DecodeString(s)
+	if err != nil {
+		return nil, false
+	}
+	if t := bytes.TrimSpace(b); len(t) == 0 || (t[0] != '{' && t[0] != '[') || !jsonrpc.Valid(t) {
+		return nil, false
+	}
+	return b, true
 }
 
 // member reads one member of the envelope.

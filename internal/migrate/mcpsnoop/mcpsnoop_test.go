@@ -86,6 +86,9 @@ func TestFrameBytesExact(t *testing.T) {
 		{"raw invalid UTF-8", "\"raw\":{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{\"t\":\"caf\xe9\xff\"}}", "{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{\"t\":\"caf\xe9\xff\"}}", true},
 		{"raw escaped", `"raw":{"t":"\u003c\n"}`, `{"t":"\u003c\n"}`, true},
 		{"raw batch array", `"raw":[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}]`, `[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}]`, true},
+		{"raw base64", `"raw":"eyJqc29ucnBjIjoiMi4wIiwibWV0aG9kIjoibiIsInAiOiJj6SJ9"`, "{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"p\":\"c\xe9\"}", true},
+		{"raw string not base64 JSON", `"raw":"aGVsbG8="`, `"aGVsbG8="`, true},
+		{"raw string", `"raw":"hi there"`, `"hi there"`, true},
 		{"text line", `"text":"not json \u003c\tx"`, "not json <\tx", false},
 		{"text empty", `"text":""`, "", false},
 	}
