@@ -70,6 +70,9 @@ func Resolve(f *cmdutil.Factory, args []string, sessionID, label string) ([]stri
 			if stdin {
 				return nil, cmdutil.FlagErrorf("standard input (-) can be read only once")
 			}
+			if f.IOStreams != nil && f.IOStreams.IsStdinTTY() {
+				return nil, cmdutil.FlagErrorf("- reads a session log from standard input, which is a terminal (pipe or redirect a log into it)")
+			}
 			stdin = true
 			out = append(out, a)
 			continue
