@@ -221,7 +221,10 @@ func TestCheckRateLimits(t *testing.T) {
 	app, err := New(&Options{Version: "test", Public: true, Check: &CheckOptions{
 		PerClient: Rate{Every: time.Minute, Burst: 2}, Global: Rate{Every: 10 * time.Second, Burst: 3},
 		AllowLoopback: true, Now: clock.Now,
-		Run: func(_ context.Context, u *url.URL) board.Row { ran.Add(1); return board.Row{Server: u.Host, Status: board.StatusOK} }}})
+		Run: func(_ context.Context, u *url.URL) board.Row {
+			ran.Add(1)
+			return board.Row{Server: u.Host, Status: board.StatusOK}
+		}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +321,10 @@ func TestCheckCache(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
 	var ran atomic.Int64
 	app, err := New(&Options{Version: "test", Public: true, Check: &CheckOptions{CacheTTL: time.Minute, AllowLoopback: true, Now: clock.Now,
-		Run: func(_ context.Context, u *url.URL) board.Row { ran.Add(1); return board.Row{Server: u.Host, Status: board.StatusOK} }}})
+		Run: func(_ context.Context, u *url.URL) board.Row {
+			ran.Add(1)
+			return board.Row{Server: u.Host, Status: board.StatusOK}
+		}}})
 	if err != nil {
 		t.Fatal(err)
 	}
