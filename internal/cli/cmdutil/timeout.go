@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -32,7 +33,9 @@ func (t *timeoutValue) Set(s string) error {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil {
-		return fmt.Errorf("want a duration (10s, 1m30s) or a number of milliseconds, got %q", s)
+		// The message of every bad duration flag (FlagValueError); the
+		// flag's usage says a number of milliseconds is taken too.
+		return errors.New("want a duration such as 500ms, 10s or 2m")
 	}
 	*t = timeoutValue(d)
 	return nil
