@@ -35,6 +35,15 @@ func (d *differ) tools(o, n *snapshot.Surface) {
 			// surface read from two files are not decoded at all.
 			continue
 		}
+		if a.raw != nil && b.raw != nil && a.obj == nil && b.obj == nil {
+			// Both held raw: the new tree shares the parts that did not
+			// change with the old one.
+			o, n, err := d.dec.DecodePair(snapshot.RawTool{Name: a.name, JSON: a.raw}, snapshot.RawTool{Name: b.name, JSON: b.raw})
+			if err != nil {
+				panic(fmt.Sprintf("diff: tool %q held raw does not decode: %v", a.name, err))
+			}
+			a.obj, b.obj = o, n
+		}
 		d.tool(a.name, a.object(), b.object())
 	}
 }

@@ -108,7 +108,11 @@ func unmarshalFast(b []byte, lazyTools bool) (*Snapshot, bool) {
 			continue
 		}
 		rest = append(rest, b[at:l.start]...)
-		rest = append(rest, "[]"...)
+		if l == lists.digests {
+			rest = append(rest, "null"...)
+		} else {
+			rest = append(rest, "[]"...)
+		}
 		at = l.end
 	}
 	rest = append(rest, b[at:]...)
@@ -146,6 +150,12 @@ func unmarshalFast(b []byte, lazyTools bool) (*Snapshot, bool) {
 			*f.dst = f.l.items
 		}
 	}
+	if lists.digests != nil {
+		if s.EntityDigests != nil {
+			return nil, false // the decoder found them under another name
+		}
+		s.EntityDigests = lists.digests.digests
+	}
 	if l := lists.tools; l != nil && l.raw != nil {
 		if len(l.raw) == 0 {
 			s.Surface.Tools = []Object{}
@@ -164,16 +174,21 @@ func unmarshalFast(b []byte, lazyTools bool) (*Snapshot, bool) {
 type list struct {
 	start, end int
 	items      []Object
-	raw        []RawTool // the tools, when read lazily
+	raw        []RawTool         // the tools, when read lazily
+	digests    map[string]string // entityDigests, which is no list
 }
 
+// surfaceLists are the surface's entity lists, and the entity digests:
+// the parts of a file that grow with the surface, read without
+// encoding/json.
 type surfaceLists struct {
 	tools, resources, templates, prompts *list
+	digests                              *list
 }
 
 func (l *surfaceLists) spans() []*list {
 	// In document order, for the splice.
-	out := []*list{l.tools, l.resources, l.templates, l.prompts}
+	out := []*list{l.tools, l.resources, l.templates, l.prompts, l.digests}
 	slices.SortFunc(out, func(a, b *list) int {
 		switch {
 		case a == nil && b == nil:
@@ -209,6 +224,21 @@ func (p *treeParser) document(lazyTools bool) (*surfaceLists, error) {
 	p.ws()
 	seenSurface := false
 	err := p.members(func(key string) error {
+		if strings.EqualFold(key, "entityDigests") {
+			if key != "entityDigests" || lists.digests != nil {
+				return errNotFast
+			}
+			if p.ws(); p.i < len(p.b) && p.b[p.i] == '{' {
+				l := &list{start: p.i}
+				m, err := p.digests()
+				if err != nil {
+					return err
+				}
+				l.end, l.digests = p.i, m
+				lists.digests = l
+				return nil
+			}
+		}
 		if !strings.EqualFold(key, "surface") {
 			if !snapshotKey(key) {
 				// The decoder would refuse it: another tool's snapshot
@@ -269,6 +299,24 @@ func (p *treeParser) document(lazyTools bool) (*surfaceLists, error) {
 		return nil, errNotFast
 	}
 	return &lists, nil
+}
+
+// digests reads the object of entity digests at p.i: string values only
+// (anything else goes the strict way), the last of a repeated key.
+func (p *treeParser) digests() (map[string]string, error) {
+	strs := p.strs
+	p.strs = nil // thousands of distinct keys: not worth interning
+	defer func() { p.strs = strs }()
+	m := map[string]string{}
+	err := p.members(func(key string) error {
+		if p.ws(); p.i >= len(p.b) || p.b[p.i] != '"' {
+			return errNotFast
+		}
+		v, err := p.string()
+		m[key] = v
+		return err
+	})
+	return m, err
 }
 
 // snapshotKeys are the top-level names Snapshot decodes.
@@ -577,9 +625,10 @@ func (p *treeParser) string() (string, error) {
 	return p.intern(raw), nil
 }
 
-// intern returns b as a string, the same one for the same short bytes.
+// intern returns b as a string, the same one for the same short bytes
+// (with a nil table, always a new one).
 func (p *treeParser) intern(b []byte) string {
-	if len(b) > maxIntern {
+	if len(b) > maxIntern || p.strs == nil {
 		return string(b)
 	}
 	if s, ok := p.strs[string(b)]; ok {

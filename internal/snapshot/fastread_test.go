@@ -77,6 +77,26 @@ func TestUnmarshalFastMatchesStrict(t *testing.T) {
 	}
 	docs = append(docs, "\ufeff"+string(good), string(good)+"x", string(good)+" \n\t ")
 	mustFast[len(docs)-1] = true
+	// Entity digests are read without encoding/json too: a repeated key
+	// (the last wins), an escaped one, values that are not digests, the
+	// name in another case or twice, and null.
+	d1, d2 := "sha256:"+strings.Repeat("1", 64), "sha256:"+strings.Repeat("2", 64)
+	for i, v := range []string{
+		`"entityDigests": {"tools/x": "` + d1 + `", "tools/\u0078": "` + d2 + `", `,
+		`"entityDigests": {"tools/x": 1, `,
+		`"entityDigests": {"tools/x": null, `,
+		`"entityDigests": {"tools/x": "sha256:x", `,
+		`"entityDigests": {}, "EntityDigests": {`,
+		`"entityDigests": {}, "entityDigests": {`,
+		`"EntityDigests": {`,
+		`"entityDigests": null, "surfaceDigest": null, "x": {`,
+	} {
+		docs = append(docs, strings.Replace(string(good), `"entityDigests": {`, v, 1))
+		if i == 0 {
+			mustFast[len(docs)-1] = true
+		}
+	}
+	docs = append(docs, strings.Replace(string(good), `"entityDigests": {`, `"entityDigests": null, "x": {`, 1))
 	// Names encoding/json matches by Unicode case folding ("ſ" is "s").
 	for _, name := range []string{`"prompts"`, `"tools"`, `"surface"`} {
 		folded := strings.Replace(name, "s", "ſ", 1)

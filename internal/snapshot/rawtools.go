@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
@@ -210,4 +211,126 @@ func nesting(b []byte) int {
 		i++
 	}
 	return most
+}
+
+// DecodePair decodes the two sides of a tool whose bytes differ, as
+// Decode does each, but the new side's tree shares with the old side's
+// every member (at any depth, through objects) whose bytes are equal: a
+// changed tool usually changes a few of its parts, and a diff only reads
+// the trees.
+func (d *ToolDecoder) DecodePair(old, new RawTool) (Object, Object, error) {
+	o, err := d.Decode(old)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.strs == nil {
+		d.strs = make(map[string]string, 64)
+	}
+	p := treeParser{b: new.JSON, strs: d.strs}
+	if p.ws(); p.i < len(p.b) && p.b[p.i] == '{' {
+		if n, err := p.objectLike(o, old.JSON); err == nil {
+			if p.ws(); p.i == len(p.b) {
+				return o, n, nil
+			}
+		}
+	}
+	n, err := d.Decode(new)
+	return o, n, err
+}
+
+// objectLike reads the object at p.i as object does, taking from ref (the
+// tree of the JSON object refRaw) each member whose bytes are equal.
+func (p *treeParser) objectLike(ref map[string]any, refRaw []byte) (map[string]any, error) {
+	spans := memberSpans(refRaw)
+	if spans == nil {
+		v, err := p.object()
+		if err != nil {
+			return nil, err
+		}
+		return v.(map[string]any), nil
+	}
+	if p.depth++; p.depth > maxDepth {
+		return nil, errNotFast
+	}
+	defer func() { p.depth-- }()
+	p.i++ // {
+	base := len(p.pairs)
+	p.ws()
+	if !p.eat('}') {
+		for {
+			p.ws()
+			if p.i >= len(p.b) || p.b[p.i] != '"' {
+				return nil, errNotFast
+			}
+			k, err := p.string()
+			if err != nil {
+				return nil, err
+			}
+			p.ws()
+			if !p.eat(':') {
+				return nil, errNotFast
+			}
+			p.ws()
+			var v any
+			span, inRef := spans[k]
+			end := -1
+			if inRef {
+				end = jsonrpc.SkipValue(p.b, p.i)
+			}
+			switch {
+			case end >= 0 && bytes.Equal(p.b[p.i:end], refRaw[span[0]:span[1]]):
+				v, p.i = ref[k], end
+			case end >= 0 && p.b[p.i] == '{' && isMap(ref[k]):
+				if v, err = p.objectLike(ref[k].(map[string]any), refRaw[span[0]:span[1]]); err != nil {
+					return nil, err
+				}
+			default:
+				if v, err = p.value(); err != nil {
+					return nil, err
+				}
+			}
+			p.pairs = append(p.pairs, pair{k, v})
+			p.ws()
+			if p.eat(',') {
+				continue
+			}
+			if !p.eat('}') {
+				return nil, errNotFast
+			}
+			break
+		}
+	}
+	m := make(map[string]any, len(p.pairs)-base)
+	for _, kv := range p.pairs[base:] {
+		m[kv.k] = kv.v
+	}
+	clear(p.pairs[base:])
+	p.pairs = p.pairs[:base]
+	return m, nil
+}
+
+// memberSpans returns where each member's value is in the JSON object b
+// (the last of a repeated key), or nil if b is not one.
+func memberSpans(b []byte) map[string][2]int {
+	p := treeParser{b: b}
+	p.ws()
+	spans := map[string][2]int{}
+	err := p.members(func(key string) error {
+		p.ws()
+		start := p.i
+		if err := p.skip(1); err != nil {
+			return err
+		}
+		spans[key] = [2]int{start, p.i}
+		return nil
+	})
+	if err != nil {
+		return nil
+	}
+	return spans
+}
+
+func isMap(v any) bool {
+	_, ok := v.(map[string]any)
+	return ok
 }

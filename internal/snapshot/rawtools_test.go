@@ -130,3 +130,70 @@ func TestUnmarshalLazyAllocations(t *testing.T) {
 		t.Errorf("UnmarshalLazy() of 200 tools: %.0f allocations, %.1f per tool; want at most 8", allocs, perTool)
 	}
 }
+
+// TestDecodePair: the new side of a pair decodes to what Decode gives,
+// sharing the old side's subtrees where the bytes are equal.
+func TestDecodePair(t *testing.T) {
+	pairs := []struct{ old, new string }{
+		{`{"name":"a","s":{"p":{"x":{"type":"string"}},"r":["x"]}}`, `{"name":"a","s":{"p":{"x":{"type":"string"}},"r":["x","y"]}}`},
+		{`{"name":"a","s":{"p":{"x":1}}}`, `{"name":"a","s":[{"p":{"x":1}}]}`},
+		{`{"name":"a","s":[1]}`, `{"name":"a","s":{"p":{"x":1}}}`},
+		{`{"name":"a","s":{}}`, `{"name":"a","s":{"k":{}},"t":{}}`},
+		{`{"name":"a","s":{"k":1,"k":2}}`, `{"name":"a","s":{"k":2,"k":1}}`},
+		{`{"name":"a","s":{"k":1}}`, `{"name":"a","s":{"k":1,"k":3}}`},
+		{`{"name":"a","s":{"k":{"a":1},"k":{"a":2}}}`, `{"name":"a","s":{"k":{"a":2}}}`},
+		{`{"name":"a","s":{"k": {"a":1}}}`, `{"name":"a","s":{"k":{"a":1}}}`},
+		{`{"name":"a","d":"caf\u00e9","n":1.0}`, `{"name":"a","d":"café","n":1.0,"e":[]}`},
+		{`{"name":"a"}`, `{}`},
+		{`{"name":"a","s":{"deep":{"deeper":{"x":[1,{"y":null}]}}}}`, `{"name":"b","s":{"deep":{"deeper":{"x":[1,{"y":false}]}}}}`},
+	}
+	for _, c := range pairs {
+		var d ToolDecoder
+		o, n, err := d.DecodePair(RawTool{JSON: []byte(c.old)}, RawTool{JSON: []byte(c.new)})
+		if err != nil {
+			t.Fatalf("DecodePair(%s, %s): %v", c.old, c.new, err)
+		}
+		wantO, err := decodeObject([]byte(c.old))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantN, err := decodeObject([]byte(c.new))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(o, wantO) || !reflect.DeepEqual(n, wantN) {
+			t.Errorf("DecodePair(%s, %s) = %v, %v; want %v, %v", c.old, c.new, o, n, wantO, wantN)
+		}
+	}
+	// The unchanged parts are the old side's own trees.
+	var d ToolDecoder
+	o, n, err := d.DecodePair(RawTool{JSON: []byte(pairs[0].old)}, RawTool{JSON: []byte(pairs[0].new)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := o["s"].(map[string]any)["p"].(map[string]any)
+	np := n["s"].(map[string]any)["p"].(map[string]any)
+	if reflect.ValueOf(op).UnsafePointer() != reflect.ValueOf(np).UnsafePointer() {
+		t.Errorf("an unchanged subtree was decoded twice")
+	}
+}
+
+func FuzzDecodePair(f *testing.F) {
+	f.Add([]byte(`{"a":{"b":[1,{"c":2}],"d":{}}}`), []byte(`{"a":{"b":[1,{"c":3}],"d":{"e":1}}}`))
+	f.Add([]byte(`{"a":{"k":1,"k":2}}`), []byte(`{"a":{"k":2, "k":1}}`))
+	f.Fuzz(func(t *testing.T, old, new []byte) {
+		wantO, err1 := decodeObject(old)
+		wantN, err2 := decodeObject(new)
+		if err1 != nil || err2 != nil || nesting(old) > maxDepth || nesting(new) > maxDepth {
+			return
+		}
+		var d ToolDecoder
+		o, n, err := d.DecodePair(RawTool{JSON: old}, RawTool{JSON: new})
+		if err != nil {
+			t.Fatalf("DecodePair: %v", err)
+		}
+		if !reflect.DeepEqual(o, wantO) || !reflect.DeepEqual(n, wantN) {
+			t.Fatalf("DecodePair = %v, %v; want %v, %v", o, n, wantO, wantN)
+		}
+	})
+}
