@@ -14,6 +14,7 @@ func FuzzWrap(f *testing.F) {
 		cfg, `{"mcpServers":{"s":{"command":"x"}}}`, `{"mcpServers":{"s":{"command":"x","args":[],}}}`,
 		"{\"mcpServers\":{\"s\":{\"command\":\"x\",\"args\":[\n \"a\" // c\n]}}}", `{"mcpServers":{"s":{"url":"u"}}}`,
 		`{"mcpServers":{"s":{"command":"\ud800","args":["\u00e9"]}}}`, `{/*`, `[`, `{"mcpServers":{"s":1}}`,
+		`{"mcpServers":{"s":{"command":"/b/mcpsnoop","args":["--label","l","--","srv","-x"]}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -37,7 +38,14 @@ func FuzzWrap(f *testing.F) {
 		}
 		e1, err1 := find(doc, desktop, "s")
 		e2, err2 := find(un, desktop, "s")
-		if err1 != nil || err2 != nil || e1.cmd != e2.cmd || len(e1.argv) != len(e2.argv) {
+		if err1 != nil || err2 != nil {
+			t.Fatalf("unwrap did not give the entry back:\n%q\n%q", doc, un)
+		}
+		want := append([]string{e1.cmd}, e1.argv...)
+		if s, ok := e1.mcpsnoop(); ok {
+			want = s.orig // wrap replaced mcpsnoop: unwrap gives the server
+		}
+		if got := append([]string{e2.cmd}, e2.argv...); len(got) != len(want) || got[0] != want[0] {
 			t.Fatalf("unwrap did not give the entry back:\n%q\n%q", doc, un)
 		}
 	})
