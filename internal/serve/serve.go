@@ -99,6 +99,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /{$}", s.index)
 	m.HandleFunc("GET /assets/{name}", s.asset)
 	m.HandleFunc("GET /api/info", s.info)
+	m.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	m.HandleFunc("GET /board", s.boardPage)
 	m.HandleFunc("GET /api/board", s.boardJSON)
 	if !s.opts.Public {
