@@ -202,7 +202,7 @@ func compatResult(t *testing.T, path string) {
 		Target: &result.Target{Name: "notes", Transport: "stdio", Endpoint: "degrader-honest"}, Findings: []result.Finding{},
 		Evidence: result.Evidence{Complete: true, Status: "ok"},
 		Compat: &result.Compat{Server: "degrader-honest@1.0.0", Era: "modern-only", SupportedVersions: []string{"2026-07-28"},
-			Profiles: []string{"modern-full", "no-elicitation"},
+			Profiles:   []string{"modern-full", "no-elicitation"},
 			Assertions: []result.Assertion{{ID: "transport.get_not_405", Verdict: "pass", Detail: "GET answered 405"}},
 			Verdicts: map[string]map[string]string{
 				"summarize_note": {"modern-full": "ok", "no-elicitation": "degraded-reported"},
