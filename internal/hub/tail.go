@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
 // maxLogRead bounds the records Records reads back from a log at once.
@@ -237,7 +238,9 @@ func (t *tracker) read(f *logFile) {
 		n, err := fh.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if end := bytes.LastIndexByte(buf, '\n'); end >= 0 {
-			r := session.NewReader(bytes.NewReader(buf[:end+1]))
+			// An mcpsnoop log (its state directory given as --state-dir)
+			// is read as mcpward records.
+			r := session.NewReader(sessionlog.Normalize(bytes.NewReader(buf[:end+1])))
 			for {
 				rec, rerr := r.Next()
 				if rerr != nil {
@@ -277,7 +280,7 @@ func readRange(path, sessionID string, from, to uint64, limit int) ([]*session.R
 		return nil, fmt.Errorf("read back %s: %w", path, err)
 	}
 	defer f.Close()
-	r := session.NewReader(f)
+	r := session.NewReader(sessionlog.Normalize(f))
 	var out []*session.Record
 	for len(out) < limit {
 		rec, err := r.Next()
