@@ -24,6 +24,7 @@ import (
 	rulescmd "github.com/mcpward/mcpward/internal/cli/rules"
 	servecmd "github.com/mcpward/mcpward/internal/cli/serve"
 	"github.com/mcpward/mcpward/internal/cli/sessions"
+	sitecmd "github.com/mcpward/mcpward/internal/cli/site"
 	"github.com/mcpward/mcpward/internal/cli/ui"
 	wrapcmd "github.com/mcpward/mcpward/internal/cli/wrap"
 )
@@ -52,6 +53,7 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		remotecmd.NewCmdHubPath(f),
 		migratecmd.NewCmdMigrate(f, nil),
 		servecmd.NewCmdServe(f, nil),
+		sitecmd.NewCmdSite(f, nil),
 	)
 	rejectUnknownSubcommands(root)
 }

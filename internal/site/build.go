@@ -81,19 +81,19 @@ func BuildEngine(ctx context.Context, opts BuildOptions) (_ *Engine, err error) 
 			err = fmt.Errorf("build the engine: %w", err)
 		}
 	}()
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
 	gobin := opts.Go
 	if gobin == "" {
-		if gobin, err = exec.LookPath("go"); err != nil {
+		if gobin = lookGo(env); gobin == "" {
 			return nil, fault.Input(ErrNoGo)
 		}
 	}
 	root, err := SourceRoot(opts.Dir)
 	if err != nil {
 		return nil, err
-	}
-	env := opts.Env
-	if env == nil {
-		env = os.Environ()
 	}
 	tmp, err := os.MkdirTemp("", "mcpward-engine-")
 	if err != nil {
@@ -126,6 +126,26 @@ func BuildEngine(ctx context.Context, opts BuildOptions) (_ *Engine, err error) 
 		return nil, err
 	}
 	return e, nil
+}
+
+// lookGo finds the go command on the PATH of env.
+func lookGo(env []string) string {
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, "go")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
 }
 
 // ReadWasmExec reads wasm_exec.js from a GOROOT (lib/wasm since Go 1.24,

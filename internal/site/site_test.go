@@ -164,8 +164,7 @@ func TestBuildEngineErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "go build") {
 		t.Errorf("go binary missing: err = %v", err)
 	}
-	t.Setenv("PATH", t.TempDir())
-	_, err = BuildEngine(context.Background(), BuildOptions{Dir: "."})
+	_, err = BuildEngine(context.Background(), BuildOptions{Dir: ".", Env: []string{"PATH=" + t.TempDir()}})
 	if !errors.Is(err, ErrNoGo) || err.Error() != "build the engine: the go command is not on PATH" {
 		t.Errorf("no go on PATH: err = %v", err)
 	}

@@ -177,6 +177,14 @@ func js(v any) string {
 // wait time; what says what was awaited in the failure message.
 func (p *Page) WaitFunc(what, cond string) {
 	p.t.Helper()
+	if !p.wait1(cond) {
+		p.t.Fatalf("wait for %s: not seen within %s%s", what, p.wait, p.consoleTail())
+	}
+}
+
+// wait1 waits for cond as WaitFunc does and says whether it was seen.
+func (p *Page) wait1(cond string) bool {
+	p.t.Helper()
 	expr := `new Promise((resolve) => {
 	const check = () => { try { return !!(` + cond + `); } catch (e) { return false; } };
 	if (check()) { resolve(true); return; }
@@ -186,19 +194,23 @@ func (p *Page) WaitFunc(what, cond string) {
 })`
 	ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
-		p.t.Fatalf("wait for %s: %v%s", what, err, p.consoleTail())
+		p.t.Fatalf("wait for %s: %v%s", cond, err, p.consoleTail())
 	}
-	if !ok {
-		p.t.Fatalf("wait for %s: not seen within %s%s", what, p.wait, p.consoleTail())
-	}
+	return ok
 }
 
 // WaitText waits until the text of the first element matching the CSS
-// selector contains want.
+// selector contains want; on failure the message shows the text it had.
 func (p *Page) WaitText(selector, want string) {
 	p.t.Helper()
-	p.WaitFunc(fmt.Sprintf("%q in %s", want, selector),
-		`(document.querySelector(`+js(selector)+`)?.textContent ?? "").includes(`+js(want)+`)`)
+	cond := `(document.querySelector(` + js(selector) + `)?.textContent ?? "").includes(` + js(want) + `)`
+	if !p.wait1(cond) {
+		text := p.Text(selector)
+		if len(text) > 2000 {
+			text = text[:2000] + "…"
+		}
+		p.t.Fatalf("wait for %q in %s: not seen within %s; its text: %q%s", want, selector, p.wait, text, p.consoleTail())
+	}
 }
 
 // Text returns the textContent of the first element matching the CSS

@@ -1,0 +1,143 @@
+// Package sitecmd implements `mcpward site --out DIR`: write the static
+// site (the engine page, where mcpward's core runs in the browser on files
+// the user drops, the rule catalogue and the board pages). The work is in
+// internal/site.
+package sitecmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/site"
+)
+
+// SiteOptions are the inputs of `mcpward site`.
+type SiteOptions struct {
+	IO      *iostreams.IOStreams
+	Version string
+	Now     func() time.Time
+	Environ func() []string
+	Getwd   func() (string, error)
+
+	Out    string
+	Boards []string
+	// Engine is a folder with a prebuilt engine (engine.wasm or
+	// engine.wasm.gz, and wasm_exec.js); empty: build it.
+	Engine string
+	// Source is the mcpward source tree to build the engine from (empty:
+	// the working directory or a parent of it).
+	Source string
+}
+
+// NewCmdSite builds `mcpward site`.
+func NewCmdSite(f *cmdutil.Factory, runF func(context.Context, *SiteOptions) error) *cobra.Command {
+	opts := &SiteOptions{IO: f.IOStreams, Version: f.Version, Now: f.Now, Environ: f.Environ, Getwd: f.Getwd}
+	cmd := &cobra.Command{
+		Use:   "site --out DIR",
+		Short: "Write the static site: the in-browser engine, the rules and the board",
+		Long: `Write a static site into DIR that needs no server of its own (any static host,
+GitHub Pages, or 'python3 -m http.server -d DIR' serves it):
+
+  engine.html  drop or paste two snapshot files to see their tiered diff, a
+               session log to check it against the traffic rules, or a saved
+               Result to read it; mcpward's core, compiled to WebAssembly, runs
+               in the browser and nothing is sent anywhere
+  rules.html   the rule catalogue, one anchor per rule id
+  board/       the board pages of the --board files, newest first
+
+The engine is compiled from the mcpward source tree with the go command
+(GOOS=js GOARCH=wasm go build), so run this from a checkout of mcpward (or
+name one with --source); --engine DIR takes a prebuilt engine instead.
+
+Exit codes: 0 written, 4 unusable input (a board file, no Go, no source).`,
+		Example: `  mcpward site --out _site
+  mcpward site --out _site --board boards/2026-11-30.json
+  python3 -m http.server -d _site   # then open http://127.0.0.1:8000/engine.html`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Out == "" {
+				return cmdutil.FlagErrorf("--out DIR is required")
+			}
+			if opts.Engine != "" && opts.Source != "" {
+				return cmdutil.FlagErrorf("--engine and --source exclude each other: a prebuilt engine is not built from a source")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return siteRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Out, "out", "", "output `dir`ectory")
+	fl.StringArrayVar(&opts.Boards, "board", nil, "board `file` to publish ('mcpward board run' writes them; repeatable)")
+	fl.StringVar(&opts.Engine, "engine", "", "use the prebuilt engine in `dir` (engine.wasm or engine.wasm.gz, and wasm_exec.js) instead of building it")
+	fl.StringVar(&opts.Source, "source", "", "mcpward source tree to build the engine from (default: the working `dir`ectory or a parent)")
+	return cmd
+}
+
+func siteRun(ctx context.Context, opts *SiteOptions) error {
+	if fi, err := os.Stat(opts.Out); err == nil && !fi.IsDir() {
+		return fault.Input(fmt.Errorf("--out %s is not a directory", opts.Out))
+	}
+	var boards []site.Board
+	for _, path := range opts.Boards {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fault.Input(fmt.Errorf("read board %s: %w", path, fault.WithoutPath(err)))
+		}
+		boards = append(boards, site.Board{Name: path, Data: b})
+	}
+	eng, err := engine(ctx, opts)
+	if err != nil {
+		return err
+	}
+	files, err := site.Write(opts.Out, &site.Options{Version: opts.Version, Now: opts.Now, Engine: eng, Boards: boards})
+	if err != nil {
+		return err
+	}
+	size := 0
+	for _, f := range files {
+		if f.Path == "engine.wasm.gz" {
+			size = f.Size
+		}
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "site: %d files -> %s (engine %s compressed, %s uncompressed)\n",
+		len(files), opts.Out, mb(size), mb(len(eng.Wasm)))
+	fmt.Fprintf(opts.IO.ErrOut, "serve it with: python3 -m http.server -d %s (then open http://127.0.0.1:8000/engine.html)\n", opts.Out)
+	return nil
+}
+
+func engine(ctx context.Context, opts *SiteOptions) (*site.Engine, error) {
+	if opts.Engine != "" {
+		return site.ReadEngine(opts.Engine)
+	}
+	dir := opts.Source
+	if dir == "" {
+		wd, err := opts.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("working directory: %w", err)
+		}
+		dir = wd
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "site: compiling the engine (GOOS=js GOARCH=wasm go build %s) …\n", site.EnginePackage)
+	eng, err := site.BuildEngine(ctx, site.BuildOptions{Dir: dir, Version: opts.Version, Env: opts.Environ()})
+	switch {
+	case errors.Is(err, site.ErrNoGo):
+		return nil, cmdutil.WithHint(err, "install Go (the engine is compiled from mcpward's source), or pass --engine DIR with a prebuilt engine")
+	case errors.Is(err, site.ErrNoSource):
+		return nil, cmdutil.WithHint(err, "run 'mcpward site' in a checkout of "+site.Module+" or name one with --source DIR, or pass --engine DIR with a prebuilt engine")
+	}
+	return eng, err
+}
+
+func mb(n int) string {
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
