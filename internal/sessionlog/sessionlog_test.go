@@ -180,3 +180,21 @@ func FuzzReadMcpsnoop(f *testing.F) {
 		}
 	})
 }
+
+func TestName(t *testing.T) {
+	tests := []struct{ path, label, id string }{
+		{"/s/sessions/weather-01JD0000000000000000000000.jsonl", "weather", "01JD0000000000000000000000"},
+		{"server.py-4242-0a1b2c3d4e5f.jsonl", "server.py", "server.py-4242-0a1b2c3d4e5f"},
+		{"my-srv-1-00ff00ff00ff.jsonl", "my-srv", "my-srv-1-00ff00ff00ff"},
+		{"x-abc-0a1b2c3d4e5f.jsonl", "x-abc", "0a1b2c3d4e5f"},
+		{"solo.jsonl", "", "solo"},
+	}
+	for _, tt := range tests {
+		if l, id := Name(tt.path); l != tt.label || id != tt.id {
+			t.Errorf("Name(%q) = %q, %q; want %q, %q", tt.path, l, id, tt.label, tt.id)
+		}
+	}
+	if !Matches("server.py-4242-0a1b2c3d4e5f.jsonl", "", "server.py") || !Matches("server.py-4242-0a1b2c3d4e5f.jsonl", "server.py-4242", "") {
+		t.Error("an mcpsnoop log name does not match its label or id prefix")
+	}
+}
