@@ -27,9 +27,11 @@ import (
 
 // CompatFunc runs the compat engine (profiles, transport, x-mcp-header and
 // degradation rules) against the live target and returns its rule
-// findings; a "violation"-class finding makes check exit 3 (unless the
-// evidence is incomplete, which wins with 2).
-type CompatFunc func(ctx context.Context, t *contract.Target, live *snapshot.Snapshot) ([]result.RuleFinding, error)
+// findings, and what it observed besides them (era, assertions, verdicts;
+// may be nil), which the Result carries for reports; a "violation"-class
+// finding makes check exit 3 (unless the evidence is incomplete, which
+// wins with 2).
+type CompatFunc func(ctx context.Context, t *contract.Target, live *snapshot.Snapshot) ([]result.RuleFinding, *result.Compat, error)
 
 // CheckOptions are the inputs of `mcpward check`.
 type CheckOptions struct {
@@ -330,10 +332,11 @@ func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved,
 			Problems:    problems,
 		})
 		if opts.Compat != nil && r.Evidence.Complete {
-			vs, err := opts.Compat(ctx, rt.Target, obs.Snapshot)
+			vs, observed, err := opts.Compat(ctx, rt.Target, obs.Snapshot)
 			if err != nil {
 				return nil, nil, err
 			}
+			r.Compat = observed
 			// What the observation itself already proves (a probe that
 			// asked for a capability the call did not declare) is judged
 			// too, not only what compat's profiles provoke.

@@ -20,14 +20,14 @@ import (
 // the transport, x-mcp-header and degradation rules, and `mcpward compat`
 // runs the whole profile matrix).
 func runCompat(env target.Env, version string) CompatFunc {
-	return func(ctx context.Context, t *contract.Target, _ *snapshot.Snapshot) ([]result.RuleFinding, error) {
+	return func(ctx context.Context, t *contract.Target, _ *snapshot.Snapshot) ([]result.RuleFinding, *result.Compat, error) {
 		names := t.Profiles
 		if len(names) == 0 {
 			names = []string{"modern-full"}
 		}
 		profiles, err := rules.ResolveProfiles(names, nil)
 		if err != nil {
-			return nil, fmt.Errorf("compat profiles: %w", err)
+			return nil, nil, fmt.Errorf("compat profiles: %w", err)
 		}
 		spec := *t.Spec
 		sess, err := target.Connect(ctx, &spec, env, &client.Options{
@@ -36,13 +36,24 @@ func runCompat(env target.Env, version string) CompatFunc {
 			RequestTimeout: spec.Timeout,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("compat: %w", err)
+			return nil, nil, fmt.Errorf("compat: %w", err)
 		}
 		defer sess.Close()
 		rep, err := compat.Run(ctx, sess, &compat.Options{Profiles: profiles, Probes: t.Probes})
 		if err != nil {
-			return nil, fmt.Errorf("compat: %w", err)
+			return nil, nil, fmt.Errorf("compat: %w", err)
 		}
-		return rep.Findings(), nil
+		// What compat observed besides its findings, as `mcpward compat`
+		// puts it in its Result: reports show the assertions and the
+		// verdict grid of a check too.
+		observed := &result.Compat{
+			Server: rep.Server, Era: rep.Era, SupportedVersions: rep.SupportedVersions,
+			Profiles: rep.Profiles, Verdicts: rep.Verdicts,
+			Assertions: make([]result.Assertion, 0, len(rep.Assertions)),
+		}
+		for _, a := range rep.Assertions {
+			observed.Assertions = append(observed.Assertions, result.Assertion{ID: a.ID, Verdict: a.Verdict, Detail: a.Detail})
+		}
+		return rep.Findings(), observed, nil
 	}
 }

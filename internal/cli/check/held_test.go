@@ -33,8 +33,8 @@ func TestCheckJudgesHeldEvidence(t *testing.T) {
 	}
 	ios, _, stdout, _ := iostreams.Test()
 	o := opts(ios, dir, "degrader-liar")
-	o.Compat = func(context.Context, *contract.Target, *snapshot.Snapshot) ([]result.RuleFinding, error) {
-		return nil, nil
+	o.Compat = func(context.Context, *contract.Target, *snapshot.Snapshot) ([]result.RuleFinding, *result.Compat, error) {
+		return nil, nil, nil
 	}
 	if got := code(checkRun(context.Background(), o)); got != 3 {
 		t.Fatalf("exit %d, want 3\n%s", got, stdout)

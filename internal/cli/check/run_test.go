@@ -59,9 +59,9 @@ func code(err error) int {
 }
 
 func TestCheckRunExitCodes(t *testing.T) {
-	violation := func(context.Context, *contract.Target, *snapshot.Snapshot) ([]result.RuleFinding, error) {
+	violation := func(context.Context, *contract.Target, *snapshot.Snapshot) ([]result.RuleFinding, *result.Compat, error) {
 		return []result.RuleFinding{{RuleID: "transport.get_not_405", Level: "SHOULD", Class: "risky", Subject: "transport", Message: "GET answered 200"},
-			{RuleID: "xhdr.not_token", Level: "MUST", Class: "violation", Subject: "tools.t", Message: "not a token"}}, nil
+			{RuleID: "xhdr.not_token", Level: "MUST", Class: "violation", Subject: "tools.t", Message: "not a token"}}, nil, nil
 	}
 	tests := []struct {
 		name   string

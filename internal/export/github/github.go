@@ -19,7 +19,9 @@ import (
 // Write renders r as workflow commands followed by the text report.
 func Write(w io.Writer, r *result.Result) error {
 	var report bytes.Buffer
-	if err := text.Write(&report, r); err != nil {
+	// The log group is the full report: compat's assertions and verdict
+	// grid included.
+	if err := text.WriteOptions(&report, r, &text.Options{CompatDetail: true}); err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)

@@ -158,7 +158,7 @@ func (p *printer) assertions(c *result.Compat) {
 // rule findings are already listed with the others.
 func (p *printer) compatSection(r *result.Result) {
 	c := r.Compat
-	if c == nil {
+	if c == nil || p.opts == nil || !p.opts.CompatDetail {
 		return
 	}
 	one := render.OneLine

@@ -25,6 +25,12 @@ type Options struct {
 	// NewTable makes the Table compat's verdict grid is laid out with (the
 	// CLI passes iostreams.NewTablePrinter); nil prints tab-separated rows.
 	NewTable func(w io.Writer, tty bool, width int) Table
+	// CompatDetail prints, for a check (or any command but compat, whose
+	// own report always has them), compat's transport assertions, era
+	// and verdict grid when the Result carries them. The GitHub format's
+	// log group sets it; the terminal report of a check stays the short
+	// answer (and `report -f text` of its Result prints the same).
+	CompatDetail bool
 }
 
 // Write renders r as plain text (no colour).
