@@ -183,6 +183,9 @@ func (d *Decoder) Decode(line []byte) (*session.Record, error) {
 		r.Size = int64(len(r.Frame))
 	}
 	d.headers(r, &e)
+	if r.Transport == session.HTTP && r.Dir == session.ClientToServer && r.HasFrame {
+		r.Method = "POST" // mcpsnoop recorded the bodies of POST requests only
+	}
 	if r.Transport == session.HTTP && e.connID != "" && (r.Dir == session.ClientToServer || r.Dir == session.ServerToClient) {
 		r.Exchange = d.exchange(r, &e)
 	}

@@ -134,7 +134,7 @@ func TestDecodeMembers(t *testing.T) {
 		Time: time.Date(2026, 8, 2, 7, 30, 1, 5e8, time.UTC), Dir: session.ClientToServer, Transport: session.HTTP,
 		Frame: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`), HasFrame: true, Size: 46,
 		RawFrame: json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`),
-		Redacted: true, Exchange: 1,
+		Redacted: true, Exchange: 1, Method: "POST",
 		Header: map[string][]string{"Mcp-Method": {"tools/call"}, "Mcp-Name": {"weather"}, "Mcp-Protocol-Version": {"2026-07-28"},
 			"Mcp-Param-City": {"[REDACTED]"}, "Mcp-Param-Unit": {"c"}},
 		Info: json.RawMessage(`{"mcpsnoop":{"batch":true,"conn_id":"127.0.0.1:5","x_new":{"k":[1]}}}`),
