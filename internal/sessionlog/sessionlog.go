@@ -2,6 +2,10 @@
 // session.Layout): listing them, matching a log's name with a session id
 // or label, and reading a log record by record with its line numbers. The
 // `mcpward sessions` verbs and the live view share it.
+//
+// mcpsnoop's logs are read as they are: [Detect] tells the format from the
+// first record, the one place it is decided, and [ReadFrom] and
+// [Normalize] convert each line with internal/migrate/mcpsnoop.
 package sessionlog
 
 import (
