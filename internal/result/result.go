@@ -45,8 +45,9 @@ type Result struct {
 	// to exercise). Nothing evaluated is not a pass.
 	NotEvaluated []NotEvaluated `json:"notEvaluated,omitempty"`
 	// Compat is what `compat` observed besides its rule findings, so that
-	// `mcpward report -f text` re-prints compat's own report (absent for
-	// other commands).
+	// `mcpward report -f text` re-prints compat's own report; check fills
+	// it too when it ran the compat engine (its markdown and GitHub
+	// reports show the assertions and the verdict grid). Absent otherwise.
 	Compat *Compat `json:"compat,omitempty"`
 	// ExitCode is the code the producing command exited with.
 	ExitCode int `json:"exitCode"`
