@@ -198,3 +198,26 @@ func TestName(t *testing.T) {
 		t.Error("an mcpsnoop log name does not match its label or id prefix")
 	}
 }
+
+// BenchmarkRead compares reading an mcpsnoop log (converted line by line)
+// with reading the same records as an mcpward log.
+func BenchmarkRead(b *testing.B) {
+	for _, tt := range []struct{ name, file string }{
+		{"mcpsnoop", "../migrate/mcpsnoop/testdata/http.jsonl"},
+		{"mcpward", "../migrate/mcpsnoop/testdata/http.golden.jsonl"},
+	} {
+		one, err := os.ReadFile(tt.file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data := bytes.Repeat(one, 1000)
+		b.Run(tt.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, _, err := ReadFrom(bytes.NewReader(data), "b", func(*session.Record, int) {}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

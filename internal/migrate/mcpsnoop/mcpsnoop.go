@@ -31,8 +31,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/session"
@@ -70,6 +73,8 @@ func Sniff(head []byte) bool {
 // pairs HTTP requests with their responses across lines). It is not safe
 // for concurrent use.
 type Decoder struct {
+	session, label string // last seen, shared by the next records
+
 	// exchange numbers per session; conns maps a session's connection to
 	// its current exchange.
 	next  map[string]uint64
@@ -89,6 +94,12 @@ type conn struct {
 func NewDecoder() *Decoder {
 	return &Decoder{next: map[string]uint64{}, conns: map[connKey]*conn{}}
 }
+
+// memberNames are the members mcpsnoop writes (§1.3), for the duplicate
+// check.
+var memberNames = [...]string{"session_id", "server_label", "seq", "ts", "direction", "transport", "raw", "text",
+	"mcp_method", "mcp_name", "mcp_protocol_version", "mcp_param_headers", "batch", "conn_id", "truncated",
+	"redacted", "status", "auth_challenge"}
 
 // envelope holds the members of one line; raw values are slices of the line.
 type envelope struct {
@@ -115,15 +126,22 @@ type envelope struct {
 // with the line number and goes on.
 func (d *Decoder) Decode(line []byte) (*session.Record, error) {
 	var e envelope
-	seen := map[string]bool{}
+	var seen uint32 // known members seen (bit i: memberNames[i])
 	var derr error
 	ok := jsonrpc.Members(line, func(name, value []byte) bool {
-		key := string(name)
-		if seen[key] {
+		key := string(name) // no allocation: compared and switched on only
+		dup := false
+		if i := slices.Index(memberNames[:], key); i >= 0 {
+			dup, seen = seen&(1<<i) != 0, seen|1<<i
+		} else {
+			for _, m := range e.extra {
+				dup = dup || string(m[0]) == key
+			}
+		}
+		if dup {
 			derr = fmt.Errorf("duplicate member %q", key)
 			return false
 		}
-		seen[key] = true
 		if string(value) == "null" {
 			return true // absent, as encoding/json reads it
 		}
@@ -151,8 +169,15 @@ func (d *Decoder) Decode(line []byte) (*session.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf(`bad "ts": %w`, err)
 	}
+	// Consecutive records share their session id and label strings.
+	if e.sessionID != d.session {
+		d.session = e.sessionID
+	}
+	if e.label != d.label {
+		d.label = e.label
+	}
 	r := &session.Record{
-		V: session.Version, Session: e.sessionID, Label: e.label, Seq: e.seq, Time: ts,
+		V: session.Version, Session: d.session, Label: d.label, Seq: e.seq, Time: ts,
 		Dir: session.Direction(e.direction), Transport: session.Transport(e.transport),
 		Status: e.status, AuthChallenge: e.authChallenge, Truncated: e.truncated, Redacted: e.redacted,
 	}
@@ -223,6 +248,10 @@ func (e *envelope) member(key string, v []byte) error {
 		if len(v) == 0 || v[0] != '"' {
 			return fmt.Errorf("%q is not a string", key)
 		}
+		if bytes.IndexByte(v, '\\') < 0 && utf8.Valid(v) {
+			*dst = string(v[1 : len(v)-1]) // no escape: the bytes are the string
+			return nil
+		}
 		return json.Unmarshal(v, dst)
 	}
 	boolean := func(dst *bool) error {
@@ -244,7 +273,11 @@ func (e *envelope) member(key string, v []byte) error {
 		err = str(&e.label)
 	case "seq":
 		e.hasSeq = true
-		err = json.Unmarshal(v, &e.seq)
+		if n, perr := strconv.ParseUint(string(v), 10, 64); perr == nil && v[0] != '0' || string(v) == "0" {
+			e.seq = n
+		} else {
+			err = json.Unmarshal(v, &e.seq)
+		}
 	case "ts":
 		err = str(&e.ts)
 	case "direction":
