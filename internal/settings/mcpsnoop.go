@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/session"
 )
 
 // McpsnoopFileName is mcpsnoop's settings file. mcpward reads it from the
@@ -55,10 +56,25 @@ func (f *File) parseMcpsnoop(data []byte) error {
 			return fmt.Errorf("line %d: %w", n+1, err)
 		}
 	}
+	var renamed string
+	if f.Label != "" {
+		if err := mcpsnoopCheckLabel(f.Label); err != nil {
+			return fmt.Errorf("label: %w", err)
+		}
+		if session.CheckLabel(f.Label) != nil {
+			// mcpsnoop took it; mcpward's labels are file names on every
+			// system (mcpsnoop's "host:port" was not, on Windows).
+			renamed = f.Label
+			f.Label = session.SanitizeLabel(f.Label)
+		}
+	}
 	if err := f.check(); err != nil {
 		return err
 	}
 	f.Notices = append(f.Notices, fmt.Sprintf("read mcpsnoop's settings file %s; in .mcpward.toml each key is:", f.Path))
+	if renamed != "" {
+		f.Notices = append(f.Notices, fmt.Sprintf("  (label %q becomes %q: mcpward labels use letters, digits and . _ - + @ only)", renamed, f.Label))
+	}
 	for _, k := range mcpsnoopKeys {
 		if seen[k.key] {
 			f.Notices = append(f.Notices, fmt.Sprintf("  %s -> %s", k.key, f.mcpwardValue(k.key, k.equiv)))
@@ -113,6 +129,23 @@ func (f *File) mcpsnoopLine(line string, seen map[string]bool) error {
 		f.Redact.Paths = append(f.Redact.Paths, v)
 	}
 	return err
+}
+
+// mcpsnoopCheckLabel refuses what mcpsnoop refused in a label: a path
+// separator, NUL or another control character, a leading "-", more than
+// 200 bytes.
+func mcpsnoopCheckLabel(l string) error {
+	switch {
+	case strings.ContainsAny(l, `/\`):
+		return fmt.Errorf("label %q contains a path separator", l)
+	case strings.IndexFunc(l, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
+		return fmt.Errorf("label %q contains a control character", l)
+	case strings.HasPrefix(l, "-"):
+		return fmt.Errorf("label %q starts with -", l)
+	case len(l) > 200:
+		return fmt.Errorf("label is %d bytes, at most 200 allowed", len(l))
+	}
+	return nil
 }
 
 // mcpsnoopValue reads a value as mcpsnoop did: "quoted" (no `"` inside, no

@@ -49,7 +49,7 @@ func TestParseMcpsnoopSamples(t *testing.T) {
 				`  redact-value -> [redact] values = ["sk-[0-9]+"]`,
 				`  redact-path -> [redact] paths = ["$.params.arguments.password", "$.result.token"]`,
 			}},
-		{dir: "hostile-label", wantErr: `label: label "../../evil": character '/' is not allowed`},
+		{dir: "hostile-label", wantErr: `label: label "../../evil" contains a path separator`},
 		{dir: "invalid-array", wantErr: `line 2: invalid value for "redact-key": array values are not supported`},
 		{dir: "invalid-bool", wantErr: `line 2: invalid value for "no-trace": want true or false, got "maybe"`},
 		{dir: "invalid-redact-path", wantErr: `redact path "$.[": empty member name`},
@@ -121,6 +121,23 @@ func TestFindMcpsnoop(t *testing.T) {
 	}
 	if f, err := Load("", cwd, lookup); err != nil || f.Label != "ward" || f.Notices != nil {
 		t.Errorf("Load() with both = %+v, %v; want .mcpward.toml", f, err)
+	}
+}
+
+// A label mcpsnoop took but mcpward's file names cannot hold is made safe,
+// and the notice says so; what mcpsnoop refused is refused.
+func TestMcpsnoopLabel(t *testing.T) {
+	f, err := ParseMcpsnoop("x", []byte("label = \"127.0.0.1:8080 (prod)\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Label != "127.0.0.1_8080__prod_" || len(f.Notices) != 3 || !strings.Contains(f.Notices[1], `label "127.0.0.1:8080 (prod)" becomes "127.0.0.1_8080__prod_"`) {
+		t.Errorf("Label %q, notices %q", f.Label, f.Notices)
+	}
+	for _, l := range []string{"-x", "a\\b", "a\x01"} {
+		if _, err := ParseMcpsnoop("x", []byte("label = \""+l+"\"\n")); err == nil {
+			t.Errorf("label %q accepted", l)
+		}
 	}
 }
 
