@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/mcpward/mcpward/internal/redact"
 )
 
 // McpsnoopBackupSuffix is appended to a config file's name by mcpsnoop for
@@ -106,17 +108,32 @@ func fromMcpsnoop(doc []byte, e *entry, s *snoopEntry, server string, spec Spec)
 	}
 	args := append([]string{"proxy"}, spec.Flags...)
 	set := flagNames(spec.Flags)
+	var rc redact.Config
 	for i := 0; i < len(s.flags); i++ {
 		a := s.flags[i]
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		n := 1
 		if mcpsnoopFlags[name] && !hasValue && i+1 < len(s.flags) {
-			n = 2
+			n, value = 2, s.flags[i+1]
+		}
+		switch name {
+		case "redact-key":
+			rc.Keys = append(rc.Keys, value)
+		case "redact-value":
+			rc.Values = append(rc.Values, value)
+		case "redact-path":
+			rc.Paths = append(rc.Paths, value)
 		}
 		if !set[name] {
 			args = append(args, s.flags[i:i+n]...)
 		}
 		i += n - 1
+	}
+	// mcpsnoop's JSONPath (ojg) takes forms mcpward's paths do not: an
+	// entry that would not start is refused now, not when the client
+	// starts it.
+	if _, err := redact.New(rc); err != nil {
+		return doc, fmt.Errorf("server %q runs through mcpsnoop with a redaction mcpward cannot take: %w", server, err)
 	}
 	args = append(append(args, "--"), s.orig...)
 	return e.rewrite(doc, spec.Mcpward, args), nil

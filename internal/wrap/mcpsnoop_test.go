@@ -67,6 +67,7 @@ func TestWrapMcpsnoopEntry(t *testing.T) {
 			wantArgs: `["proxy", "--label", "weather", "--redact-secrets", "--redact-key=token", "--", "npx", "-y", "@acme/weather-server"]`},
 		{name: "no dash dash", args: `["--no-trace", "npx", "-y", "@acme/weather-server"]`,
 			wantArgs: `["proxy", "--label", "weather", "--no-trace", "--", "npx", "-y", "@acme/weather-server"]`},
+		{name: "redaction mcpward cannot take", args: `["--redact-path", "$.[", "--", "npx"]`, wantErr: `a redaction mcpward cannot take: redact path "$.["`},
 		{name: "unknown flag", args: `["--theme", "dark", "--", "npx"]`, wantErr: `runs through mcpsnoop with --theme, which mcpward proxy does not take`},
 	}
 	for _, tt := range tests {
