@@ -65,6 +65,9 @@ type CheckOptions struct {
 	Migrate  bool
 	// RecordedAt pins the live snapshot's time (zero: now).
 	RecordedAt time.Time
+	// StrictNet refuses a URL target on a non-public address and dials
+	// only the address checked (snapgauge's --strict-net).
+	StrictNet bool
 
 	// Compat runs the compat engine on the live target; check lists its
 	// findings and exits 3 on a violation. Tests replace it (nil skips it).
@@ -160,6 +163,7 @@ the others pass). A target that fails or hangs does not stop the others.`,
 	fl.BoolVar(&opts.Update, "update", false, "accept the live surface: write it as the new snapshot (only from complete evidence)")
 	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older stored snapshot format before comparing")
 	fl.StringVar(&recordedAt, "recorded-at", "", "pin the live snapshot's time (RFC 3339)")
+	fl.BoolVar(&opts.StrictNet, "strict-net", false, cmdutil.StrictNetUsage)
 	cmdutil.AddFleetFlags(cmd, &opts.Fleet)
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions(cmdutil.Tiers, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("only", cmdutil.CompleteList(cmdutil.Tiers...))
@@ -301,6 +305,17 @@ func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved,
 			fmt.Sprintf("the probes or profiles changed: re-record with 'mcpward record %s'", rt.Name))
 	}
 
+	if opts.StrictNet {
+		// The live observation and compat's session both dial the
+		// address checked; a refused target is never contacted.
+		pinned, err := cmdutil.StrictNet(ctx, rt.Spec, nil, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		if pinned != nil {
+			defer pinned.CloseIdleConnections()
+		}
+	}
 	obs, err := contract.Observe(ctx, rt.Target, &contract.ObserveOptions{
 		Version:  opts.Version,
 		Now:      contract.Clock(opts.Now, opts.RecordedAt),
