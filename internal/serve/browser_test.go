@@ -65,11 +65,16 @@ func noMarkup(t *testing.T, p *browser.Page, where string) {
 func TestBrowserSessions(t *testing.T) {
 	e := newEnv(t)
 	h := e.startHub(t, true)
-	srv, _ := start(t, &Options{Version: "test", Hub: h, HubMode: "socket", SnapshotDir: e.snapshots})
+	srv, _ := start(t, &Options{Version: "test", Hub: h, HubMode: "socket", SnapshotDir: e.snapshots, Token: "tok-123"})
 	p := browser.New(t)
-	p.Load(srv.URL + "/")
+	// The URL mcpward serve prints: the token becomes a cookie that every
+	// fetch and the event stream then carry.
+	p.Load(srv.URL + "/?token=tok-123")
 	p.WaitText("#sessions", "weather")
 	p.WaitFunc("the event stream", `document.body.dataset.live === "1"`)
+	if got := browser.Eval[string](p, `location.href`); got != srv.URL+"/" {
+		t.Errorf("address bar = %q, want the token gone", got)
+	}
 	if got := p.Text("#sessions-table tbody"); !strings.Contains(got, "sessA") || !strings.Contains(got, "stdio") {
 		t.Errorf("sessions table = %q", got)
 	}

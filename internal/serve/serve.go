@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"crypto/subtle"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -51,6 +52,13 @@ type Options struct {
 	// AllowHosts are further names accepted in Host and Origin: "name"
 	// with any port, or "name:port" (a reverse proxy's public name).
 	AllowHosts []string
+	// Token, when set, is the access token every request must carry:
+	// the loopback port is open to every user of the machine, and the
+	// sessions hold what the hub socket (mode 0600) keeps from them. The
+	// URL the command prints carries it once (?token=); the app then
+	// keeps it in a cookie (HttpOnly, SameSite=Strict). "" serves
+	// without one (public mode, tests).
+	Token string
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -134,6 +142,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "forbidden_host", why)
 		return
 	}
+	if !s.authorized(w, r) {
+		return
+	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodPost:
@@ -169,6 +180,35 @@ func (s *Server) refusal(r *http.Request) string {
 		return "a request from another site"
 	}
 	return ""
+}
+
+// cookieName is the token's cookie: one per port, as cookies do not tell
+// ports apart and two apps may run side by side.
+func cookieName(r *http.Request) string {
+	_, port := splitHost(r.Host)
+	return "mcpward_serve_" + port
+}
+
+// authorized checks the access token: the cookie, or ?token= on the
+// page, which then sets the cookie and redirects to the page without it
+// (so the token leaves the address bar and the history). It answers the
+// refusal itself.
+func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
+	if s.opts.Token == "" || r.URL.Path == "/favicon.ico" {
+		return true
+	}
+	if c, err := r.Cookie(cookieName(r)); err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.opts.Token)) == 1 {
+		return true
+	}
+	if q := r.URL.Query().Get("token"); q != "" && r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) &&
+		subtle.ConstantTimeCompare([]byte(q), []byte(s.opts.Token)) == 1 {
+		http.SetCookie(w, &http.Cookie{Name: cookieName(r), Value: s.opts.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		w.Header().Set("Cache-Control", "no-store")
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return false
+	}
+	writeError(w, http.StatusUnauthorized, "unauthorized", "open the URL mcpward serve printed: it carries the access token")
+	return false
 }
 
 // hostAllowed: the address the request arrived on, a loopback name or

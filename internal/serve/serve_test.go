@@ -221,3 +221,48 @@ func TestEventsAnnounceNewSession(t *testing.T) {
 		}
 	}
 }
+
+// TestAccessToken: with a token, nothing but the favicon is served
+// without it; ?token= on the page sets the cookie and redirects to the
+// page without it.
+func TestAccessToken(t *testing.T) {
+	srv, _ := start(t, &Options{Version: "test", Token: "s3cret-token"})
+	u, _ := url.Parse(srv.URL)
+	cookie := "mcpward_serve_" + u.Port() + "=s3cret-token"
+	tests := []struct {
+		path   string
+		hdr    map[string]string
+		status int
+	}{
+		{"/", nil, 401},
+		{"/api/sessions", nil, 401},
+		{"/assets/app.js", nil, 401},
+		{"/favicon.ico", nil, 204},
+		{"/api/sessions?token=s3cret-token", nil, 401}, // the query works on the page only
+		{"/?token=wrong", nil, 401},
+		{"/api/sessions", map[string]string{"Cookie": "mcpward_serve_" + u.Port() + "=wrong"}, 401},
+		{"/api/sessions", map[string]string{"Cookie": "mcpward_serve_1=s3cret-token"}, 401}, // another port's cookie
+		{"/api/sessions", map[string]string{"Cookie": cookie}, 200},
+		{"/", map[string]string{"Cookie": cookie}, 200},
+	}
+	for _, tt := range tests {
+		if status, _, body := get(t, "GET", srv.URL+tt.path, tt.hdr, ""); status != tt.status {
+			t.Errorf("GET %s %v = %d, want %d: %s", tt.path, tt.hdr, status, tt.status, body)
+		}
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(srv.URL + "/?token=s3cret-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	c := resp.Header.Get("Set-Cookie")
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" || !strings.HasPrefix(c, cookie+";") ||
+		!strings.Contains(c, "HttpOnly") || !strings.Contains(c, "SameSite=Strict") {
+		t.Errorf("token page = %d Location %q Set-Cookie %q", resp.StatusCode, resp.Header.Get("Location"), c)
+	}
+	// The guard comes first: a foreign Host is refused even with the token.
+	if status, _, _ := get(t, "GET", srv.URL+"/api/sessions", map[string]string{"Cookie": cookie, "Host": "evil.example:" + u.Port()}, ""); status != 403 {
+		t.Errorf("foreign Host with the token = %d, want 403", status)
+	}
+}

@@ -6,6 +6,8 @@ package serve
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
@@ -47,6 +49,7 @@ type ServeOptions struct {
 	Results     []string
 	Board       string
 	Public      bool
+	NoToken     bool
 
 	CheckTimeout     time.Duration
 	CheckConcurrency int
@@ -74,6 +77,8 @@ Everything is embedded in the binary: nothing is fetched from elsewhere.
 The app answers only GET and HEAD, refuses a Host or Origin that is not its
 own (DNS rebinding) and listens on loopback; a --listen address that is not
 loopback needs --allow-remote, and a public name in front of it --allow-host.
+The URL it prints carries an access token (kept in a cookie once opened):
+the loopback port is open to every user of the machine, the sessions are not.
 
 With --public the app shows only the board and the live check: POST /api/check
 runs the board's read-only probes (no tools/call, no credentials) on a public
@@ -81,7 +86,7 @@ https:// URL, under the board's address policy (the name is resolved once and
 must be public; no redirects), with per-client and global rate limits, a cap
 on checks at once, a time limit per check and a short result cache. The
 sessions, snapshots and results of this machine are not served then.`,
-		Example: `  mcpward serve                          # then open http://127.0.0.1:7333/
+		Example: `  mcpward serve                          # then open the URL it prints
   mcpward serve --listen 127.0.0.1:0     # any free port (printed)
   mcpward serve --results out/ --board boards/
   mcpward serve --public --listen 0.0.0.0:8080 --allow-remote --allow-host check.example.com`,
@@ -128,6 +133,7 @@ sessions, snapshots and results of this machine are not served then.`,
 	fl.StringArrayVar(&opts.Results, "results", nil, "`dir`ectory of saved results (*.json) to list (repeatable; default: the snapshot directory and .)")
 	fl.StringVar(&opts.Board, "board", "", "board `file` (board run writes them), or a directory whose newest <date>.json is shown (default: boards/ when it has one)")
 	fl.BoolVar(&opts.Public, "public", false, "serve the live check (POST /api/check) and the board only")
+	fl.BoolVar(&opts.NoToken, "no-token", false, "serve without the access token (every user of this machine can then read the sessions)")
 	cmdutil.TimeoutVar(fl, &opts.CheckTimeout, "check-timeout", serve.DefaultCheckTimeout, "time limit of one live check")
 	fl.IntVar(&opts.CheckConcurrency, "check-concurrency", serve.DefaultConcurrency, "live checks running at once; more are refused (503)")
 	fl.BoolVar(&opts.AllowLoopback, "allow-loopback-for-tests", false, "let the check's address policy accept loopback (tests only)")
@@ -229,6 +235,13 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 		defer h.Close()
 		so.Hub = h
 	}
+	if !opts.Public && !opts.NoToken {
+		var b [24]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return fmt.Errorf("make the access token: %w", err)
+		}
+		so.Token = base64.RawURLEncoding.EncodeToString(b[:])
+	}
 	app, err := serve.New(so)
 	if err != nil {
 		return err
@@ -248,6 +261,9 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	url := "http://" + ln.Addr().String() + "/"
+	if so.Token != "" {
+		url += "?token=" + so.Token
+	}
 	fmt.Fprintln(opts.IO.Out, url)
 	if opts.Ready != nil {
 		opts.Ready(url)

@@ -90,11 +90,17 @@ func run(t *testing.T, opts *ServeOptions) (string, func() error) {
 	return u, stop
 }
 
-func get(t *testing.T, u, host string) (int, string) {
+// get sends GET u, with a Host header when host is set and the access
+// token's cookie when token is.
+func get(t *testing.T, u, host, token string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", u, nil)
 	if host != "" {
 		req.Host = host
+	}
+	if token != "" {
+		pu, _ := url.Parse(u)
+		req.AddCookie(&http.Cookie{Name: "mcpward_serve_" + pu.Port(), Value: token})
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -118,11 +124,19 @@ func TestServeRefusesForeignHost(t *testing.T) {
 	if !strings.HasPrefix(u, "http://127.0.0.1:") || stdout.String() != u+"\n" {
 		t.Errorf("url %q, stdout %q", u, stdout.String())
 	}
-	if status, body := get(t, u+"api/info", ""); status != 200 || !strings.Contains(body, `"snapshots":"snaps"`) || !strings.Contains(body, `"hub":"socket"`) {
+	pu, _ := url.Parse(u)
+	token := pu.Query().Get("token")
+	base := "http://" + pu.Host + "/"
+	if len(token) < 32 {
+		t.Fatalf("printed URL %q carries no access token", u)
+	}
+	if status, body := get(t, base+"api/info", "", token); status != 200 || !strings.Contains(body, `"snapshots":"snaps"`) || !strings.Contains(body, `"hub":"socket"`) {
 		t.Errorf("own host = %d %s", status, body)
 	}
-	pu, _ := url.Parse(u)
-	if status, body := get(t, u+"api/sessions", "attacker.example:"+pu.Port()); status != 403 || !strings.Contains(body, "attacker.example") {
+	if status, body := get(t, base+"api/sessions", "", ""); status != 401 {
+		t.Errorf("without the token = %d %s, want 401", status, body)
+	}
+	if status, body := get(t, base+"api/sessions", "attacker.example:"+pu.Port(), token); status != 403 || !strings.Contains(body, "attacker.example") {
 		t.Errorf("foreign Host = %d %s, want 403", status, body)
 	}
 	if err := stop(); err != nil {
@@ -147,8 +161,8 @@ func TestServeFollowsLogsBesideAnotherHub(t *testing.T) {
 	defer other.Close()
 	t.Chdir(t.TempDir())
 	ios, _, _, stderr := iostreams.Test()
-	u, _ := run(t, &ServeOptions{IO: ios, Version: "test", Now: time.Now, Listen: "127.0.0.1:0", StateDir: state, CheckTimeout: time.Minute, CheckConcurrency: 1})
-	if status, body := get(t, u+"api/info", ""); status != 200 || !strings.Contains(body, `"hub":"logs"`) {
+	u, _ := run(t, &ServeOptions{IO: ios, Version: "test", Now: time.Now, Listen: "127.0.0.1:0", StateDir: state, CheckTimeout: time.Minute, CheckConcurrency: 1, NoToken: true})
+	if status, body := get(t, u+"api/info", "", ""); status != 200 || !strings.Contains(body, `"hub":"logs"`) {
 		t.Errorf("info = %d %s", status, body)
 	}
 	if !strings.Contains(stderr.String(), "another hub has the socket") {
