@@ -54,8 +54,9 @@ such call in A pairs with the i-th in B), and duration changes of at least
 
 A regression is a removed or changed tool (added tools and icon changes are
 not), an outcome that got worse (ok < pending, cancelled < error) or a notable
-slowdown. With --exit-code, any difference exits 1; otherwise the exit is 0
-whenever the comparison ran.`,
+slowdown. With --exit-code, a regression exits 1 (as mcpsnoop's diff): added
+tools, icon changes, calls that now succeed and faster calls are reported but
+exit 0. Without it the exit is 0 whenever the comparison ran.`,
 		Example: `  mcpward sessions diff before.jsonl after.jsonl
   mcpward sessions diff 01JD 01JE --duration-threshold 50ms --duration-ratio 1.5 --exit-code
   mcpward sessions diff a.jsonl b.jsonl --json | jq .regression`,
@@ -80,7 +81,7 @@ whenever the comparison ran.`,
 	fl := cmd.Flags()
 	fl.DurationVar(&opts.Threshold, "duration-threshold", 100*time.Millisecond, "smallest absolute duration change `D` reported")
 	fl.Float64Var(&opts.Ratio, "duration-ratio", 2.0, "smallest slower/faster `ratio` reported (≥ 1)")
-	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 1 when differences are found")
+	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 1 when a regression is found (not on any difference)")
 	cmdutil.AddJSONFlags(cmd, &opts.JSON, "sessions diff")
 	fl.StringVar(&opts.SessionA, "session-a", "", "the session `id` (prefix) to take from A")
 	fl.StringVar(&opts.SessionB, "session-b", "", "the session `id` (prefix) to take from B")
@@ -112,7 +113,7 @@ func diffRun(opts *DiffOptions) error {
 	} else if err := sessiondiff.WriteText(opts.IO.Out, r); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
-	if opts.ExitCode && r.Differences() > 0 {
+	if opts.ExitCode && r.Regression {
 		return cmdutil.Verdict(cmdutil.ExitDrift)
 	}
 	return nil

@@ -114,6 +114,42 @@ durations:
 	}
 }
 
+// TestDiffExitCodeRegressionsOnly: --exit-code fails on regressions only
+// (mcpsnoop §2.7): an added tool, an icon change, a call that now succeeds
+// and a call that got faster are differences, not regressions.
+func TestDiffExitCodeRegressionsOnly(t *testing.T) {
+	dir := t.TempDir()
+	a := writeLog(t, dir, "a.jsonl", "A", []fr{
+		{0, c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+		{1, s2c, `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"w","inputSchema":{"type":"object"}}]}}`},
+		{10, c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","arguments":{"c":"P"}}}`},
+		{20, s2c, `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"boom"}}`},
+		{30, c2s, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"w","arguments":{"c":"Q"}}}`},
+		{930, s2c, `{"jsonrpc":"2.0","id":3,"result":{"content":[]}}`},
+	})
+	b := writeLog(t, dir, "b.jsonl", "B", []fr{
+		{0, c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+		{1, s2c, `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"w","inputSchema":{"type":"object"},"icons":[{"src":"https://x/i.png"}]},{"name":"new","inputSchema":{"type":"object"}}]}}`},
+		{10, c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","arguments":{"c":"P"}}}`},
+		{20, s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`},
+		{30, c2s, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"w","arguments":{"c":"Q"}}}`},
+		{40, s2c, `{"jsonrpc":"2.0","id":3,"result":{"content":[]}}`},
+	})
+	out, err := run(t, dir, a, b, "--exit-code")
+	if err != nil {
+		t.Errorf("improvements only, --exit-code: err %v, want exit 0\n%s", err, out)
+	}
+	if !strings.Contains(out, "faster:") || !strings.Contains(out, "error -> ok") || !strings.Contains(out, "tool.added") {
+		t.Errorf("the differences are still reported:\n%s", out)
+	}
+	// The other way round, each of them is a regression.
+	_, err = run(t, dir, b, a, "--exit-code")
+	var v *cmdutil.VerdictError
+	if !errors.As(err, &v) || v.Code != cmdutil.ExitDrift {
+		t.Errorf("regressions, --exit-code: err %v, want exit 1", err)
+	}
+}
+
 func TestDiffJSON(t *testing.T) {
 	dir := t.TempDir()
 	a, b := logs(t, dir)
