@@ -180,3 +180,42 @@ func BenchmarkFleetLatency(b *testing.B) {
 		})
 	}
 }
+
+// The progress line is on stderr only when stderr is a terminal: it
+// counts the finished targets and names the running ones, and is cleared
+// before the report. Piped, stderr stays silent.
+func TestFleetProgress(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFleet(t, dir, 3)
+	for _, tty := range []bool{false, true} {
+		ios, _, out, errOut := iostreams.Test()
+		ios.SetStderrTTY(tty)
+		o := fleetOpts(ios, path, 1)
+		o.Compat = nil
+		if err := checkRun(context.Background(), o); code(err) != result.Drift {
+			t.Fatalf("exit %d: %v", code(err), err)
+		}
+		if !tty {
+			if errOut.Len() != 0 {
+				t.Errorf("piped stderr: %q, want nothing", errOut)
+			}
+			continue
+		}
+		// --jobs 1: t002 runs first (config order), then t001, then t000.
+		for _, want := range []string{
+			"\r\x1b[K… checking 3 targets: 0 done, running t002",
+			"\r\x1b[K… checking 3 targets: 1 done, running t001",
+			"\r\x1b[K… checking 3 targets: 3 done",
+		} {
+			if !strings.Contains(errOut.String(), want) {
+				t.Errorf("terminal stderr lacks %q:\n%q", want, errOut)
+			}
+		}
+		if !strings.HasSuffix(errOut.String(), "\r\x1b[K") {
+			t.Errorf("progress line not cleared at the end: %q", errOut)
+		}
+		if strings.Contains(out.String(), "\x1b") {
+			t.Error("progress reached stdout")
+		}
+	}
+}
