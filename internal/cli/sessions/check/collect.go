@@ -75,7 +75,8 @@ func (c *collector) result() []result.RuleFinding {
 }
 
 // writeTables appends one cost and latency table per session to the text
-// report: on a terminal with a header and fitted to width columns (a long
+// report (with the SCHEMA column: the headline kind of each tool's schema
+// findings, mcpsnoop §3.3): on a terminal with a header and fitted to width columns (a long
 // tool name is cut with an ellipsis), tab-separated when piped.
 func writeTables(w io.Writer, reports []sessionReport, tty bool, width int, slow time.Duration) {
 	for _, r := range reports {
@@ -93,7 +94,12 @@ func writeTables(w io.Writer, reports []sessionReport, tty bool, width int, slow
 		fmt.Fprintf(w, "definitions: %d tools, %d bytes, ~%d tokens%s (paid on every conversation; %s)\n",
 			sum.ToolCount, sum.DefinitionBytes, sum.DefinitionTokens, so, sum.Estimator)
 		tp := iostreams.NewTablePrinter(w, tty, width)
-		tp.AddHeader("TOOL", "CALLS", "ERR", "P50", "P95", "P99", "DEF", "DEF~TOK", "RESULT", "RESULT~TOK")
+		tp.AddHeader("TOOL", "CALLS", "ERR", "P50", "P95", "P99", "DEF", "DEF~TOK", "RESULT", "RESULT~TOK", "SCHEMA")
+		schema := map[string]string{}
+		defs, _ := ss.Tools()
+		for _, d := range defs {
+			schema[d.Name] = traffic.SchemaLabel(d.Raw)
+		}
 		for _, t := range sum.Tools {
 			name := t.Name
 			if !t.Declared {
@@ -101,7 +107,8 @@ func writeTables(w io.Writer, reports []sessionReport, tty bool, width int, slow
 			}
 			tp.AddRow(name, fmt.Sprint(t.Calls), fmt.Sprint(t.Errors),
 				round(t.Latency.P50).String(), round(t.Latency.P95).String(), round(t.Latency.P99).String(),
-				fmt.Sprint(t.DefinitionBytes), fmt.Sprint(t.DefinitionTokens), fmt.Sprint(t.ResultBytes), fmt.Sprint(t.ResultTokens))
+				fmt.Sprint(t.DefinitionBytes), fmt.Sprint(t.DefinitionTokens), fmt.Sprint(t.ResultBytes), fmt.Sprint(t.ResultTokens),
+				schemaCell(schema, t.Name, t.Declared))
 		}
 		_ = tp.Render() // w is a bytes.Buffer
 		if sum.Heaviest != "" {
@@ -112,6 +119,20 @@ func writeTables(w io.Writer, reports []sessionReport, tty bool, width int, slow
 		}
 		writeSlow(w, r, slow)
 	}
+}
+
+// schemaCell is a tool's SCHEMA column (mcpsnoop §3.3): the headline
+// kind of what its schemas hold, "-" for a plain schema, "?" for a tool
+// that was called but never listed.
+func schemaCell(labels map[string]string, name string, declared bool) string {
+	l, ok := labels[name]
+	switch {
+	case !declared || !ok:
+		return "?"
+	case l == "":
+		return "-"
+	}
+	return l
 }
 
 func round(d time.Duration) time.Duration {
