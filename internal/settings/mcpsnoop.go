@@ -83,6 +83,41 @@ func (f *File) parseMcpsnoop(data []byte) error {
 	return nil
 }
 
+// McpwardTOML is the .mcpward.toml that sets what the .mcpsnoop.toml f
+// was read from (by [ParseMcpsnoop]) set: the lines its notices name, the
+// [redact] keys in their table. A key set to its empty value is left out.
+func (f *File) McpwardTOML() []byte {
+	set := map[string]bool{
+		"label": f.Label != "", "trace-file": f.TraceFile != "", "no-trace": f.NoTrace != nil,
+		"redact-secrets": f.Redact.Secrets != nil, "redact-key": len(f.Redact.Keys) > 0,
+		"redact-value": len(f.Redact.Values) > 0, "redact-path": len(f.Redact.Paths) > 0,
+	}
+	var top, redact []string
+	for _, k := range mcpsnoopKeys {
+		if !set[k.key] {
+			continue
+		}
+		line := f.mcpwardValue(k.key, k.equiv)
+		if rest, ok := strings.CutPrefix(line, "[redact] "); ok {
+			redact = append(redact, rest)
+		} else {
+			top = append(top, line)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("# Converted from .mcpsnoop.toml by 'mcpward migrate'.\n")
+	for _, l := range top {
+		b.WriteString(l + "\n")
+	}
+	if len(redact) > 0 {
+		b.WriteString("\n[redact]\n")
+		for _, l := range redact {
+			b.WriteString(l + "\n")
+		}
+	}
+	return []byte(b.String())
+}
+
 // mcpsnoopLine reads one trimmed line into f.
 func (f *File) mcpsnoopLine(line string, seen map[string]bool) error {
 	if line == "" || line[0] == '#' {

@@ -84,6 +84,40 @@ func TestParseMcpsnoopSamples(t *testing.T) {
 	}
 }
 
+// McpwardTOML writes the .mcpward.toml that 'mcpward migrate' leaves in
+// place of a .mcpsnoop.toml: read back by mcpward's own parser, it gives
+// the same settings (redact-key's comma lists split, as both tools did).
+func TestMcpwardTOMLRoundTrip(t *testing.T) {
+	for _, dir := range []string{"readme-example", "redact-project", "accumulate"} {
+		t.Run(dir, func(t *testing.T) {
+			path := filepath.Join("testdata", "mcpsnoop", dir, McpsnoopFileName)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			snoop, err := ParseMcpsnoop(path, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := snoop.McpwardTOML()
+			got, err := Parse(".mcpward.toml", out)
+			if err != nil {
+				t.Fatalf("Parse(McpwardTOML()) = %v\n%s", err, out)
+			}
+			var keys []string
+			for _, k := range snoop.Redact.Keys {
+				keys = append(keys, strings.Split(k, ",")...)
+			}
+			want := *snoop
+			want.Redact.Keys = keys
+			want.Path, want.Notices = got.Path, got.Notices
+			if d := cmp.Diff(&want, got); d != "" {
+				t.Errorf("round trip mismatch (-want +got):\n%s\n%s", d, out)
+			}
+		})
+	}
+}
+
 // .mcpsnoop.toml is read from the working directory after .mcpward.toml
 // and before the user's config file; its relative trace-file is the
 // directory's, as for mcpsnoop (which read it from the cwd).

@@ -228,6 +228,12 @@ func Unwrap(doc, backup []byte, t Target, server string) (out []byte, restored b
 	return out, false, nil
 }
 
+// WrappedByMcpsnoop reports whether server's entry in doc runs through
+// mcpsnoop (Wrap would move it to mcpward).
+func WrappedByMcpsnoop(doc []byte, t Target, server string) bool {
+	return wrappedByMcpsnoop(doc, t, server)
+}
+
 // wrappedByMcpsnoop reports whether server's entry in doc runs through
 // mcpsnoop.
 func wrappedByMcpsnoop(doc []byte, t Target, server string) bool {

@@ -10,6 +10,9 @@ import (
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/migrate"
+	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/settings"
+	"github.com/mcpward/mcpward/internal/wrap"
 )
 
 // A converter turns one found file into an Item, writing the converted
@@ -18,6 +21,7 @@ type converter struct {
 	write     bool
 	dir       string // the directory searched: snapshots go to its .mcpward/
 	lookupEnv func(string) (string, bool)
+	mcpward   string // the binary a wrapped client config is pointed at
 }
 
 func (c converter) convert(f foundFile) Item {
@@ -27,6 +31,10 @@ func (c converter) convert(f foundFile) Item {
 		c.snapshot(f.path, &it)
 	case migrate.SnapgaugeConfig:
 		c.snapgaugeConfig(f.path, &it)
+	case migrate.McpsnoopConfig:
+		c.mcpsnoopConfig(f.path, &it)
+	case migrate.McpsnoopWrapped:
+		c.mcpsnoopWrapped(f, &it)
 	case migrate.SnapgaugeResult:
 		it.Result = "read as is: mcpward report " + filepath.Base(f.path)
 	case migrate.SnapgaugeBoard:
@@ -91,6 +99,94 @@ func (c converter) snapgaugeConfig(path string, it *Item) {
 	}
 	dest := filepath.Join(filepath.Dir(path), "mcpward.json")
 	c.place(it, dest, func() error { return contract.WriteFileAtomic(dest, out, 0o644) })
+}
+
+// mcpsnoopConfig converts .mcpsnoop.toml into .mcpward.toml beside it.
+func (c converter) mcpsnoopConfig(path string, it *Item) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		it.fail(err)
+		return
+	}
+	f, err := settings.ParseMcpsnoop(filepath.Base(path), data)
+	if err != nil {
+		it.fail(errors.New(strings.TrimPrefix(err.Error(), "config "+filepath.Base(path)+": ")))
+		return
+	}
+	out := f.McpwardTOML()
+	dest := filepath.Join(filepath.Dir(path), settings.FileName)
+	c.place(it, dest, func() error { return contract.WriteFileAtomic(dest, out, 0o644) })
+}
+
+// mcpsnoopWrapped makes every entry of a client config that runs through
+// mcpsnoop run through mcpward instead (as 'mcpward wrap' does for one),
+// keeping mcpsnoop's shim flags; the file is backed up first, as wrap
+// backs it up.
+func (c converter) mcpsnoopWrapped(found foundFile, it *Item) {
+	data, err := os.ReadFile(found.path)
+	if err != nil {
+		it.fail(err)
+		return
+	}
+	t := found.target
+	if t.Containers == nil {
+		t = wrap.Target{Containers: [][]string{{"mcpServers"}}}
+	}
+	out, moved, problems := c.rewrap(data, t)
+	it.NotCarried = append(it.NotCarried, problems...)
+	if len(moved) == 0 {
+		it.Result = "not converted: no entry could run through mcpward"
+		it.Failed = len(problems) > 0
+		return
+	}
+	shown := "→ runs through mcpward: " + strings.Join(moved, ", ")
+	it.Dest = found.path
+	if !c.write {
+		it.Result = shown
+		return
+	}
+	f, err := wrap.Open(found.path)
+	if err != nil {
+		it.fail(err)
+		return
+	}
+	defer f.Close()
+	// Under the lock, from the file as it is now.
+	out, moved, _ = c.rewrap(f.Data, t)
+	if err := f.CheckWritable(); err != nil {
+		it.fail(err)
+		return
+	}
+	if _, err := f.SaveBackup(); err != nil {
+		it.fail(fmt.Errorf("back up: %w", err))
+		return
+	}
+	if err := f.Commit(out); err != nil {
+		it.fail(err)
+		return
+	}
+	it.Result = "→ runs through mcpward: " + strings.Join(moved, ", ") + " (written; backup " + filepath.Base(f.BackupPath()) + ")"
+}
+
+// rewrap moves each mcpsnoop entry of doc to mcpward, labelled with its
+// server name as 'mcpward wrap' labels it.
+func (c converter) rewrap(doc []byte, t wrap.Target) (out []byte, moved, problems []string) {
+	servers, err := wrap.Servers(doc, t)
+	if err != nil {
+		return doc, nil, []string{err.Error()}
+	}
+	for _, s := range servers {
+		if !wrap.WrappedByMcpsnoop(doc, t, s) {
+			continue
+		}
+		next, err := wrap.Wrap(doc, t, s, wrap.Spec{Mcpward: c.mcpward, Flags: []string{"--label", session.SanitizeLabel(s)}})
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		doc, moved = next, append(moved, s)
+	}
+	return doc, moved, problems
 }
 
 // place records dest in it and, when writing, writes it with do unless a

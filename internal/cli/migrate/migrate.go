@@ -28,9 +28,10 @@ import (
 
 // MigrateOptions are the inputs of `mcpward migrate`.
 type MigrateOptions struct {
-	IO        *iostreams.IOStreams
-	LookupEnv func(string) (string, bool)
-	Getwd     func() (string, error)
+	IO         *iostreams.IOStreams
+	LookupEnv  func(string) (string, bool)
+	Getwd      func() (string, error)
+	Executable func() (string, error)
 
 	Dir    string
 	Home   bool
@@ -40,7 +41,7 @@ type MigrateOptions struct {
 
 // NewCmdMigrate builds `mcpward migrate`.
 func NewCmdMigrate(f *cmdutil.Factory, runF func(context.Context, *MigrateOptions) error) *cobra.Command {
-	opts := &MigrateOptions{IO: f.IOStreams, LookupEnv: f.LookupEnv, Getwd: f.Getwd}
+	opts := &MigrateOptions{IO: f.IOStreams, LookupEnv: f.LookupEnv, Getwd: f.Getwd, Executable: f.Executable}
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "migrate [DIR]",
@@ -134,6 +135,16 @@ func migrateRun(ctx context.Context, opts *MigrateOptions) error {
 		}
 	}
 	conv := converter{write: opts.Write, dir: dir, lookupEnv: opts.LookupEnv}
+	if slices.ContainsFunc(found, func(f foundFile) bool { return f.kind == migrate.McpsnoopWrapped }) {
+		bin, err := opts.Executable()
+		if err != nil {
+			return fmt.Errorf("find the mcpward binary: %w", err)
+		}
+		if abs, err := filepath.Abs(bin); err == nil {
+			bin = abs
+		}
+		conv.mcpward = bin
+	}
 	rep := Report{Dir: dir, Written: opts.Write, Items: []Item{}}
 	failed := 0
 	for _, f := range found {
@@ -196,6 +207,9 @@ func displayPath(dir, p string) string {
 type foundFile struct {
 	path string
 	kind migrate.Kind
+	// target is where a client config keeps its servers (from
+	// wrap.Locate for the ones --home finds; mcpServers otherwise).
+	target wrap.Target
 }
 
 // skipDirs are never searched: other tools' trees and mcpward's own.
@@ -287,12 +301,12 @@ func homeFiles(lookupEnv func(string) (string, bool)) ([]foundFile, error) {
 		return out, nil
 	}
 	for _, client := range wrap.Clients {
-		p, _, err := wrap.Locate(client, wrap.ScopeUser, "", env)
+		p, t, err := wrap.Locate(client, wrap.ScopeUser, "", env)
 		if err != nil {
 			continue
 		}
 		if k := classifyPath(p); k == migrate.McpsnoopWrapped {
-			out = append(out, foundFile{path: p, kind: k})
+			out = append(out, foundFile{path: p, kind: k, target: t})
 		}
 	}
 	return out, nil
