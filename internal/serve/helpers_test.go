@@ -46,7 +46,7 @@ type env struct {
 	state, sessions, snapshots, results string
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	root := t.TempDir()
 	e := &env{state: filepath.Join(root, "state"), snapshots: filepath.Join(root, "repo", ".mcpward"), results: filepath.Join(root, "repo", "out")}
@@ -60,7 +60,7 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-func writeFile(t *testing.T, path, data string) {
+func writeFile(t testing.TB, path, data string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func (e *env) recordSnapshots(t *testing.T) {
 
 // startHub starts a hub over the env's state directory: with a socket
 // (for feeds) when socket is set, else following the logs only.
-func (e *env) startHub(t *testing.T, socket bool) *hub.Hub {
+func (e *env) startHub(t testing.TB, socket bool) *hub.Hub {
 	t.Helper()
 	opts := hub.Options{StateDir: e.state, PollInterval: 20 * time.Millisecond, Socket: hub.NoSocket}
 	if socket {
@@ -118,7 +118,7 @@ func (e *env) startHub(t *testing.T, socket bool) *hub.Hub {
 }
 
 // start serves app on a loopback port.
-func start(t *testing.T, opts *Options) (*httptest.Server, *Server) {
+func start(t testing.TB, opts *Options) (*httptest.Server, *Server) {
 	t.Helper()
 	app, err := New(opts)
 	if err != nil {
