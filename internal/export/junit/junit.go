@@ -45,6 +45,9 @@ type TestCase struct {
 	ClassName string   `xml:"classname,attr"`
 	Failure   *Problem `xml:"failure,omitempty"`
 	Error     *Problem `xml:"error,omitempty"`
+	// SystemOut describes a finding below the gate (sessions check): the
+	// case passes, and the finding is still there to read.
+	SystemOut string `xml:"system-out,omitempty"`
 }
 
 // Problem is the body of a <failure> or an <error>.
@@ -140,12 +143,19 @@ func suites(r *result.Result, prefix string) []TestSuite {
 		}
 		for _, f := range r.Findings {
 			c := TestCase{Name: safe(f.RuleID) + " " + safe(f.Subject), ClassName: prefix + "." + f.Tier.String()}
-			if render.AtOrAboveGate(r, f) {
+			switch {
+			case render.FindingFails(r, f):
+				gate := "at or above"
+				if r.Command == "sessions-check" {
+					gate = "selected by"
+				}
 				c.Failure = &Problem{
 					Message: safe(f.Message),
 					Type:    safe(f.RuleID),
-					Text:    fmt.Sprintf("%s: %s — %s (at or above fail-on=%s)", f.Tier, safe(f.Subject), safe(f.Message), render.FailOnName(r)),
+					Text:    fmt.Sprintf("%s: %s — %s (%s fail-on=%s)", f.Tier, safe(f.Subject), safe(f.Message), gate, render.FailOnName(r)),
 				}
+			case r.Command == "sessions-check":
+				c.SystemOut = fmt.Sprintf("%s: %s — %s (not selected by fail-on=%s)", f.Tier, safe(f.Subject), safe(f.Message), render.FailOnName(r))
 			}
 			s.Cases = append(s.Cases, c)
 		}
@@ -173,6 +183,9 @@ func suites(r *result.Result, prefix string) []TestSuite {
 					text += " (" + strings.Join(detail, "; ") + ")"
 				}
 				c.Failure = &Problem{Message: safe(v.Message), Type: safe(v.RuleID), Text: text}
+			} else if r.Command == "sessions-check" {
+				// Below the gate the case passes; the finding is kept.
+				c.SystemOut = fmt.Sprintf("%s %s: %s — %s (not selected by fail-on=%s)", safe(v.Class), v.Level, safe(v.Subject), safe(v.Message), render.FailOnName(r))
 			}
 			s.Cases = append(s.Cases, c)
 		}

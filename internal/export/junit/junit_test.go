@@ -10,7 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/export/exporttest"
+	"github.com/mcpward/mcpward/internal/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -40,6 +42,7 @@ type xCase struct {
 	Failure   *xProblem `xml:"failure"`
 	Error     *xProblem `xml:"error"`
 	Skipped   *struct{} `xml:"skipped"`
+	SystemOut string    `xml:"system-out"`
 }
 
 type xProblem struct {
@@ -163,5 +166,65 @@ func TestHostileRoundTrip(t *testing.T) {
 	}
 	if strings.Contains(c.Failure.Message, "\x1b") {
 		t.Errorf("escape character reached the XML: %q", c.Failure.Message)
+	}
+}
+
+// TestSessionsCheckFollowsGate: in a sessions check only what --fail-on
+// selected is a <failure>; a finding below the gate passes and is kept in
+// <system-out> (a breaking drift is below a gate that names neither drift
+// nor its rule id).
+func TestSessionsCheckFollowsGate(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, sessionsCheck()); err != nil {
+		t.Fatal(err)
+	}
+	doc := parse(t, buf.Bytes())
+	var got []string
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			switch {
+			case c.Failure != nil:
+				got = append(got, "failure "+c.Name)
+			case c.SystemOut != "":
+				got = append(got, "pass+out "+c.Name)
+			default:
+				got = append(got, "pass "+c.Name)
+			}
+		}
+	}
+	want := []string{
+		"failure tool.removed session S tools.a",
+		"pass+out tool.input.required.added session S tools.b.inputSchema.required.x",
+		"pass+out tool.icons.changed session S tools.b.icons",
+		"pass+out message.response_unmatched seq 3",
+		"failure message.pending call 1",
+		"pass+out message.error_response seq 4",
+		"pass evidence complete",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("cases mismatch (-want +got):\n%s", d)
+	}
+	if doc.Failures != 2 {
+		t.Errorf("failures = %d, want 2", doc.Failures)
+	}
+}
+
+// sessionsCheck is a sessions check Result whose gate (--fail-on
+// pending,tool.removed) selects one rule finding and one drift finding
+// and leaves a violation, an info finding and a breaking drift below it.
+func sessionsCheck() *result.Result {
+	return &result.Result{SchemaVersion: result.SchemaVersion, Tool: "mcpward", Command: "sessions-check",
+		Gate:     result.Gate{FailOn: "pending,tool.removed", Failed: true},
+		Evidence: result.Evidence{Complete: true},
+		Findings: []result.Finding{
+			{Finding: diff.Finding{RuleID: "tool.removed", Tier: diff.Breaking, Subject: "session S tools.a", Message: "removed"}},
+			{Finding: diff.Finding{RuleID: "tool.input.required.added", Tier: diff.Breaking, Subject: "session S tools.b.inputSchema.required.x", Message: "required"}},
+			{Finding: diff.Finding{RuleID: "tool.icons.changed", Tier: diff.Cosmetic, Subject: "session S tools.b.icons", Message: "icons"}},
+		},
+		Violations: []result.RuleFinding{
+			{RuleID: "message.pending", Level: "SHOULD", Class: "risky", Subject: "call 1", Message: "pending", Gated: true},
+			{RuleID: "message.response_unmatched", Level: "MUST", Class: "violation", Subject: "seq 3", Message: "unmatched"},
+			{RuleID: "message.error_response", Level: "MAY", Class: "info", Subject: "seq 4", Message: "error"},
+		},
 	}
 }

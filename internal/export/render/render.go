@@ -108,24 +108,28 @@ func unknownLevels(m map[string]int) []string {
 // a list of signals and rule ids) any tool drift when the list names the
 // drift signal or the finding's rule id.
 func DriftFails(r *result.Result) bool {
-	if r.Command == "sessions-check" {
-		sel := map[string]bool{}
-		for _, w := range strings.Split(r.Gate.FailOn, ",") {
-			sel[strings.TrimSpace(w)] = true
+	for _, f := range r.Findings {
+		if FindingFails(r, f) {
+			return true
 		}
-		for _, f := range r.Findings {
-			if sel["drift"] || sel[f.RuleID] {
+	}
+	return false
+}
+
+// FindingFails reports whether one surface finding of r counted against
+// its gate: at or above the gate tier, or for sessions check (whose gate
+// is a list of signals and rule ids) when the list names the drift signal
+// or the finding's rule id.
+func FindingFails(r *result.Result, f result.Finding) bool {
+	if r.Command == "sessions-check" {
+		for _, w := range strings.Split(r.Gate.FailOn, ",") {
+			if w = strings.TrimSpace(w); w == "drift" || w == f.RuleID {
 				return true
 			}
 		}
 		return false
 	}
-	for _, f := range r.Findings {
-		if AtOrAboveGate(r, f) {
-			return true
-		}
-	}
-	return false
+	return AtOrAboveGate(r, f)
 }
 
 // FailOn returns the gate tier of r, or risky (the default gate) when the

@@ -148,6 +148,37 @@ func ClassLevel(c string) string {
 	return "note"
 }
 
+// sessions check gates by --fail-on (signals, rule ids, levels,
+// classes), so there a finding's level follows the gate, as mcpsnoop's
+// SARIF did: a selected finding is an error, one below the gate a warning
+// (violation, risky; a breaking or risky drift) or a note (info). Other
+// commands keep the level of the tier or class.
+func findingLevel(r *result.Result, f result.Finding) string {
+	if r.Command != "sessions-check" {
+		return TierLevel(f.Tier)
+	}
+	if render.FindingFails(r, f) {
+		return "error"
+	}
+	if f.Tier >= diff.Risky {
+		return "warning"
+	}
+	return "note"
+}
+
+func ruleLevel(r *result.Result, v result.RuleFinding) string {
+	if r.Command != "sessions-check" {
+		return ClassLevel(v.Class)
+	}
+	if v.Gated {
+		return "error"
+	}
+	if v.Class == "info" {
+		return "note"
+	}
+	return "warning"
+}
+
 // Fingerprint is the stable identity of a finding: the hex sha256 of its
 // rule id, subject and (for rule findings) profile, each preceded by its
 // length so that no two different triples hash the same bytes. Message text
@@ -219,7 +250,7 @@ func buildRun(r *result.Result) run {
 		results = append(results, sresult{
 			RuleID:              f.RuleID,
 			RuleIndex:           index[f.RuleID],
-			Level:               TierLevel(f.Tier),
+			Level:               findingLevel(r, f),
 			Message:             message{f.Subject + " — " + f.Message},
 			Locations:           locations(r, f.Location, f.Subject),
 			PartialFingerprints: map[string]string{FingerprintKey: Fingerprint(f.RuleID, f.Subject, "")},
@@ -239,7 +270,7 @@ func buildRun(r *result.Result) run {
 		results = append(results, sresult{
 			RuleID:              v.RuleID,
 			RuleIndex:           index[v.RuleID],
-			Level:               ClassLevel(v.Class),
+			Level:               ruleLevel(r, v),
 			Message:             message{v.Subject + " — " + v.Message},
 			Locations:           locations(r, v.Location, v.Subject),
 			PartialFingerprints: map[string]string{FingerprintKey: Fingerprint(v.RuleID, v.Subject, v.Profile)},

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/export/exporttest"
 	"github.com/mcpward/mcpward/internal/result"
 )
@@ -281,5 +282,59 @@ func TestFleetRuns(t *testing.T) {
 	// an upload's own category still applies.
 	if strings.Contains(string(renderLog(t, exporttest.Load(t, "clean"))), "automationDetails") {
 		t.Error("a one-target log has automationDetails")
+	}
+}
+
+// TestSessionsCheckLevelsFollowGate: in a sessions check, a finding the
+// gate selected is an error and one below it a warning or a note, whatever
+// its class or tier (mcpsnoop's SARIF followed --fail-on the same way).
+func TestSessionsCheckLevelsFollowGate(t *testing.T) {
+	b := renderLog(t, sessionsCheck())
+	if err := schema(t).Validate(mustJSON(t, b)); err != nil {
+		t.Fatalf("schema: %v", err)
+	}
+	var got []string
+	for _, r := range decode(t, b).Runs[0].Results {
+		got = append(got, r.Level+" "+r.RuleID)
+	}
+	want := []string{
+		"error tool.removed",
+		"warning tool.input.required.added",
+		"note tool.icons.changed",
+		"warning message.response_unmatched",
+		"error message.pending",
+		"note message.error_response",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("levels mismatch (-want +got):\n%s", d)
+	}
+}
+
+func mustJSON(t *testing.T, b []byte) any {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// sessionsCheck is a sessions check Result whose gate (--fail-on
+// pending,tool.removed) selects one rule finding and one drift finding
+// and leaves a violation, an info finding and a breaking drift below it.
+func sessionsCheck() *result.Result {
+	return &result.Result{SchemaVersion: result.SchemaVersion, Tool: "mcpward", Command: "sessions-check",
+		Gate:     result.Gate{FailOn: "pending,tool.removed", Failed: true},
+		Evidence: result.Evidence{Complete: true},
+		Findings: []result.Finding{
+			{Finding: diff.Finding{RuleID: "tool.removed", Tier: diff.Breaking, Subject: "session S tools.a", Message: "removed"}},
+			{Finding: diff.Finding{RuleID: "tool.input.required.added", Tier: diff.Breaking, Subject: "session S tools.b.inputSchema.required.x", Message: "required"}},
+			{Finding: diff.Finding{RuleID: "tool.icons.changed", Tier: diff.Cosmetic, Subject: "session S tools.b.icons", Message: "icons"}},
+		},
+		Violations: []result.RuleFinding{
+			{RuleID: "message.pending", Level: "SHOULD", Class: "risky", Subject: "call 1", Message: "pending", Gated: true},
+			{RuleID: "message.response_unmatched", Level: "MUST", Class: "violation", Subject: "seq 3", Message: "unmatched"},
+			{RuleID: "message.error_response", Level: "MAY", Class: "info", Subject: "seq 4", Message: "error"},
+		},
 	}
 }
