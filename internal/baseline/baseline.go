@@ -77,7 +77,12 @@ type Baseline struct {
 	// RecordedAt is when it was accepted (RFC 3339); Source names the log.
 	RecordedAt string `json:"recordedAt,omitempty"`
 	Source     string `json:"source,omitempty"`
-	Tools      []Tool `json:"tools"`
+	// Unverified names the tool members the baseline did not record
+	// (title, outputSchema, annotations, icons for a version 1 mcpsnoop
+	// baseline): they are left out of the comparison on both sides, so
+	// that what was never recorded is not reported as drift.
+	Unverified []string `json:"unverified,omitempty"`
+	Tools      []Tool   `json:"tools"`
 }
 
 // FromTools builds a baseline from raw tool definitions (a complete
@@ -138,16 +143,24 @@ func cmpct(raw json.RawMessage) json.RawMessage {
 // A baseline written before members outside the named fields were kept
 // (version 1) is compared on the named fields only, on both sides, so
 // that upgrading mcpward is not drift.
+//
+// Members the old baseline names in Unverified are left out on both
+// sides.
 func Compare(old, new *Baseline) []diff.Finding {
 	full := old.Version >= 2 && new.Version >= 2
-	return diff.Diff(old.surface(full), new.surface(full))
+	skip := map[string]bool{}
+	for _, m := range old.Unverified {
+		skip[m] = true
+	}
+	return diff.Diff(old.surface(full, skip), new.surface(full, skip))
 }
 
 // surface returns the tools as a snapshot built from one tools/list page,
 // through the same builder a probe's evidence goes through (it computes
 // the x-mcp-header bindings the diff rules read). With full false, the
-// members outside the named fields are left out.
-func (b *Baseline) surface(full bool) *snapshot.Snapshot {
+// members outside the named fields are left out; named fields in skip are
+// left out too.
+func (b *Baseline) surface(full bool, skip map[string]bool) *snapshot.Snapshot {
 	var page bytes.Buffer
 	page.WriteString(`{"tools":[`)
 	for i, t := range b.Tools {
@@ -164,7 +177,7 @@ func (b *Baseline) surface(full bool) *snapshot.Snapshot {
 		members["name"] = name
 		for k, v := range map[string]json.RawMessage{"title": t.Title, "description": t.Description,
 			"inputSchema": t.InputSchema, "outputSchema": t.OutputSchema, "annotations": t.Annotations, "icons": t.Icons} {
-			if len(v) > 0 {
+			if len(v) > 0 && !skip[k] {
 				members[k] = v
 			}
 		}
@@ -201,9 +214,23 @@ var ErrNotFound = errors.New("no baseline")
 // Path is the baseline file of id in dir.
 func Path(dir string, id Identity) string { return filepath.Join(dir, id.Key()+".json") }
 
-// Read loads the baseline of id from dir. A file of a newer version, for
-// another identity, or not JSON is an error (not ErrNotFound).
+// Read loads the baseline of id from dir. Without one for the whole
+// identity, a baseline keyed by the label alone (Identity{Label: id.Label},
+// as converted from mcpsnoop's, which were keyed by label) is used: a
+// session labelled as an imported baseline is judged against it until a
+// baseline of its whole identity is recorded. A file of a newer version,
+// for another identity, or not JSON is an error (not ErrNotFound).
 func Read(dir string, id Identity) (*Baseline, error) {
+	b, err := read(dir, id)
+	if labelOnly := (Identity{Label: id.Label}); errors.Is(err, ErrNotFound) && id != labelOnly && id.Label != "" {
+		if lb, lerr := read(dir, labelOnly); !errors.Is(lerr, ErrNotFound) {
+			return lb, lerr
+		}
+	}
+	return b, err
+}
+
+func read(dir string, id Identity) (*Baseline, error) {
 	p := Path(dir, id)
 	data, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {

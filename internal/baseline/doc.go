@@ -6,9 +6,15 @@
 // A baseline is keyed by the server's identity (label, serverInfo name and
 // command line or URL), not by label alone: two servers that happen to
 // share a derived label do not share a baseline (mcpsnoop keyed by label).
-// It is written only by an explicit command (`mcpward sessions baseline
-// --accept`, or the first `sessions baseline` for an identity), never as a
-// side effect of reading a log.
+// A baseline converted from mcpsnoop's ([FromMcpsnoop]) has the label
+// only, and [Read] falls back to it for any session with that label.
+//
+// Trust on first use ([TrustOnFirstUse]): the live UI over the hub, and
+// `sessions check` of the state directory's own logs, record the first
+// complete tools/list of an identity that has no baseline (unless
+// --no-tofu or no-tofu in .mcpward.toml). Reading a log someone handed
+// over (`sessions check FILE`, `mcpward ui FILE`) never writes one unless
+// asked (`sessions check --tofu`, `sessions baseline`).
 //
 // Drift is judged by the snapshot diff engine itself (internal/diff): both
 // tool lists are built into snapshot surfaces and diffed, so a change seen
@@ -17,6 +23,7 @@
 // tool.input.required.added, breaking; a new optional one
 // tool.input.optional.added, compatible). One voice across engines.
 //
-// Compare and FromTools are pure; Read, Write and Remove are the small
-// file store (one JSON file per identity under a directory).
+// Compare, FromTools and FromMcpsnoop are pure; Read, Write, Remove and
+// TrustOnFirstUse are the small file store (one JSON file per identity
+// under a directory).
 package baseline
