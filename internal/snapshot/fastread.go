@@ -433,11 +433,13 @@ type treeParser struct {
 	pairs []pair            // object members being read, all depths
 	elems []any             // array elements being read, all depths
 	depth int               // nesting of the value being read
+	spans *spanTable        // when set, where each object's members are
 }
 
 type pair struct {
-	k string
-	v any
+	k          string
+	v          any
+	start, end int // where v is in the input, when recording spans
 }
 
 // maxIntern bounds the strings kept in the intern table: keys and short
@@ -521,11 +523,16 @@ func (p *treeParser) object() (any, error) {
 			if !p.eat(':') {
 				return nil, errNotFast
 			}
+			start := -1
+			if p.spans != nil {
+				p.ws()
+				start = p.i
+			}
 			v, err := p.value()
 			if err != nil {
 				return nil, err
 			}
-			p.pairs = append(p.pairs, pair{k, v})
+			p.pairs = append(p.pairs, pair{k, v, start, p.i})
 			p.ws()
 			if p.eat(',') {
 				continue
@@ -539,6 +546,9 @@ func (p *treeParser) object() (any, error) {
 	m := make(map[string]any, len(p.pairs)-base)
 	for _, kv := range p.pairs[base:] {
 		m[kv.k] = kv.v // a repeated key: the last wins, as in encoding/json
+	}
+	if p.spans != nil {
+		p.spans.add(m, p.pairs[base:])
 	}
 	clear(p.pairs[base:])
 	p.pairs = p.pairs[:base]

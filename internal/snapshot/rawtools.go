@@ -3,6 +3,8 @@ package snapshot
 import (
 	"bytes"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 )
@@ -30,7 +32,8 @@ func (t RawTool) Decode() (Object, error) {
 // strings they repeat (keys, types, enum values) between them. The zero
 // value is ready to use; it is not safe for concurrent use.
 type ToolDecoder struct {
-	strs map[string]string
+	strs  map[string]string
+	spans *spanTable // reused by DecodePair
 }
 
 // Decode returns the tool as [Unmarshal] decodes it.
@@ -219,17 +222,35 @@ func nesting(b []byte) int {
 // changed tool usually changes a few of its parts, and a diff only reads
 // the trees.
 func (d *ToolDecoder) DecodePair(old, new RawTool) (Object, Object, error) {
-	o, err := d.Decode(old)
-	if err != nil {
-		return nil, nil, err
-	}
 	if d.strs == nil {
 		d.strs = make(map[string]string, 64)
 	}
-	p := treeParser{b: new.JSON, strs: d.strs}
-	if p.ws(); p.i < len(p.b) && p.b[p.i] == '{' {
-		if n, err := p.objectLike(o, old.JSON); err == nil {
+	if d.spans == nil {
+		d.spans = &spanTable{objs: map[uintptr][2]int{}}
+	}
+	d.spans.reset()
+	p := treeParser{b: old.JSON, strs: d.strs, spans: d.spans}
+	p.ws()
+	var o Object
+	if p.i < len(p.b) && p.b[p.i] == '{' {
+		if v, err := p.value(); err == nil {
 			if p.ws(); p.i == len(p.b) {
+				o = v.(map[string]any)
+			}
+		}
+	}
+	if o == nil {
+		o, err := d.Decode(old)
+		if err != nil {
+			return nil, nil, err
+		}
+		n, err := d.Decode(new)
+		return o, n, err
+	}
+	q := treeParser{b: new.JSON, strs: d.strs}
+	if q.ws(); q.i < len(q.b) && q.b[q.i] == '{' {
+		if n, err := q.objectLike(o, old.JSON, d.spans); err == nil {
+			if q.ws(); q.i == len(q.b) {
 				return o, n, nil
 			}
 		}
@@ -238,17 +259,50 @@ func (d *ToolDecoder) DecodePair(old, new RawTool) (Object, Object, error) {
 	return o, n, err
 }
 
-// objectLike reads the object at p.i as object does, taking from ref (the
-// tree of the JSON object refRaw) each member whose bytes are equal.
-func (p *treeParser) objectLike(ref map[string]any, refRaw []byte) (map[string]any, error) {
-	spans := memberSpans(refRaw)
-	if spans == nil {
-		v, err := p.object()
-		if err != nil {
-			return nil, err
-		}
-		return v.(map[string]any), nil
+// A spanTable says where the members of each object decoded from one
+// input are: objs maps an object (its map's pointer) to its range of
+// members, in input order.
+type spanTable struct {
+	objs    map[uintptr][2]int
+	members []memberSpan
+}
+
+type memberSpan struct {
+	k          string
+	start, end int
+}
+
+func (t *spanTable) reset() {
+	clear(t.objs)
+	t.members = t.members[:0]
+}
+
+func (t *spanTable) add(m map[string]any, pairs []pair) {
+	lo := len(t.members)
+	for _, kv := range pairs {
+		t.members = append(t.members, memberSpan{kv.k, kv.start, kv.end})
 	}
+	t.objs[reflect.ValueOf(m).Pointer()] = [2]int{lo, len(t.members)}
+}
+
+// find returns the span of the last member k of the object m, or nil.
+func (t *spanTable) find(m map[string]any, k string) *memberSpan {
+	r, ok := t.objs[reflect.ValueOf(m).Pointer()]
+	if !ok {
+		return nil
+	}
+	for i := r[1] - 1; i >= r[0]; i-- {
+		if t.members[i].k == k {
+			return &t.members[i]
+		}
+	}
+	return nil
+}
+
+// objectLike reads the object at p.i as object does, taking from ref (an
+// object decoded from old, with its spans) each member whose bytes are
+// equal, and reading an object member that differs the same way.
+func (p *treeParser) objectLike(ref map[string]any, old []byte, spans *spanTable) (map[string]any, error) {
 	if p.depth++; p.depth > maxDepth {
 		return nil, errNotFast
 	}
@@ -272,16 +326,12 @@ func (p *treeParser) objectLike(ref map[string]any, refRaw []byte) (map[string]a
 			}
 			p.ws()
 			var v any
-			span, inRef := spans[k]
-			end := -1
-			if inRef {
-				end = jsonrpc.SkipValue(p.b, p.i)
-			}
+			s := spans.find(ref, k)
 			switch {
-			case end >= 0 && bytes.Equal(p.b[p.i:end], refRaw[span[0]:span[1]]):
-				v, p.i = ref[k], end
-			case end >= 0 && p.b[p.i] == '{' && isMap(ref[k]):
-				if v, err = p.objectLike(ref[k].(map[string]any), refRaw[span[0]:span[1]]); err != nil {
+			case s != nil && sameValueAt(p.b, p.i, old[s.start:s.end]):
+				v, p.i = ref[k], p.i+s.end-s.start
+			case s != nil && p.i < len(p.b) && p.b[p.i] == '{' && isMap(ref[k]):
+				if v, err = p.objectLike(ref[k].(map[string]any), old, spans); err != nil {
 					return nil, err
 				}
 			default:
@@ -289,7 +339,7 @@ func (p *treeParser) objectLike(ref map[string]any, refRaw []byte) (map[string]a
 					return nil, err
 				}
 			}
-			p.pairs = append(p.pairs, pair{k, v})
+			p.pairs = append(p.pairs, pair{k: k, v: v})
 			p.ws()
 			if p.eat(',') {
 				continue
@@ -309,25 +359,19 @@ func (p *treeParser) objectLike(ref map[string]any, refRaw []byte) (map[string]a
 	return m, nil
 }
 
-// memberSpans returns where each member's value is in the JSON object b
-// (the last of a repeated key), or nil if b is not one.
-func memberSpans(b []byte) map[string][2]int {
-	p := treeParser{b: b}
-	p.ws()
-	spans := map[string][2]int{}
-	err := p.members(func(key string) error {
-		p.ws()
-		start := p.i
-		if err := p.skip(1); err != nil {
-			return err
-		}
-		spans[key] = [2]int{start, p.i}
-		return nil
-	})
-	if err != nil {
-		return nil
+// sameValueAt reports whether the JSON value at b[i:] is v, a whole value
+// (b holds valid JSON there): its bytes start b[i:], and v is not a number
+// that goes on in b ("1" in "12").
+func sameValueAt(b []byte, i int, v []byte) bool {
+	if len(v) == 0 || len(b)-i < len(v) || !bytes.Equal(b[i:i+len(v)], v) {
+		return false
 	}
-	return spans
+	switch v[0] {
+	case '{', '[', '"', 't', 'f', 'n':
+		return true
+	}
+	end := i + len(v)
+	return end == len(b) || !strings.ContainsRune("0123456789.eE+-", rune(b[end]))
 }
 
 func isMap(v any) bool {

@@ -145,6 +145,7 @@ func TestDecodePair(t *testing.T) {
 		{`{"name":"a","s":{"k": {"a":1}}}`, `{"name":"a","s":{"k":{"a":1}}}`},
 		{`{"name":"a","d":"caf\u00e9","n":1.0}`, `{"name":"a","d":"café","n":1.0,"e":[]}`},
 		{`{"name":"a"}`, `{}`},
+		{`{"name":"a","n":1,"m":{"x":1,"y":-1,"z":"1"}}`, `{"name":"a","n":12,"m":{"x":1e3,"y":-1.5,"z":"1"}}`},
 		{`{"name":"a","s":{"deep":{"deeper":{"x":[1,{"y":null}]}}}}`, `{"name":"b","s":{"deep":{"deeper":{"x":[1,{"y":false}]}}}}`},
 	}
 	for _, c := range pairs {
@@ -181,6 +182,7 @@ func TestDecodePair(t *testing.T) {
 func FuzzDecodePair(f *testing.F) {
 	f.Add([]byte(`{"a":{"b":[1,{"c":2}],"d":{}}}`), []byte(`{"a":{"b":[1,{"c":3}],"d":{"e":1}}}`))
 	f.Add([]byte(`{"a":{"k":1,"k":2}}`), []byte(`{"a":{"k":2, "k":1}}`))
+	f.Add([]byte(`{"a":1,"b":{"c":2}}`), []byte(`{"a":10,"b":{"c":2.5}}`))
 	f.Fuzz(func(t *testing.T, old, new []byte) {
 		wantO, err1 := decodeObject(old)
 		wantN, err2 := decodeObject(new)
