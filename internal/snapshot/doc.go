@@ -7,7 +7,9 @@
 // sorts, sketches behaviour, parses the server manifest and computes the
 // digests; [Marshal] writes the canonical bytes (keys sorted at every depth,
 // 2-space indent, trailing newline) that the CLI writes atomically to disk;
-// [Unmarshal] reads them back strictly.
+// [Unmarshal] reads them back strictly. [UnmarshalLazy] reads them as
+// strictly but keeps the tools as their bytes ([Surface.RawTools]), for a
+// diff that decodes only the tools whose bytes differ.
 //
 //	snap, err := snapshot.Build(ev, &snapshot.BuildOptions{MCPWardVersion: "0.1.0"})
 //	if err != nil { … }
