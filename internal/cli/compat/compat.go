@@ -186,19 +186,22 @@ func compatRun(ctx context.Context, opts *CompatOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.Format == "text" {
-		if err := text.WriteOptions(opts.IO.Out, res, &text.Options{
-			TTY: opts.IO.IsStdoutTTY(), Width: opts.IO.TerminalWidth(), NewTable: newTable,
-		}); err != nil {
-			return err
-		}
-	} else {
-		w, _ := export.Lookup(opts.Format)
-		if err := w(opts.IO.Out, res); err != nil {
-			return err
-		}
+	if err := render(opts, res); err != nil {
+		return err
 	}
 	return cmdutil.Verdict(res.ExitCode)
+}
+
+// render writes res in opts.Format; text lays out the verdict grid for
+// the terminal (a fleet's sections too).
+func render(opts *CompatOptions, res *result.Result) error {
+	if opts.Format == "text" {
+		return text.WriteOptions(opts.IO.Out, res, &text.Options{
+			TTY: opts.IO.IsStdoutTTY(), Width: opts.IO.TerminalWidth(), NewTable: newTable,
+		})
+	}
+	w, _ := export.Lookup(opts.Format)
+	return w(opts.IO.Out, res)
 }
 
 // Result turns a compat report into the Result document (command

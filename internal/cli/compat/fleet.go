@@ -168,7 +168,7 @@ func fleetRun(ctx context.Context, opts *CompatOptions) error {
 		sections[i] = cmdutil.FleetSection("compat", opts.Version, t, o.State, opts.Fleet.TargetTimeout, o.Value, o.Err, o.Stack)
 	}
 	r := result.Combine("compat", opts.Version, sections)
-	if err := contract.Render(opts.IO, opts.Format, r); err != nil {
+	if err := render(opts, r); err != nil {
 		return err
 	}
 	return cmdutil.FleetVerdict(r, "their evidence is not a pass")
