@@ -17,6 +17,7 @@ type fileTOML struct {
 	TraceFile string     `toml:"trace-file"`
 	NoTrace   *bool      `toml:"no-trace"`
 	HubSocket string     `toml:"hub-socket"`
+	NoTofu    *bool      `toml:"no-tofu"`
 	Redact    redactTOML `toml:"redact"`
 	OTLP      otlpTOML   `toml:"otlp"`
 
@@ -68,7 +69,7 @@ func (l *stringList) UnmarshalTOML(v any) error {
 
 // file merges the two spellings into a File.
 func (t *fileTOML) file(f *File) error {
-	f.Label, f.TraceFile, f.NoTrace, f.HubSocket = t.Label, t.TraceFile, t.NoTrace, t.HubSocket
+	f.Label, f.TraceFile, f.NoTrace, f.HubSocket, f.NoTofu = t.Label, t.TraceFile, t.NoTrace, t.HubSocket, t.NoTofu
 	f.Redact = Redact{
 		Secrets: t.Redact.Secrets,
 		Keys:    append([]string(t.Redact.Keys), t.RedactKey...),

@@ -32,8 +32,11 @@ type File struct {
 	TraceFile string `toml:"trace-file"`
 	NoTrace   *bool  `toml:"no-trace"`
 	HubSocket string `toml:"hub-socket"`
-	Redact    Redact `toml:"redact"`
-	OTLP      OTLP   `toml:"otlp"`
+	// NoTofu turns trust on first use off: `mcpward ui` and `sessions
+	// check` then never record a tool baseline by themselves.
+	NoTofu *bool  `toml:"no-tofu"`
+	Redact Redact `toml:"redact"`
+	OTLP   OTLP   `toml:"otlp"`
 }
 
 // Redact is the [redact] table: the --redact-* flags.
@@ -204,6 +207,9 @@ func (f *File) Flags() []FlagValue {
 		add("no-trace", strconv.FormatBool(*f.NoTrace))
 	}
 	add("hub-socket", f.HubSocket)
+	if f.NoTofu != nil {
+		add("no-tofu", strconv.FormatBool(*f.NoTofu))
+	}
 	if f.Redact.Secrets != nil {
 		add("redact-secrets", strconv.FormatBool(*f.Redact.Secrets))
 	}

@@ -40,8 +40,11 @@ func NewCmdBaseline(f *cmdutil.Factory, runF func(*BaselineOptions) error) *cobr
 line (or URL). Without flags, the first run for an identity records the last
 complete tools/list of the newest session as the baseline; later runs print the
 drift and exit 1 if there is any. --accept replaces the baseline with the
-session's tools; --reset deletes it. Nothing else writes baselines: 'sessions
-check' and the live UI only read them.`,
+session's tools; --reset deletes it. The live UI and 'sessions check' of the
+state directory's own logs also record a first-seen server's tools (trust on
+first use; --no-tofu, or no-tofu = true in .mcpward.toml, turns that off).
+A baseline converted from mcpsnoop's by 'mcpward migrate' is keyed by label
+alone and judges every session with that label until one is accepted here.`,
 		Example: `  mcpward sessions baseline                    # record, or show drift from, the newest session's tools
   mcpward sessions baseline run.jsonl --accept # trust this log's tools instead
   mcpward sessions baseline --reset            # forget the baseline`,

@@ -28,6 +28,7 @@ import (
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/settings"
 	"github.com/mcpward/mcpward/internal/traffic"
 )
 
@@ -55,6 +56,12 @@ type CheckOptions struct {
 	ExpectTools []string
 	ForbidTools []string
 	MaxResults  int
+	// Tofu records a tool baseline on first sight even for logs given as
+	// files; NoTofu never records one. Without either, the state
+	// directory's own logs (no LOG argument) are baselined on first sight
+	// unless the settings file says no-tofu.
+	Tofu   bool
+	NoTofu bool
 	// Slow is the duration at or over which a finished call is listed
 	// under "slow:" in the text report (0: the slowest few, whatever
 	// they took).
@@ -86,8 +93,12 @@ with torn or corrupt lines or missing frames (seq gaps, lost records) is
 INCOMPLETE: the rest is still checked and listed, and the run exits 2, which
 outranks every finding.
 
-Tool definitions are compared with their baseline ('mcpward sessions baseline'),
-which this command never writes.`,
+Tool definitions are compared with their baseline ('mcpward sessions baseline').
+Checking the state directory's own logs (no LOG argument), a server identity
+seen for the first time gets its complete tools/list recorded as its baseline
+(trust on first use; later lists are judged against it). A LOG given as a file
+or on stdin is only read against existing baselines: --tofu records them too,
+--no-tofu (or no-tofu = true in .mcpward.toml) never does.`,
 		Example: `  mcpward sessions check
   mcpward sessions check run.jsonl --fail-on must,transport.server_request --format sarif > traffic.sarif
   mcpward sessions check --label weather --expect-tool get_forecast --max-duration 2s`,
@@ -107,6 +118,16 @@ which this command never writes.`,
 			if opts.MaxResults < 1 {
 				return cmdutil.FlagErrorf("--max-results must be at least 1")
 			}
+			if opts.Tofu && opts.NoTofu {
+				return cmdutil.FlagErrorf("--tofu and --no-tofu contradict each other")
+			}
+			if !opts.Tofu && !opts.NoTofu {
+				no, err := settingsNoTofu(f)
+				if err != nil {
+					return err
+				}
+				opts.NoTofu = no
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -117,6 +138,8 @@ which this command never writes.`,
 	fl.StringVar(&opts.FailOn, "fail-on", DefaultFailOn, "`list` of signals, rule ids, levels and classes that fail the check")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "sessions check")
 	fl.StringVar(&opts.BaselineDir, "baseline", "", "tool baseline `dir` (default <state>/baselines)")
+	fl.BoolVar(&opts.Tofu, "tofu", false, "record a tool baseline on first sight for logs given as files too")
+	fl.BoolVar(&opts.NoTofu, "no-tofu", false, "never record a tool baseline on first sight (trust on first use)")
 	fl.DurationVar(&opts.MaxDuration, "max-duration", 0, "fail if a finished tools/call took longer than `D`")
 	fl.StringArrayVar(&opts.ExpectTools, "expect-tool", nil, "fail unless a tools/call names `NAME` (repeatable)")
 	fl.StringArrayVar(&opts.ForbidTools, "forbid-tool", nil, "fail if a tools/call names `NAME` (repeatable)")
@@ -330,8 +353,32 @@ func displayPath(opts *CheckOptions, path string) string {
 	return path
 }
 
+// tofu reports whether sessions seen for the first time get their tool
+// list recorded as the baseline: the state directory's own logs (what
+// this machine's proxies recorded) unless --no-tofu, a log handed over as
+// a file or on stdin only with --tofu. mcpsnoop's check wrote a baseline
+// for any log it was given, so checking someone else's log trusted it.
+func (opts *CheckOptions) tofu() bool {
+	return !opts.NoTofu && (opts.Tofu || len(opts.Logs) == 0)
+}
+
+// settingsNoTofu reads no-tofu from the settings file (.mcpward.toml, as
+// the proxy finds it).
+func settingsNoTofu(f *cmdutil.Factory) (bool, error) {
+	cwd := ""
+	if f.Getwd != nil {
+		cwd, _ = f.Getwd()
+	}
+	file, err := settings.Load("", cwd, f.LookupEnv)
+	if err != nil {
+		return false, err
+	}
+	return file.NoTofu != nil && *file.NoTofu, nil
+}
+
 // drift compares the session's complete tool list with its baseline. A
-// missing baseline is a note, never written here.
+// missing baseline is recorded from this list when opts.tofu() (trust on
+// first use, said in NotEvaluated), and is otherwise not a finding.
 func drift(opts *CheckOptions, res *result.Result, col *collector, dir, file string, ss *calls.Session) {
 	defs, complete := ss.Tools()
 	if !complete {
@@ -339,14 +386,6 @@ func drift(opts *CheckOptions, res *result.Result, col *collector, dir, file str
 	}
 	label, server, endpoint := ss.Identity()
 	id := baseline.Identity{Label: label, Server: server, Endpoint: endpoint}
-	base, err := baseline.Read(dir, id)
-	if err != nil {
-		if !errors.Is(err, baseline.ErrNotFound) {
-			res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("session %s: tool baseline: %v", ss.ID, err))
-			col.selectedDrift += boolInt(col.driftSelected(opts))
-		}
-		return
-	}
 	var raws [][]byte
 	line := 0
 	for _, d := range defs {
@@ -357,6 +396,35 @@ func drift(opts *CheckOptions, res *result.Result, col *collector, dir, file str
 	if err != nil {
 		res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("session %s: %v", ss.ID, err))
 		return
+	}
+	var base *baseline.Baseline
+	recorded := false
+	if opts.tofu() {
+		now := time.Now
+		if opts.Factory.Now != nil {
+			now = opts.Factory.Now
+		}
+		cur.RecordedAt = now().UTC().Format(time.RFC3339)
+		cur.Source = ss.ID
+		base, recorded, err = baseline.TrustOnFirstUse(dir, cur)
+	} else {
+		base, err = baseline.Read(dir, id)
+	}
+	if err != nil {
+		if !errors.Is(err, baseline.ErrNotFound) {
+			res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("session %s: tool baseline: %v", ss.ID, err))
+			col.selectedDrift += boolInt(col.driftSelected(opts))
+		}
+		return
+	}
+	if recorded {
+		res.NotEvaluated = append(res.NotEvaluated, result.NotEvaluated{What: "tool drift of session " + ss.ID + " (" + label + ")",
+			Why: fmt.Sprintf("recorded first-seen tool baseline %s: %d tools, trusted, not verified", baseline.Path(dir, id), len(cur.Tools))})
+		return
+	}
+	if len(base.Unverified) > 0 {
+		res.NotEvaluated = append(res.NotEvaluated, result.NotEvaluated{What: strings.Join(base.Unverified, ", ") + " of session " + ss.ID + "'s tools",
+			Why: "the baseline (" + base.Identity.Label + ", converted from mcpsnoop version 1) did not record them"})
 	}
 	for _, f := range baseline.Compare(base, cur) {
 		f.Subject = "session " + ss.ID + " " + f.Subject
