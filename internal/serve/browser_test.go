@@ -165,6 +165,9 @@ func TestBrowserSnapshots(t *testing.T) {
 	if got := p.Text("#report"); got != want {
 		t.Errorf("report differs from mcpward diff's text:\n--- page\n%s\n--- cli\n%s", got, want)
 	}
+	if got := p.Text("#markdown pre"); !strings.Contains(got, "tool.removed") || !strings.Contains(got, "|") {
+		t.Errorf("markdown = %q", got)
+	}
 	if got := p.Text("#verdict"); !strings.Contains(got, "gate failed") || !strings.Contains(got, "exit 1") {
 		t.Errorf("verdict = %q", got)
 	}

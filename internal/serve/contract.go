@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/export"
+	"github.com/mcpward/mcpward/internal/export/md"
 	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
@@ -203,12 +204,16 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 }
 
 func writeResult(w http.ResponseWriter, res *result.Result) {
-	var txt bytes.Buffer
+	var txt, mdown bytes.Buffer
 	if err := text.Write(&txt, res); err != nil {
 		writeError(w, http.StatusInternalServerError, "render", err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"result": res, "text": txt.String()})
+	if err := md.Write(&mdown, res); err != nil {
+		writeError(w, http.StatusInternalServerError, "render", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"result": res, "text": txt.String(), "markdown": mdown.String()})
 }
 
 // ResultRow is one saved Result of GET /api/results.

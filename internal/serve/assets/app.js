@@ -420,6 +420,13 @@
     }).catch(function (err) { failed(g, err); });
   }
   var TIERS = ["breaking", "risky", "compatible", "cosmetic"];
+  // The same Result as Markdown (--format md), to paste into a review.
+  function markdown(text) {
+    var d = el("details"); d.id = "markdown";
+    d.appendChild(el("summary", null, "Markdown (--format md)"));
+    d.appendChild(el("pre", "report", text || ""));
+    return d;
+  }
   function diffPage(oldName, newName) {
     var g = page("Diff");
     main.appendChild(el("p", "dim", oldName + " \u2192 " + newName));
@@ -452,6 +459,7 @@
       main.appendChild(el("h2", null, "Report (as `mcpward diff` prints it)"));
       var pre = el("pre", "report", d.text); pre.id = "report";
       main.appendChild(pre);
+      main.appendChild(markdown(d.markdown));
       ready(g);
     }).catch(function (err) { failed(g, err); });
   }
@@ -499,6 +507,7 @@
       main.appendChild(el("h2", null, "Report (as `mcpward report` prints it)"));
       var pre = el("pre", "report", d.text); pre.id = "report";
       main.appendChild(pre);
+      main.appendChild(markdown(d.markdown));
       ready(g);
     }).catch(function (err) { failed(g, err); });
   }
