@@ -6,6 +6,7 @@ package compat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	engine "github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/fault"
@@ -71,6 +73,7 @@ asked).
 
 A NAME is a target of the config (mcpward.json, or --config F): its profiles
 (unless --profiles), probes (unless --probe), capabilities and timeoutMs apply.
+With no NAME and no server flags, the config's only target is used.
 --all runs every target of the config (several NAMEs run those), --jobs at a
 time, each bounded by --target-timeout, into one report with a section per
 target in config order.
@@ -99,8 +102,6 @@ targets, the worst of theirs: 5 > 4 > 2 > 3 > 1 > 0.`,
 				return cmdutil.FlagErrorf("unexpected argument %q: name a config target, or give the server with --fixture, --url or -- <command…>, not both", rest[0])
 			case opts.Target.Set() && opts.ConfigPath != "":
 				return cmdutil.FlagErrorf("--config and a target given by flags exclude each other")
-			case !opts.Target.Set() && len(rest) == 0 && !opts.Fleet.All:
-				return cmdutil.FlagErrorf("no target: name a config target (or --all), or use --fixture NAME, --url URL or -- <command…>")
 			}
 			for _, n := range rest {
 				if !config.ValidTargetName(n) {
@@ -163,18 +164,28 @@ func compatRun(ctx context.Context, opts *CompatOptions) error {
 		job *compatJob
 		err error
 	)
-	if len(opts.Names) == 1 {
+	if opts.Target.Set() {
+		job, err = flagJob(opts)
+	} else {
+		// A config target: the one named, or the config's only one (as
+		// check and snapgauge's compat pick it).
+		var name string
+		if len(opts.Names) == 1 {
+			name = opts.Names[0]
+		}
 		var cfg *config.File
 		cfg, _, err = fleet.LoadConfig(configPath(opts))
 		if err != nil {
+			if errors.Is(err, contract.ErrNoConfig) && opts.ConfigPath == "" && name == "" {
+				return cmdutil.FlagErrorf("no target: use --fixture NAME, --url URL or -- <command…>, or name a target of a config (mcpward.json, --config FILE)")
+			}
 			return cmdutil.NoConfigHint(err)
 		}
-		if _, _, err := cfg.Target(opts.Names[0]); err != nil {
+		name, _, err = cfg.Target(name)
+		if err != nil {
 			return fault.Input(fmt.Errorf("config %s: %w", configPath(opts), err))
 		}
-		job, err = configJob(opts, cfg, opts.Names[0])
-	} else {
-		job, err = flagJob(opts)
+		job, err = configJob(opts, cfg, name)
 	}
 	if err != nil {
 		return err

@@ -56,3 +56,30 @@ func TestCompatFleetRender(t *testing.T) {
 		}
 	}
 }
+
+// With no server flags and no NAME, compat uses the config's only target;
+// with no config at all it is the usage error it always was.
+func TestCompatDefaultTarget(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.json")
+	if err := os.WriteFile(one, []byte(`{"targets": {"only": {"fixture": "clean@v1", "profiles": ["modern-full"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, out, _ := iostreams.Test()
+	opts := &CompatOptions{IO: ios, Now: time.Now, Version: "test", Format: "text", ConfigPath: one,
+		Target: cmdutil.TargetFlags{Timeout: 5 * time.Second}}
+	if err := compatRun(context.Background(), opts); err != nil {
+		t.Fatalf("compat --config one.json: %v", err)
+	}
+	if !strings.Contains(out.String(), "profiles: modern-full\n") {
+		t.Errorf("the only target's profiles were not used:\n%s", out)
+	}
+
+	t.Chdir(dir) // no mcpward.json here
+	opts.ConfigPath = ""
+	err := compatRun(context.Background(), opts)
+	var fe *cmdutil.FlagError
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "no target: use --fixture NAME") {
+		t.Errorf("compat without a config: %v, want the usage error", err)
+	}
+}
