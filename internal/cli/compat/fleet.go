@@ -150,7 +150,7 @@ func fleetRun(ctx context.Context, opts *CompatOptions) error {
 	outs := fleet.Run(ctx, names, &fleet.Options{
 		Jobs:     opts.Fleet.Jobs,
 		Timeout:  opts.Fleet.TargetTimeout,
-		Progress: cmdutil.FleetProgress(progress, "compat"),
+		Progress: cmdutil.FleetProgress(progress, "compat on"),
 	}, func(ctx context.Context, i int) (*result.Result, error) {
 		if jobs[i] == nil {
 			return nil, nil
