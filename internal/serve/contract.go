@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -257,6 +258,18 @@ func readResultFile(path string) (*result.Result, error) {
 	}
 	if fi.Size() > maxResultBytes {
 		return nil, fmt.Errorf("%s: larger than %d MiB", path, maxResultBytes>>20)
+	}
+	// A Result names its tool in its first members: other JSON files of
+	// the directory (a 12 MB bench fixture) are not read to find out.
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	if head = head[:n]; !bytes.Contains(head, []byte(`"tool"`)) || !bytes.Contains(head, []byte(`"mcpward"`)) {
+		return nil, export.ErrNotResult
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
