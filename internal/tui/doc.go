@@ -30,8 +30,10 @@
 // Drift marks: each complete tools/list is compared once with the stored
 // baseline of its server identity, in a tea.Cmd through
 // Options.Baseline, and the sessions table marks drift or an unusable
-// baseline with "! label". The view only reads baselines. Difference from
-// mcpsnoop: its TUI recorded a baseline the first time it saw a server's
-// tools, so merely opening someone else's log trusted them; here only
-// `mcpward sessions baseline` records one.
+// baseline with "! label". The live view over the hub is given
+// Options.Trust instead: a server identity without a baseline gets its
+// first complete tool list recorded (trust on first use, as mcpsnoop
+// did). Difference from mcpsnoop: its TUI did that for any log, so merely
+// opening someone else's log (`open`) trusted its tools; a log opened as
+// a file here (`mcpward ui FILE`) is only read against baselines.
 package tui

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -58,4 +59,22 @@ func BaselinesIn(stateDir string) common.BaselineLoader {
 	}
 	dir := session.Layout{Root: stateDir}.Baselines()
 	return func(id baseline.Identity) (*baseline.Baseline, error) { return baseline.Read(dir, id) }
+}
+
+// TrustIn is BaselinesIn with trust on first use: a server identity with
+// no baseline under the state directory gets its first complete tool list
+// recorded as one (baseline.TrustOnFirstUse, stamped with now). The live
+// view over the hub uses it unless --no-tofu; nil without a state
+// directory.
+func TrustIn(stateDir string, now func() time.Time) common.BaselineTruster {
+	if stateDir == "" {
+		return nil
+	}
+	dir := session.Layout{Root: stateDir}.Baselines()
+	return func(cur *baseline.Baseline) (*baseline.Baseline, bool, error) {
+		if now != nil {
+			cur.RecordedAt = now().UTC().Format(time.RFC3339)
+		}
+		return baseline.TrustOnFirstUse(dir, cur)
+	}
 }

@@ -35,6 +35,10 @@ type Options struct {
 	// against (nil: no drift marks). It is called once per complete
 	// tools/list, inside a tea.Cmd.
 	Baseline common.BaselineLoader
+	// Trust, when set, is used instead of Baseline: a session whose
+	// server identity has no baseline gets its complete tool list
+	// recorded as one (trust on first use). Nil: only read.
+	Trust common.BaselineTruster
 	// StateDir is where exports are written (StateDir/exports).
 	StateDir string
 	Dark     bool
@@ -207,14 +211,18 @@ func (m *Model) waitCmd() tea.Cmd {
 // file reads inside the command.
 func (m *Model) driftCmd() tea.Cmd {
 	checks := m.st.DriftChecks()
-	load := m.opts.Baseline
-	if len(checks) == 0 || load == nil {
+	load, trust := m.opts.Baseline, m.opts.Trust
+	if len(checks) == 0 || (load == nil && trust == nil) {
 		return nil
 	}
 	return func() tea.Msg {
 		drifts := make([]store.Drift, len(checks))
 		for i, c := range checks {
-			drifts[i] = store.CheckDrift(c, load)
+			if trust != nil {
+				drifts[i] = store.TrustDrift(c, trust)
+			} else {
+				drifts[i] = store.CheckDrift(c, load)
+			}
 		}
 		return driftMsg{checks: checks, drifts: drifts}
 	}

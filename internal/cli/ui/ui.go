@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/settings"
 	"github.com/mcpward/mcpward/internal/tui"
 	"github.com/mcpward/mcpward/internal/tui/common"
 	"github.com/mcpward/mcpward/internal/tui/hubsource"
@@ -34,6 +36,13 @@ type UIOptions struct {
 	Intro string
 	// Files are session logs to open instead of the hub's live view.
 	Files []string
+	// NoTofu: the live view records no baseline on first sight (--no-tofu,
+	// or no-tofu = true in .mcpward.toml). Logs opened as Files never get
+	// one.
+	NoTofu bool
+	// Live is set by the live view over the hub (not for Files): only it
+	// records first-seen baselines.
+	Live bool
 }
 
 // NewCmdUI builds `mcpward ui`.
@@ -48,6 +57,11 @@ grown later are picked up too.
 
 With LOG files, show the sessions in them instead (mcpward's logs or
 mcpsnoop's, as mcpsnoop open did): read once, nothing live.
+
+Sessions whose tools drifted from their server's baseline are marked "! label".
+Live, a server seen for the first time gets its complete tool list recorded
+as its baseline (trust on first use; --no-tofu, or no-tofu = true in
+.mcpward.toml, turns that off). LOG files are only read against baselines.
 
 Keys: enter opens, / filters (tool:, method:, id:, dir:, kind:, status:), : runs
 a command (it lists them), ? lists every key. q on the sessions page, or
@@ -75,6 +89,17 @@ ctrl+c anywhere, quits.`,
 			if v, ok := lookup(opts.LookupEnv, "NO_COLOR"); ok && v != "" {
 				opts.NoColor = true
 			}
+			if !cmd.Flags().Changed("no-tofu") {
+				cwd := ""
+				if f.Getwd != nil {
+					cwd, _ = f.Getwd()
+				}
+				file, err := settings.Load("", cwd, f.LookupEnv)
+				if err != nil {
+					return err
+				}
+				opts.NoTofu = file.NoTofu != nil && *file.NoTofu
+			}
 			if opts.StateDir == "" {
 				dir, err := session.StateDir(opts.LookupEnv)
 				if err != nil {
@@ -95,6 +120,7 @@ ctrl+c anywhere, quits.`,
 	cmd.Flags().IntVar(&opts.History, "history", 20, "how many of the newest session logs to read at start (0: all)")
 	cmdutil.AddStateDirFlag(cmd, f)
 	cmd.Flags().StringVar(&opts.Theme, "theme", "auto", "colour theme: dark, light or auto")
+	cmd.Flags().BoolVar(&opts.NoTofu, "no-tofu", false, "record no tool baseline when a server is first seen (trust on first use)")
 	_ = cmd.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"dark", "light", "auto"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -114,6 +140,7 @@ func modelOptions(ctx context.Context, opts *UIOptions, src common.Source, repla
 		Replayer:  replayer,
 		Exporter:  exporter,
 		Baseline:  baselineLoader(opts.StateDir),
+		Trust:     truster(opts),
 		StateDir:  opts.StateDir,
 		Dark:      opts.Theme != "light",
 		AutoTheme: opts.Theme == "auto",
@@ -128,10 +155,20 @@ func modelOptions(ctx context.Context, opts *UIOptions, src common.Source, repla
 // under the state directory; nil (no drift marks) without one.
 func baselineLoader(stateDir string) common.BaselineLoader { return tui.BaselinesIn(stateDir) }
 
+// truster records first-seen baselines for the live view (not for files)
+// unless --no-tofu; nil otherwise.
+func truster(opts *UIOptions) common.BaselineTruster {
+	if !opts.Live || opts.NoTofu {
+		return nil
+	}
+	return tui.TrustIn(opts.StateDir, time.Now)
+}
+
 func uiRun(ctx context.Context, opts *UIOptions) error {
 	if len(opts.Files) > 0 {
 		return filesRun(ctx, opts)
 	}
+	opts.Live = true
 	if err := tui.NeedTerminal(opts.IO); err != nil {
 		return err
 	}

@@ -111,11 +111,17 @@ type Exporter interface {
 
 // A BaselineLoader reads the stored tool baseline of a server identity
 // (baseline.Read on the state directory's baselines). It returns an error
-// wrapping baseline.ErrNotFound when there is none. It only reads: the
-// live view never records a baseline (mcpsnoop's did, as a side effect of
-// merely opening a log); recording one is `mcpward sessions baseline`.
+// wrapping baseline.ErrNotFound when there is none. It only reads.
 // It is called inside a tea.Cmd, possibly while another call runs.
 type BaselineLoader func(baseline.Identity) (*baseline.Baseline, error)
+
+// A BaselineTruster returns the baseline a complete tool list is judged
+// against, recording the list itself when its identity has none (trust
+// on first use, baseline.TrustOnFirstUse): recorded says it did. Only the
+// live view over the hub is given one; a log opened as a file is never
+// baselined by looking at it (mcpsnoop's open did that). It is called
+// inside a tea.Cmd, possibly while another call runs.
+type BaselineTruster func(cur *baseline.Baseline) (old *baseline.Baseline, recorded bool, err error)
 
 // A Replayer re-sends one recorded request to a fresh copy of the server.
 // Nil in Common means replay is unavailable.

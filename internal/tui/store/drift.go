@@ -25,6 +25,9 @@ type Drift struct {
 	// Err is why the listing could not be compared with the baseline: the
 	// file is corrupt, of a newer format, or records another server.
 	Err error
+	// Recorded is set when this listing became the baseline (trust on
+	// first use): nothing to compare yet.
+	Recorded bool
 }
 
 // Drifted reports whether the tools differ from the baseline (the yellow
@@ -57,6 +60,25 @@ func CheckDrift(c DriftCheck, load common.BaselineLoader) Drift {
 	cur, err := baseline.FromTools(c.Identity, c.Tools)
 	if err != nil {
 		return Drift{Checked: true, Found: true, Err: err}
+	}
+	return Drift{Checked: true, Found: true, Findings: baseline.Compare(old, cur)}
+}
+
+// TrustDrift is CheckDrift with trust on first use: without a baseline
+// for the check's identity, its tools are recorded as one (Recorded) and
+// show no drift; later listings are compared with it.
+func TrustDrift(c DriftCheck, trust common.BaselineTruster) Drift {
+	cur, err := baseline.FromTools(c.Identity, c.Tools)
+	if err != nil {
+		return Drift{Checked: true, Err: err}
+	}
+	cur.Source = c.Session
+	old, recorded, err := trust(cur)
+	switch {
+	case err != nil:
+		return Drift{Checked: true, Found: true, Err: err}
+	case recorded:
+		return Drift{Checked: true, Found: true, Recorded: true}
 	}
 	return Drift{Checked: true, Found: true, Findings: baseline.Compare(old, cur)}
 }

@@ -257,6 +257,9 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 		}
 		add("  accept them: "+accept, st.Faint.Render)
 		add("", nil)
+	case drift.Recorded:
+		add("baseline     recorded from this session: first sight, trusted, not verified", st.Faint.Render)
+		add("", nil)
 	case drift.Found:
 		add("baseline     no drift from the recorded tool definitions", st.Faint.Render)
 		add("", nil)
