@@ -139,23 +139,6 @@ func TestFromConfigProbes(t *testing.T) {
 	}
 }
 
-func TestParseGate(t *testing.T) {
-	g, err := ParseGate("", []string{"breaking, risky", "breaking"}, []string{"tool.removed,transport.origin_invalid_not_403", " transport.origin_invalid_not_403 ", ""})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := Gate{FailOn: diff.Risky, Only: []diff.Tier{diff.Breaking, diff.Risky}, Ignore: []string{"tool.removed", "transport.origin_invalid_not_403"}}
-	if d := cmp.Diff(want, g); d != "" {
-		t.Errorf("ParseGate mismatch (-want +got):\n%s", d)
-	}
-	if _, err := ParseGate("", nil, []string{"tool.removd"}); err == nil || !strings.Contains(err.Error(), "did you mean tool.removed?") {
-		t.Errorf("an unknown --ignore id: err = %v, want a suggestion", err)
-	}
-	if _, err := ParseGate("x", nil, nil); err == nil {
-		t.Error("bad --fail-on accepted")
-	}
-}
-
 func TestReadSnapshotErrors(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, data string) string {

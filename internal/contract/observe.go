@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
@@ -114,48 +113,4 @@ func observe(ctx context.Context, t *Target, opts *ObserveOptions) (*Observation
 		obs.Stderr = []byte(ev.Stderr)
 	}
 	return obs, nil
-}
-
-// Problems says why a snapshot is not complete evidence, one line each:
-// every section that was not read to its end, and every probe that got no
-// answer (ev may be nil, then only the first failed probe is known).
-func Problems(s *snapshot.Snapshot, ev *snapshot.Evidence) []string {
-	var out []string
-	cov := s.Observation.Coverage
-	for _, sec := range []struct {
-		name string
-		cov  snapshot.SectionCoverage
-	}{
-		{"discover", cov.Discover},
-		{"tools/list", cov.Tools},
-		{"resources/list", cov.Resources},
-		{"resources/templates/list", cov.ResourceTemplates},
-		{"prompts/list", cov.Prompts},
-		{"manifest", cov.Manifest},
-	} {
-		if sec.cov.Error != nil && !sec.cov.Completed {
-			out = append(out, sec.name+": "+strings.TrimPrefix(sec.cov.Error.Message, sec.name+": "))
-		} else if sec.cov.Attempted && !sec.cov.Completed {
-			out = append(out, sec.name+": not read to its end")
-		}
-	}
-	probeFailures := 0
-	if ev != nil {
-		for _, p := range ev.Probes {
-			if p.Failure != nil {
-				probeFailures++
-				out = append(out, fmt.Sprintf("probe %s (tools/call %s): %s", p.ID, p.Tool, strings.TrimPrefix(p.Failure.Message, "tools/call: ")))
-			}
-		}
-	}
-	if probeFailures == 0 && cov.Probes.Error != nil {
-		out = append(out, cov.Probes.Error.Message)
-	}
-	if len(out) == 0 && s.Observation.Status != snapshot.StatusOK {
-		out = append(out, "observation status is "+s.Observation.Status)
-	}
-	if len(out) == 0 && s.SurfaceDigest == "" {
-		out = append(out, "the surface digest could not be computed")
-	}
-	return out
 }

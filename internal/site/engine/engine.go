@@ -10,11 +10,11 @@
 // It does no I/O: inputs are bytes, and a session log is written to a
 // [LogCheck] chunk by chunk, so a 50 MB log is never held whole.
 //
-// The diff and the traffic check rebuild the Result the way
-// contract.Compare and the sessions check command do; those live in
-// packages that reach the network and the file system and cannot be
-// compiled for the browser. TestParity runs both on the same inputs and
-// compares the reports byte for byte, so the two cannot drift apart.
+// The diff and the traffic check judge through internal/verdict, as
+// `mcpward diff` and `mcpward sessions check` do; only the reading of the
+// inputs is the engine's own. TestDiffParity and TestLogParity run the
+// engine and the CLI on the same inputs and compare the reports byte for
+// byte.
 package engine
 
 import (
@@ -34,6 +34,7 @@ import (
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // A Report is what the page shows for one run.
@@ -143,13 +144,9 @@ func Diff(old, cur Input, opts DiffOptions) (*Report, error) {
 
 // DiffResult is Diff's Result.
 func DiffResult(oldIn, curIn Input, opts DiffOptions) (*result.Result, error) {
-	failOn := diff.Risky
-	if opts.FailOn != "" {
-		t, err := diff.ParseTier(opts.FailOn)
-		if err != nil {
-			return nil, &Error{Message: "--fail-on: " + err.Error(), ExitCode: result.Usage}
-		}
-		failOn = t
+	gate, err := verdict.ParseGate(opts.FailOn, nil, nil)
+	if err != nil {
+		return nil, &Error{Message: err.Error(), ExitCode: result.Usage}
 	}
 	old, err := ReadSnapshot(oldIn, opts.Migrate)
 	if err != nil {
@@ -162,35 +159,17 @@ func DiffResult(oldIn, curIn Input, opts DiffOptions) (*result.Result, error) {
 	if err := snapshot.Comparable(old, cur); err != nil {
 		return nil, newError(fault.Input(err), "record both sides with the same probes and profiles, then diff again")
 	}
-	problems := append(sideProblems("old", old), sideProblems("new", cur)...)
-	all := diff.Diff(old, cur)
-	kept, failed := diff.Gate(all, failOn, nil, nil)
-	r := &result.Result{
-		SchemaVersion: result.SchemaVersion,
-		Tool:          "mcpward",
-		Version:       opts.Version,
-		Command:       "diff",
-		Old:           ref(old, oldIn.Name),
-		New:           ref(cur, curIn.Name),
-		Findings:      make([]result.Finding, 0, len(kept)),
-		Ignored:       len(all) - len(kept),
-		Gate:          result.Gate{FailOn: failOn.String(), Failed: failed},
-		Evidence: result.Evidence{
-			Complete: len(problems) == 0,
-			Status:   cur.Observation.Status,
-			Problems: problems,
-		},
-	}
-	for _, f := range kept {
-		rf := result.Finding{Finding: f}
-		if f.Subject != "" {
-			rf.Location = &result.Location{File: curIn.Name, JSONPath: f.Subject}
-		}
-		r.Findings = append(r.Findings, rf)
-	}
-	r.Summary = result.Summary{Summary: diff.Summarize(kept)}
-	r.ExitCode = result.Decide(result.Outcome{Incomplete: !r.Evidence.Complete, Drift: failed})
-	return r, nil
+	return verdict.Compare(&verdict.Comparison{
+		Command:     "diff",
+		Version:     opts.Version,
+		Old:         old,
+		New:         cur,
+		OldPath:     oldIn.Name,
+		NewPath:     curIn.Name,
+		FindingFile: curIn.Name,
+		Gate:        gate,
+		Problems:    append(verdict.SideProblems("old", old), verdict.SideProblems("new", cur)...),
+	}), nil
 }
 
 func migrateHint(err error) error {
@@ -201,61 +180,6 @@ func migrateHint(err error) error {
 		return newError(err, "upgrade mcpward to read this snapshot")
 	}
 	return newError(err, "")
-}
-
-// sideProblems says why a stored snapshot cannot stand as complete
-// evidence, prefixed with its side (contract.SideProblems).
-func sideProblems(side string, s *snapshot.Snapshot) []string {
-	var out []string
-	cov := s.Observation.Coverage
-	for _, sec := range []struct {
-		name string
-		cov  snapshot.SectionCoverage
-	}{
-		{"discover", cov.Discover},
-		{"tools/list", cov.Tools},
-		{"resources/list", cov.Resources},
-		{"resources/templates/list", cov.ResourceTemplates},
-		{"prompts/list", cov.Prompts},
-		{"manifest", cov.Manifest},
-	} {
-		if sec.cov.Error != nil && !sec.cov.Completed {
-			out = append(out, sec.name+": "+strings.TrimPrefix(sec.cov.Error.Message, sec.name+": "))
-		} else if sec.cov.Attempted && !sec.cov.Completed {
-			out = append(out, sec.name+": not read to its end")
-		}
-	}
-	if cov.Probes.Error != nil {
-		out = append(out, cov.Probes.Error.Message)
-	}
-	if len(out) == 0 && s.Observation.Status != snapshot.StatusOK {
-		out = append(out, "observation status is "+s.Observation.Status)
-	}
-	if len(out) == 0 && s.SurfaceDigest == "" {
-		out = append(out, "the surface digest could not be computed")
-	}
-	for i, p := range out {
-		out[i] = side + ": " + p
-	}
-	return out
-}
-
-func ref(s *snapshot.Snapshot, path string) *result.SnapshotRef {
-	r := &result.SnapshotRef{
-		Path:          path,
-		RecordedAt:    s.Observation.RecordedAt,
-		SurfaceDigest: s.SurfaceDigest,
-		Status:        s.Observation.Status,
-	}
-	if d := s.Surface.Discover; d != nil {
-		name, version := snapshot.Str(d.ServerInfo, "name"), snapshot.Str(d.ServerInfo, "version")
-		if name != "" && version != "" {
-			r.Server = name + "@" + version
-		} else {
-			r.Server = name + version
-		}
-	}
-	return r
 }
 
 // ReadResult renders a saved Result document (`mcpward report`).
