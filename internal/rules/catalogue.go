@@ -107,6 +107,10 @@ var catalogue = []Rule{
 		Summary: "pages of one list carry different cacheScope values", Spec: "CACHE-SCOPE-CONSISTENT-PAGES", Section: "§6"},
 	{ID: "cache.hints_on_input_required", Group: GroupCache, Level: MAY, Class: Info, On: OnAny, Traffic: true,
 		Summary: "an input_required result carries cache hints (it is never cacheable)", Spec: "CACHE-NO-HINTS-ON-IR", Section: "§6"},
+	{ID: "cache.stale_refetch", Group: GroupCache, Level: MAY, Class: Info, On: OnAny, Traffic: true,
+		Aliases: []string{"traffic.cache_stale_refetch"},
+		Summary: "the client re-fetched a cacheable result (same method, uri and cursor) while the previous one was still fresh (within its ttlMs), with no list_changed or resources/updated notification in between", Spec: "CacheableResult TTL semantics", Section: "§6",
+		Note: "mcpsnoop's cache_stale_refetch observation; refetching early is allowed (after a tool error, say), so it is information, never a fault"},
 
 	// Error codes.
 	{ID: "error.reserved_code", Group: GroupError, Level: MUST, Class: Violation, Must: "ERR-RESERVED-RANGE", On: OnAny, Traffic: true,

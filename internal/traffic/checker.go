@@ -89,6 +89,10 @@ type sessState struct {
 	truncatedReqs bool
 	seenOnce      map[string]bool // dedup keys (rule+tool, rule+cap, exchange)
 	counts        map[Signal]int
+	// cache holds the fresh cacheable results by cache key, cacheKeys
+	// the key of each open cacheable request (cache.stale_refetch).
+	cache     map[string]cacheEntry
+	cacheKeys map[*calls.Call]string
 }
 
 // New returns a Checker.
