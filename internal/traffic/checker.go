@@ -89,10 +89,8 @@ type sessState struct {
 	truncatedReqs bool
 	seenOnce      map[string]bool // dedup keys (rule+tool, rule+cap, exchange)
 	counts        map[Signal]int
-	// cache holds the fresh cacheable results by cache key, cacheKeys
-	// the key of each open cacheable request (cache.stale_refetch).
-	cache     map[string]cacheEntry
-	cacheKeys map[*calls.Call]string
+	// cache follows the fresh cacheable results (cache.stale_refetch).
+	cache CacheTracker
 }
 
 // New returns a Checker.

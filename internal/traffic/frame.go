@@ -57,13 +57,13 @@ func (c *Checker) frame(f *calls.Frame) {
 	switch f.Kind {
 	case calls.KindRequest:
 		c.request(f, r)
-		c.cacheRequest(f, r)
 	case calls.KindNotification:
 		c.notification(f, r)
-		c.cacheNotification(f)
 	case calls.KindResponse:
 		c.response(f, r)
-		c.cacheResult(f, f.Call)
+	}
+	if obs := st.cache.Frame(f); obs != "" {
+		r("cache.stale_refetch", obs)
 	}
 }
 

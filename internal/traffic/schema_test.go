@@ -25,3 +25,11 @@ func TestSchemaLabel(t *testing.T) {
 		})
 	}
 }
+
+func TestCacheHintText(t *testing.T) {
+	for ms, want := range map[int64]string{0: "0ms", 250: "250ms", 1500: "1.5s", 30000: "30s", 60000: "1m", 90000: "90s", 3600000: "1h", 5400000: "90m", -5: "-5ms!"} {
+		if got := fmtTTL(ms); got != want {
+			t.Errorf("fmtTTL(%d) = %q, want %q", ms, got, want)
+		}
+	}
+}

@@ -72,6 +72,9 @@ func Detail(r *store.Row) string {
 	if w := store.Warning(r); w != "" {
 		parts = append(parts, "⚠ "+w)
 	}
+	if r.Observation != "" {
+		parts = append(parts, "↻ "+r.Observation)
+	}
 	if r.Notes&calls.NoteRetry != 0 && r.Call != nil {
 		parts = append(parts, "continues id "+r.Call.ID)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/traffic"
 	"github.com/mcpward/mcpward/internal/tui/common"
 )
 
@@ -63,6 +64,12 @@ type Row struct {
 	// Instructions are the server's instructions, on an initialize or
 	// server/discover result row.
 	Instructions string
+	// Cache is a cacheable result's ttlMs and cacheScope as one cell
+	// ("60s public"; traffic.CacheHint), "" on other rows.
+	Cache string
+	// Observation is what the row shows without it being a fault: the
+	// client re-fetched a result that was still fresh (cache.stale_refetch).
+	Observation string
 	// rec is the record the row was made from. It is weak: the source
 	// owns records (the hub's MemoryBudget bounds them), and a row must
 	// not keep one alive after the source let it go.
@@ -90,6 +97,8 @@ type Session struct {
 	Drift Drift
 	// listGen counts the complete tools/list responses seen.
 	listGen int
+	// cache follows the fresh cacheable results (stale re-fetches).
+	cache traffic.CacheTracker
 }
 
 // A Store correlates records and keeps a bounded window of rows.
@@ -355,6 +364,8 @@ func (s *Store) onFrame(f *calls.Frame) {
 	if m.Kind == jsonrpc.KindInvalid && f.Kind != calls.KindInvalid && m.Err != nil {
 		r.Detail = m.Err.Error()
 	}
+	r.Cache = traffic.CacheHint(f)
+	r.Observation = ss.cache.Frame(f)
 	ss.Frames++
 	if f.Notes&calls.NoteListComplete != 0 {
 		ss.listGen++

@@ -204,11 +204,18 @@ func (p *Page) View() string {
 	if w < 70 {
 		timeFmt, timeW = "15:04:05", 8
 	}
+	// CACHE is a cacheable result's ttlMs and cacheScope (mcpsnoop showed
+	// them in the detail): a column of its own from 120 columns, before
+	// the detail below that.
 	cols := []table.Column{{Title: "TIME", Width: timeW}, {Title: " ", Width: 1}, {Title: "METHOD/TOOL", Width: 28},
-		{Title: "ID", Width: 6}, {Title: "DUR", Width: 9, Right: true}, {Title: "STATUS", Width: 10}, {Title: "DETAIL"}}
-	if w < 100 {
+		{Title: "ID", Width: 6}, {Title: "DUR", Width: 9, Right: true}, {Title: "STATUS", Width: 10}, {Title: "CACHE", Width: 12}, {Title: "DETAIL"}}
+	cacheCol := w >= 120
+	switch {
+	case w < 100:
 		cols[2].Width = 0
 		cols = cols[:6]
+	case !cacheCol:
+		cols = append(cols[:6], cols[7])
 	}
 	if len(p.rows) == 0 {
 		if p.filter != "" {
@@ -237,15 +244,22 @@ func (p *Page) View() string {
 		if r.Kind == calls.KindStderr {
 			method = "stderr"
 		}
-		return []table.Cell{
+		detail := format.Detail(r)
+		cells := []table.Cell{
 			{Text: r.Time.Format(timeFmt), Style: &st.Faint},
 			{Text: format.Glyph(r)},
 			{Text: method},
 			{Text: r.ID},
 			{Text: format.Duration(r, now)},
 			{Text: status, Style: stSt},
-			{Text: format.Detail(r)},
 		}
+		switch {
+		case cacheCol:
+			cells = append(cells, table.Cell{Text: r.Cache, Style: &st.Faint})
+		case r.Cache != "":
+			detail = "cache " + r.Cache + " · " + detail
+		}
+		return append(cells, table.Cell{Text: detail})
 	}
 	return p.tbl.Render(cols, len(p.rows), row, w, p.c.Height, st.TableHeader, st.Selected)
 }
