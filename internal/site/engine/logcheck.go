@@ -3,23 +3,22 @@ package engine
 import (
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/result"
-	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 	"github.com/mcpward/mcpward/internal/traffic"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // DefaultFailOn is the gate of `mcpward sessions check` without --fail-on:
 // violation and risky findings feeding these signals fail the check; info
 // findings never do.
-const DefaultFailOn = "error,invalid,warn"
+const DefaultFailOn = verdict.DefaultTrafficFailOn
 
 // MaxResults is how many findings a report keeps (--max-results' default);
 // the rest are counted.
-const MaxResults = 1000
+const MaxResults = verdict.MaxResults
 
 // A LogCheck runs the traffic rules over one session log written to it in
 // chunks of any size (mcpward's format or mcpsnoop's, told from the first
@@ -83,11 +82,14 @@ func (c *LogCheck) Result() (*result.Result, error) {
 // checkLog is the body of `sessions check` for one log and the default
 // gate, without tool baselines (the browser has no state directory).
 func checkLog(r io.Reader, name, version string) (*result.Result, error) {
-	res := &result.Result{SchemaVersion: result.SchemaVersion, Tool: "mcpward", Version: version,
-		Command: "sessions-check", Findings: []result.Finding{}, Evidence: result.Evidence{Complete: true}}
-	col := &collector{max: MaxResults}
+	gate, err := verdict.ParseTrafficGate(DefaultFailOn, false)
+	if err != nil {
+		return nil, err
+	}
+	res := verdict.NewTrafficResult(version)
+	col := verdict.NewCollector(MaxResults)
 	chk := traffic.New(&traffic.Options{File: name,
-		OnFinding: func(f traffic.Finding) { col.add(f.RuleFinding, defaultGate(f)) },
+		OnFinding: func(f traffic.Finding) { col.Add(f.RuleFinding, gate.Selects(f.RuleFinding, f.Signal)) },
 	})
 	problems, skipped, err := sessionlog.ReadFrom(r, name, chk.Add)
 	if err != nil {
@@ -97,84 +99,10 @@ func checkLog(r io.Reader, name, version string) (*result.Result, error) {
 	if len(chk.Store().Sessions()) == 0 {
 		return nil, fault.Input(fmt.Errorf("%s: no session records in it (not an mcpward session log?)", name))
 	}
-	for _, p := range problems {
-		res.Evidence.Complete = false
-		res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("%s: %v", name, &p))
-	}
-	if skipped > len(problems) {
-		res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("%s: %d more lines skipped", name, skipped-len(problems)))
-	}
+	verdict.LogProblems(res, name, problems, skipped)
 	for _, ss := range chk.Store().Sessions() {
-		if n := ss.MissingFrames(); n > 0 {
-			res.Evidence.Complete = false
-			res.Evidence.Problems = append(res.Evidence.Problems,
-				fmt.Sprintf("%s: session %s: %d frames missing from the log (seq gaps %d; lost records declare %d)", name, ss.ID, n, ss.Missing, ss.Lost))
-		}
+		verdict.MissingFrames(res, name, ss)
 	}
-	res.Violations = col.result()
-	o := result.Outcome{Incomplete: !res.Evidence.Complete}
-	for _, v := range col.selected {
-		if v.Class == rules.Violation && v.Level == rules.MUST {
-			o.Violation = true
-		} else {
-			o.Drift = true
-		}
-	}
-	res.ExitCode = result.Decide(o)
-	res.Gate = result.Gate{FailOn: DefaultFailOn, Failed: res.ExitCode != result.Clean}
-	res.Summary.Violations = len(res.Violations)
-	res.Summary.Summary = result.Summarize(res.Findings)
+	col.Finish(res, DefaultFailOn)
 	return res, nil
-}
-
-// defaultGate is --fail-on's default: the error, invalid and warn signals,
-// without info findings.
-func defaultGate(f traffic.Finding) bool {
-	if f.Class == rules.Info {
-		return false
-	}
-	switch f.Signal {
-	case traffic.SignalError, traffic.SignalInvalid, traffic.SignalWarn:
-		return true
-	}
-	return false
-}
-
-// A collector keeps at most max findings, violations first, then risky,
-// then info, and counts the rest (the sessions check command's).
-type collector struct {
-	max      int
-	buckets  [3][]result.RuleFinding
-	total    int
-	selected []result.RuleFinding
-}
-
-func (c *collector) add(rf result.RuleFinding, selected bool) {
-	c.total++
-	rf.Gated = selected
-	if selected && !slices.ContainsFunc(c.selected, func(s result.RuleFinding) bool { return s.Class == rf.Class && s.Level == rf.Level }) {
-		c.selected = append(c.selected, result.RuleFinding{Class: rf.Class, Level: rf.Level})
-	}
-	b := rules.ClassRank(rf.Class)
-	if len(c.buckets[b]) < c.max {
-		c.buckets[b] = append(c.buckets[b], rf)
-	}
-}
-
-func (c *collector) result() []result.RuleFinding {
-	var out []result.RuleFinding
-	for _, b := range c.buckets {
-		out = append(out, b...)
-	}
-	if len(out) > c.max {
-		out = out[:c.max]
-	}
-	if c.total > len(out) {
-		out = append(out, result.RuleFinding{RuleID: "mcpward.report_truncated", Level: rules.MAY, Class: rules.Info,
-			Subject: "report", Message: fmt.Sprintf("%d of %d findings shown (--max-results %d); the exit code counts them all", len(out), c.total, c.max)})
-	}
-	if out == nil {
-		out = []result.RuleFinding{}
-	}
-	return out
 }

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +19,6 @@ import (
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
-	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
@@ -30,10 +28,11 @@ import (
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/settings"
 	"github.com/mcpward/mcpward/internal/traffic"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // DefaultFailOn is mcpsnoop's default gate.
-const DefaultFailOn = "error,invalid,warn"
+const DefaultFailOn = verdict.DefaultTrafficFailOn
 
 // DefaultSlow is the --slow threshold: a call that took less is not slow
 // enough to name in a report.
@@ -67,7 +66,7 @@ type CheckOptions struct {
 	// they took).
 	Slow time.Duration
 
-	gate gate
+	gate verdict.TrafficGate
 }
 
 // NewCmdCheck builds `mcpward sessions check`.
@@ -81,7 +80,7 @@ directory, narrowed by --session or --label) and gate on what they find.
 A LOG of - is read from standard input. mcpward's logs and mcpsnoop's are
 read as they are.
 
---fail-on takes any mix of signals (` + signalNames() + `),
+--fail-on takes any mix of signals (` + verdict.SignalNames() + `),
 rule ids (message.id_reused, transport.server_request…), levels (must, should,
 may) and classes (violation, risky, info). Without --fail-on the gate is
 ` + DefaultFailOn + ` over violation and risky findings only: info findings
@@ -104,7 +103,7 @@ or on stdin is only read against existing baselines: --tofu records them too,
   mcpward sessions check --label weather --expect-tool get_forecast --max-duration 2s`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Logs = args
-			g, err := parseGate(opts.FailOn, cmd.Flags().Changed("fail-on"))
+			g, err := verdict.ParseTrafficGate(opts.FailOn, cmd.Flags().Changed("fail-on"))
 			if err != nil {
 				return cmdutil.FlagErrorWrap(err)
 			}
@@ -145,7 +144,7 @@ or on stdin is only read against existing baselines: --tofu records them too,
 	fl.StringArrayVar(&opts.ForbidTools, "forbid-tool", nil, "fail if a tools/call names `NAME` (repeatable)")
 	fl.StringVar(&opts.SessionID, "session", "", "check only the session with this `id` (or id prefix)")
 	fl.StringVar(&opts.Label, "label", "", "check only sessions of this server `label`")
-	fl.IntVar(&opts.MaxResults, "max-results", 1000, "report at most `N` findings (the rest are counted)")
+	fl.IntVar(&opts.MaxResults, "max-results", verdict.MaxResults, "report at most `N` findings (the rest are counted)")
 	fl.DurationVar(&opts.Slow, "slow", DefaultSlow, "list the slowest calls that took `D` or longer (0: the slowest few, however fast)")
 	cmdutil.AddStateDirFlag(cmd, f)
 	cmd.ValidArgsFunction = sessionargs.CompleteSessions(f)
@@ -153,71 +152,6 @@ or on stdin is only read against existing baselines: --tofu records them too,
 	_ = cmd.RegisterFlagCompletionFunc("label", sessionargs.CompleteLabels(f))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cmdutil.CompleteLazyList(gateWords))
 	return cmd
-}
-
-func signalNames() string {
-	var s []string
-	for _, x := range traffic.Signals() {
-		s = append(s, string(x))
-	}
-	return strings.Join(s, ", ")
-}
-
-// A gate selects findings.
-type gate struct {
-	spec string
-	// byDefault: no --fail-on was given. The default names signals whose
-	// info-class findings (an error response, a deprecation note) are not
-	// the server's fault, so it selects none of those; naming a signal
-	// selects its info findings too.
-	byDefault bool
-	signals   map[traffic.Signal]bool
-	ids       map[string]bool
-	levels    map[string]bool
-	classes   map[string]bool
-}
-
-func parseGate(spec string, explicit bool) (gate, error) {
-	g := gate{spec: spec, byDefault: !explicit, signals: map[traffic.Signal]bool{}, ids: map[string]bool{}, levels: map[string]bool{}, classes: map[string]bool{}}
-	for _, w := range strings.Split(spec, ",") {
-		w = strings.TrimSpace(w)
-		switch {
-		case w == "":
-			return g, fmt.Errorf("--fail-on %q: empty entry", spec)
-		case w == "none":
-		case slices.Contains(traffic.Signals(), traffic.Signal(w)):
-			g.signals[traffic.Signal(w)] = true
-		case strings.EqualFold(w, rules.MUST) || strings.EqualFold(w, rules.SHOULD) || strings.EqualFold(w, rules.MAY):
-			g.levels[strings.ToUpper(w)] = true
-		case w == rules.Violation || w == rules.Risky || w == rules.Info:
-			g.classes[w] = true
-		default:
-			if r, ok := rules.Lookup(w); ok {
-				g.ids[r.ID] = true
-			} else if isDiffRule(w) {
-				g.ids[w] = true
-			} else {
-				return g, fmt.Errorf("--fail-on %q: %q is not a signal (%s), a level (must, should, may), a class (violation, risky, info) or a rule id", spec, w, signalNames())
-			}
-		}
-	}
-	return g, nil
-}
-
-func isDiffRule(id string) bool {
-	for _, r := range diff.Rules() {
-		if r.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func (g gate) selects(rf result.RuleFinding, sig traffic.Signal) bool {
-	if g.byDefault && rf.Class == rules.Info {
-		return false
-	}
-	return g.signals[sig] || g.ids[rf.RuleID] || g.levels[rf.Level] || g.classes[rf.Class]
 }
 
 // A sessionReport is what one session contributed.
@@ -243,9 +177,8 @@ func checkRun(opts *CheckOptions) error {
 		}
 		dir = state.Baselines()
 	}
-	res := &result.Result{SchemaVersion: result.SchemaVersion, Tool: "mcpward", Version: opts.Version,
-		Command: "sessions-check", Findings: []result.Finding{}, Evidence: result.Evidence{Complete: true}}
-	col := newCollector(opts.MaxResults)
+	res := verdict.NewTrafficResult(opts.Version)
+	col := verdict.NewCollector(opts.MaxResults)
 	var reports []sessionReport
 	calledTools := map[string]bool{}
 	var slow []string
@@ -258,7 +191,7 @@ func checkRun(opts *CheckOptions) error {
 			display, file = "stdin", ""
 		}
 		chk := traffic.New(&traffic.Options{File: file,
-			OnFinding: func(f traffic.Finding) { col.add(f, opts.gate.selects(f.RuleFinding, f.Signal)) },
+			OnFinding: func(f traffic.Finding) { col.Add(f.RuleFinding, opts.gate.Selects(f.RuleFinding, f.Signal)) },
 			OnSettle: func(c *calls.Call) {
 				if (c.State == calls.Completed || c.State == calls.Failed || c.State == calls.LateResult) && c.Duration() >= opts.Slow {
 					slowCalls[c.Session]++
@@ -302,44 +235,21 @@ func checkRun(opts *CheckOptions) error {
 				calledTools[c.Name] = true
 			}
 		}
-		for _, p := range problems {
-			res.Evidence.Complete = false
-			res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("%s: %v", display, &p))
-		}
-		if skipped > len(problems) {
-			res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("%s: %d more lines skipped", display, skipped-len(problems)))
-		}
+		verdict.LogProblems(res, display, problems, skipped)
 		for _, ss := range chk.Store().Sessions() {
-			if n := ss.MissingFrames(); n > 0 {
-				res.Evidence.Complete = false
-				res.Evidence.Problems = append(res.Evidence.Problems,
-					fmt.Sprintf("%s: session %s: %d frames missing from the log (seq gaps %d; lost records declare %d)", display, ss.ID, n, ss.Missing, ss.Lost))
-			}
+			verdict.MissingFrames(res, display, ss)
 			reports = append(reports, sessionReport{file: display, session: ss, summary: ss.Summary(), slow: slowCalls[ss.ID]})
 			drift(opts, res, col, dir, file, ss)
 		}
 	}
 	assertions(opts, col, calledTools, slow)
-	res.Violations = col.result()
 	// What the log lacks may hold anything: incomplete evidence is never a
 	// pass, and it outranks every finding (result.Decide).
-	o := result.Outcome{Incomplete: !res.Evidence.Complete, Drift: col.selectedDrift > 0}
-	for _, v := range col.selected {
-		if v.Class == rules.Violation && v.Level == rules.MUST {
-			o.Violation = true
-		} else {
-			o.Drift = true
-		}
-	}
-	code := result.Decide(o)
-	res.ExitCode = code
-	res.Gate = result.Gate{FailOn: opts.FailOn, Failed: code != result.Clean}
-	res.Summary.Violations = len(res.Violations)
-	res.Summary.Summary = result.Summarize(res.Findings)
+	col.Finish(res, opts.FailOn)
 	if err := render(opts, res, reports); err != nil {
 		return err
 	}
-	return cmdutil.Verdict(code)
+	return cmdutil.Verdict(res.ExitCode)
 }
 
 func displayPath(opts *CheckOptions, path string) string {
@@ -379,7 +289,7 @@ func settingsNoTofu(f *cmdutil.Factory) (bool, error) {
 // drift compares the session's complete tool list with its baseline. A
 // missing baseline is recorded from this list when opts.tofu() (trust on
 // first use, said in NotEvaluated), and is otherwise not a finding.
-func drift(opts *CheckOptions, res *result.Result, col *collector, dir, file string, ss *calls.Session) {
+func drift(opts *CheckOptions, res *result.Result, col *verdict.Collector, dir, file string, ss *calls.Session) {
 	defs, complete := ss.Tools()
 	if !complete {
 		return
@@ -413,7 +323,9 @@ func drift(opts *CheckOptions, res *result.Result, col *collector, dir, file str
 	if err != nil {
 		if !errors.Is(err, baseline.ErrNotFound) {
 			res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("session %s: tool baseline: %v", ss.ID, err))
-			col.selectedDrift += boolInt(col.driftSelected(opts))
+			if opts.gate.SelectsDrift("") {
+				col.SelectDrift()
+			}
 		}
 		return
 	}
@@ -429,29 +341,18 @@ func drift(opts *CheckOptions, res *result.Result, col *collector, dir, file str
 	for _, f := range baseline.Compare(base, cur) {
 		f.Subject = "session " + ss.ID + " " + f.Subject
 		res.Findings = append(res.Findings, result.Finding{Finding: f, Location: &result.Location{File: file, Line: line}})
-		if opts.gate.signals[traffic.SignalDrift] || opts.gate.ids[f.RuleID] {
-			col.selectedDrift++
+		if opts.gate.SelectsDrift(f.RuleID) {
+			col.SelectDrift()
 		}
 	}
 }
 
-func (c *collector) driftSelected(opts *CheckOptions) bool {
-	return opts.gate.signals[traffic.SignalDrift]
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // assertions adds the --max-duration, --expect-tool and --forbid-tool
 // verdicts; a failed assertion always fails the check (exit 1).
-func assertions(opts *CheckOptions, col *collector, called map[string]bool, slow []string) {
+func assertions(opts *CheckOptions, col *verdict.Collector, called map[string]bool, slow []string) {
 	add := func(id, subject, msg string) {
-		col.add(traffic.Finding{RuleFinding: result.RuleFinding{RuleID: id, Level: rules.SHOULD, Class: rules.Risky,
-			Subject: subject, Message: msg}}, true)
+		col.Add(result.RuleFinding{RuleID: id, Level: rules.SHOULD, Class: rules.Risky,
+			Subject: subject, Message: msg}, true)
 	}
 	if len(slow) > 0 {
 		add("assertion.max_duration", "--max-duration "+opts.MaxDuration.String(),

@@ -3,76 +3,12 @@ package check
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/iostreams"
-	"github.com/mcpward/mcpward/internal/result"
-	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/traffic"
 )
-
-// A collector keeps at most max findings, violations first, then risky,
-// then info, and counts the rest; selected findings decide the exit code
-// and are kept whole only as long as needed (their level and class).
-type collector struct {
-	max           int
-	buckets       [3][]result.RuleFinding
-	total         int
-	selected      []result.RuleFinding
-	selectedDrift int
-}
-
-func newCollector(max int) *collector { return &collector{max: max} }
-
-func (c *collector) add(f traffic.Finding, selected bool) {
-	c.total++
-	rf := f.RuleFinding
-	rf.Gated = selected
-	if selected {
-		// Only the worst selected finding matters for the exit code; keep
-		// one per (class, level) pair so memory stays bounded.
-		if !slices.ContainsFunc(c.selected, func(s result.RuleFinding) bool { return s.Class == rf.Class && s.Level == rf.Level }) {
-			c.selected = append(c.selected, result.RuleFinding{Class: rf.Class, Level: rf.Level})
-		}
-		slices.SortStableFunc(c.selected, func(a, b result.RuleFinding) int {
-			return rank(a) - rank(b)
-		})
-	}
-	b := rules.ClassRank(rf.Class)
-	if len(c.buckets[b]) < c.max {
-		c.buckets[b] = append(c.buckets[b], rf)
-	}
-}
-
-func rank(f result.RuleFinding) int {
-	r := rules.ClassRank(f.Class) * 2
-	if f.Level != rules.MUST {
-		r++
-	}
-	return r
-}
-
-// result returns the kept findings, worst first, capped, with a notice
-// when some were left out.
-func (c *collector) result() []result.RuleFinding {
-	var out []result.RuleFinding
-	for _, b := range c.buckets {
-		out = append(out, b...)
-	}
-	if len(out) > c.max {
-		out = out[:c.max]
-	}
-	if c.total > len(out) {
-		out = append(out, result.RuleFinding{RuleID: "mcpward.report_truncated", Level: rules.MAY, Class: rules.Info,
-			Subject: "report", Message: fmt.Sprintf("%d of %d findings shown (--max-results %d); the exit code counts them all", len(out), c.total, c.max)})
-	}
-	if out == nil {
-		out = []result.RuleFinding{}
-	}
-	return out
-}
 
 // writeTables appends one cost and latency table per session to the text
 // report (with the SCHEMA column: the headline kind of each tool's schema
