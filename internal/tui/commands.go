@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
+	"github.com/mcpward/mcpward/internal/export/sessionexport"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/tui/common"
 )
@@ -95,6 +96,35 @@ func (m *Model) exportFormatCmd(id, format, path string) tea.Cmd {
 		}
 		return exportedMsg{path: path}
 	}
+}
+
+// exportFormats are the formats e offers, in key order (1, 2, …): the
+// raw log, then every `mcpward sessions export` format.
+var exportFormats = append([]string{"jsonl"}, sessionexport.Formats...)
+
+// defaultExportFormat is what enter picks: html, as mcpsnoop's e wrote.
+const defaultExportFormat = "html"
+
+// exportPrompt is the footer question of the format picker.
+func exportPrompt() string {
+	var b strings.Builder
+	b.WriteString("export as:")
+	for i, f := range exportFormats {
+		fmt.Fprintf(&b, " %d %s", i+1, f)
+	}
+	b.WriteString(" · enter " + defaultExportFormat + " · esc cancels")
+	return b.String()
+}
+
+// pickedFormat is the format a key picks in the export picker, or "".
+func pickedFormat(k string) string {
+	if k == "enter" {
+		return defaultExportFormat
+	}
+	if len(k) == 1 && k[0] >= '1' && int(k[0]-'1') < len(exportFormats) {
+		return exportFormats[k[0]-'1']
+	}
+	return ""
 }
 
 func safeName(id string) string {

@@ -29,6 +29,16 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.setFlash("delete cancelled")
 		return nil
+	case modePickExport:
+		m.mode = modeNormal
+		if f := pickedFormat(k.String()); f != "" {
+			if f == "jsonl" {
+				return m.exportCmd(m.currentSession(), "")
+			}
+			return m.exportFormatCmd(m.currentSession(), f, "")
+		}
+		m.setFlash("export cancelled")
+		return nil
 	case modeConfirmReplay:
 		m.mode = modeNormal
 		m.ov.Replay.Confirm = ""
@@ -68,7 +78,14 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Copy):
 		return m.copyCmd()
 	case key.Matches(k, km.Export):
-		return m.exportCmd(m.currentSession(), "")
+		if m.opts.Exporter == nil {
+			// Only the raw log can be written: no question to ask.
+			return m.exportCmd(m.currentSession(), "")
+		}
+		if m.currentSession() != "" {
+			m.mode = modePickExport
+		}
+		return nil
 	case key.Matches(k, km.Delete):
 		if m.currentSession() != "" {
 			m.mode = modeConfirmDelete

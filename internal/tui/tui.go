@@ -109,6 +109,8 @@ const (
 	modePalette
 	modeConfirmDelete
 	modeConfirmReplay
+	// modePickExport waits for the export format key (e).
+	modePickExport
 )
 
 const (
@@ -528,6 +530,9 @@ func (m *Model) footer() string {
 	}
 	if m.mode == modeConfirmDelete {
 		s.Confirm = "delete session " + m.currentSession() + " and its log? y/enter"
+	}
+	if m.mode == modePickExport {
+		s.Confirm = exportPrompt()
 	}
 	if m.active == pageStream {
 		s.Status = m.str.Footer()

@@ -42,7 +42,7 @@ func Default() *KeyMap {
 		Pause:       b("p", "pause", "p"),
 		Follow:      b("f", "follow", "f"),
 		Copy:        b("y", "copy", "y"),
-		Export:      b("e", "export", "e"),
+		Export:      b("e", "export (pick a format)", "e"),
 		Delete:      b("ctrl+d", "delete session", "ctrl+d"),
 		Quit:        b("ctrl+c", "quit from anywhere", "ctrl+c"),
 		Jump:        b("x", "paired frame", "x"),
