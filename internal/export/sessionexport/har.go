@@ -67,7 +67,7 @@ func harEntry(it *item) *har.Entry {
 		Content: har.Content{MimeType: "application/json"}}
 	if transport == session.HTTP && req != nil && req.Rec.Method != "" {
 		e.Request.Method = req.Rec.Method
-		e.Request.URL = httpURL(target, req.Rec.Path)
+		e.Request.URL = httpURL(target, req.Rec.Path, hostOf(req.Rec.Header), label)
 		e.Request.Headers = harHeaders(req.Rec.Header)
 		if u, err := url.Parse(e.Request.URL); err == nil {
 			for k, vs := range u.Query() {
@@ -136,10 +136,19 @@ func mime(r *session.Record, def string) string {
 }
 
 // httpURL joins the upstream origin with the recorded path and query.
-func httpURL(target, path string) string {
+// Without a recorded target (mcpsnoop's logs have none), the host is the
+// request's Host header, else the label when it is a host name (mcpsnoop
+// labelled an HTTP session with the target's host:port), else "unknown".
+func httpURL(target, path string, hosts ...string) string {
 	u, err := url.Parse(target)
 	if err != nil || u.Host == "" {
 		u = &url.URL{Scheme: "http", Host: "unknown"}
+		for _, h := range hosts {
+			if validHost(h) {
+				u.Host = h
+				break
+			}
+		}
 	}
 	out := url.URL{Scheme: u.Scheme, Host: u.Host}
 	if p, err := url.Parse(path); err == nil && path != "" {
@@ -148,6 +157,44 @@ func httpURL(target, path string) string {
 		out.Path = u.Path
 	}
 	return out.String()
+}
+
+// hostOf is the Host header of a recorded request, or "".
+func hostOf(h map[string][]string) string {
+	for k, v := range h {
+		if strings.EqualFold(k, "Host") && len(v) > 0 {
+			return v[0]
+		}
+	}
+	return ""
+}
+
+// validHost reports whether h is a host or host:port a URL can carry as
+// it is (letters, digits, '-', '.', '_', one port).
+func validHost(h string) bool {
+	if h == "" || len(h) > 255 {
+		return false
+	}
+	name, port, hasPort := strings.Cut(h, ":")
+	if name == "" || strings.HasPrefix(name, "-") || strings.HasPrefix(name, ".") {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_') {
+			return false
+		}
+	}
+	if hasPort {
+		if port == "" || len(port) > 5 {
+			return false
+		}
+		for _, r := range port {
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func harHeaders(h map[string][]string) []har.Header {
