@@ -4,14 +4,12 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/json"
-	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/export/html"
+	"github.com/mcpward/mcpward/internal/hostguard"
 	"github.com/mcpward/mcpward/internal/hub"
 )
 
@@ -68,7 +66,8 @@ type Server struct {
 	opts    Options
 	mux     *http.ServeMux
 	checker *checker
-	events  chan struct{} // slots for event streams
+	guard   hostguard.Guard // same origin only
+	events  chan struct{}   // slots for event streams
 }
 
 // maxEventStreams bounds the open event streams (each holds a hub
@@ -91,6 +90,7 @@ func New(opts *Options) (*Server, error) {
 		}
 		s.checker = c
 	}
+	s.guard = hostguard.Guard{AllowHosts: s.opts.AllowHosts}
 	s.routes()
 	return s, nil
 }
@@ -138,8 +138,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	if why := s.refusal(r); why != "" {
-		writeError(w, http.StatusForbidden, "forbidden_host", why)
+	if ref := s.guard.Check(r); ref != nil {
+		writeError(w, http.StatusForbidden, "forbidden_host", ref.Error())
 		return
 	}
 	if !s.authorized(w, r) {
@@ -165,27 +165,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// refusal says why a request must be refused (DNS rebinding, a foreign
-// page), or returns "".
-func (s *Server) refusal(r *http.Request) string {
-	if !s.hostAllowed(r) {
-		return fmt.Sprintf("Host %q is not an address of this server", r.Host)
-	}
-	for _, o := range r.Header.Values("Origin") {
-		if !s.originAllowed(r, o) {
-			return fmt.Sprintf("Origin %q is not this server's origin", o)
-		}
-	}
-	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
-		return "a request from another site"
-	}
-	return ""
-}
-
 // cookieName is the token's cookie: one per port, as cookies do not tell
 // ports apart and two apps may run side by side.
 func cookieName(r *http.Request) string {
-	_, port := splitHost(r.Host)
+	_, port := hostguard.SplitHost(r.Host)
 	return "mcpward_serve_" + port
 }
 
@@ -209,80 +192,6 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 	}
 	writeError(w, http.StatusUnauthorized, "unauthorized", "open the URL mcpward serve printed: it carries the access token")
 	return false
-}
-
-// hostAllowed: the address the request arrived on, a loopback name or
-// address with the port it arrived on, or a name of AllowHosts.
-func (s *Server) hostAllowed(r *http.Request) bool {
-	host, port := splitHost(r.Host)
-	if host == "" {
-		return false
-	}
-	if port == "" {
-		port = "80"
-		if r.TLS != nil {
-			port = "443"
-		}
-	}
-	if s.allowedName(host, port) {
-		return true
-	}
-	la, _ := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr)
-	if la == nil {
-		return false // not from a TCP listener: nothing to compare with
-	}
-	if port != fmt.Sprint(la.Port) {
-		return false
-	}
-	if isLoopbackHost(host) && la.IP.IsLoopback() {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.Equal(la.IP) && !ip.IsUnspecified()
-}
-
-// originAllowed: the app's own origin, the scheme aside (a reverse proxy
-// may end TLS in front of it). "null" (a sandboxed page) is refused.
-func (s *Server) originAllowed(r *http.Request, origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") {
-		return false
-	}
-	oh, op := splitHost(u.Host)
-	rh, rp := splitHost(r.Host)
-	if op == "" {
-		op = map[string]string{"http": "80", "https": "443"}[u.Scheme]
-	}
-	if rp == "" {
-		rp = op
-	}
-	return strings.EqualFold(oh, rh) && op == rp
-}
-
-func (s *Server) allowedName(host, port string) bool {
-	for _, a := range s.opts.AllowHosts {
-		ah, ap := splitHost(a)
-		if strings.EqualFold(ah, host) && (ap == "" || ap == port) {
-			return true
-		}
-	}
-	return false
-}
-
-// splitHost splits "host:port", "host", "[::1]:port" or "[::1]".
-func splitHost(hp string) (host, port string) {
-	if h, p, err := net.SplitHostPort(hp); err == nil {
-		return h, p
-	}
-	return strings.TrimSuffix(strings.TrimPrefix(hp, "["), "]"), ""
-}
-
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {

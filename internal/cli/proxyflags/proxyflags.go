@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/hostguard"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/proxy"
 	"github.com/mcpward/mcpward/internal/redact"
@@ -198,32 +199,30 @@ func (o *Options) Validate(cmd *cobra.Command, target string) error {
 		return cmdutil.FlagErrorf("--target must be an http:// or https:// URL, got %q", target)
 	}
 	o.Target = u
-	if err := checkListen(o.Listen, o.AllowRemote); err != nil {
+	if err := CheckListen(o.Listen, o.AllowRemote); err != nil {
 		return err
 	}
-	return checkAllowHosts(o.AllowHosts)
+	return CheckAllowHosts(o.AllowHosts)
 }
 
-// checkListen refuses a non-loopback listen address unless allowed: a
-// recording proxy open to the network would hand anyone a way to the server
-// and a copy of its traffic.
-func checkListen(addr string, allowRemote bool) error {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil || port == "" {
+// CheckListen refuses a non-loopback listen address unless allowRemote:
+// a recording proxy open to the network would hand anyone a way to the
+// server and a copy of its traffic (and serve would show this machine's
+// recorded traffic). Shared by proxy and serve.
+func CheckListen(addr string, allowRemote bool) error {
+	loopback, err := hostguard.LoopbackListen(addr)
+	if err != nil {
 		return cmdutil.FlagErrorf("--listen must be host:port, got %q", addr)
 	}
-	if allowRemote || host == "localhost" {
-		return nil
+	if !loopback && !allowRemote {
+		return cmdutil.FlagErrorf("--listen %s is not a loopback address; add --allow-remote to listen on the network", addr)
 	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return cmdutil.FlagErrorf("--listen %s is not a loopback address; add --allow-remote to listen on the network", addr)
+	return nil
 }
 
-// checkAllowHosts validates --allow-host: a host name or address, with or
-// without a port, never a URL.
-func checkAllowHosts(hosts []string) error {
+// CheckAllowHosts validates --allow-host: a host name or address, with or
+// without a port, never a URL. Shared by proxy and serve.
+func CheckAllowHosts(hosts []string) error {
 	for _, h := range hosts {
 		name, port := h, ""
 		if hh, pp, err := net.SplitHostPort(h); err == nil {

@@ -14,13 +14,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/proxyflags"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/hub"
@@ -92,13 +91,11 @@ sessions, snapshots and results of this machine are not served then.`,
   mcpward serve --public --listen 0.0.0.0:8080 --allow-remote --allow-host check.example.com`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkListen(opts.Listen, opts.AllowRemote); err != nil {
+			if err := proxyflags.CheckListen(opts.Listen, opts.AllowRemote); err != nil {
 				return err
 			}
-			for _, h := range opts.AllowHosts {
-				if h == "" || strings.ContainsAny(h, "/@ \t,?#") {
-					return cmdutil.FlagErrorf("--allow-host wants a host name, optionally with :port, got %q", h)
-				}
+			if err := proxyflags.CheckAllowHosts(opts.AllowHosts); err != nil {
+				return err
 			}
 			if opts.History < 0 {
 				return cmdutil.FlagErrorf("--history must be 0 (all) or more")
@@ -139,25 +136,6 @@ sessions, snapshots and results of this machine are not served then.`,
 	fl.BoolVar(&opts.AllowLoopback, "allow-loopback-for-tests", false, "let the check's address policy accept loopback (tests only)")
 	_ = fl.MarkHidden("allow-loopback-for-tests")
 	return cmd
-}
-
-// checkListen refuses a non-loopback listen address unless allowed, as
-// proxy --listen does: the app shows this machine's recorded traffic.
-func checkListen(addr string, allowRemote bool) error {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil || port == "" {
-		return cmdutil.FlagErrorf("--listen must be host:port, got %q", addr)
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return cmdutil.FlagErrorf("--listen must be host:port, got %q", addr)
-	}
-	if allowRemote || host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return cmdutil.FlagErrorf("--listen %s is not a loopback address; add --allow-remote to listen on the network", addr)
 }
 
 // snapshotDir is --dir, else the config's snapshotDir, else .mcpward.

@@ -42,6 +42,9 @@ func TestFlags(t *testing.T) {
 		{name: "no port", args: []string{"--listen", "127.0.0.1"}, wantErr: "--listen must be host:port"},
 		{name: "bad port", args: []string{"--listen", "127.0.0.1:99999"}, wantErr: "--listen must be host:port"},
 		{name: "allow-host URL", args: []string{"--allow-host", "https://x.example/"}, wantErr: "--allow-host wants a host name"},
+		// proxy's --allow-host check, which serve now shares: a port must be a port.
+		{name: "allow-host bad port", args: []string{"--allow-host", "x.example:99999"}, wantErr: "--allow-host wants a host name"},
+		{name: "allow-host name:port", args: []string{"--allow-host", "x.example:8443"}},
 		{name: "concurrency without public", args: []string{"--check-concurrency", "2"}, wantErr: "applies to --public only"},
 		{name: "concurrency zero", args: []string{"--public", "--check-concurrency", "0"}, wantErr: "must be 1 or more"},
 		{name: "args", args: []string{"extra"}, wantErr: "unknown command"},
