@@ -45,9 +45,15 @@ type TestCase struct {
 	ClassName string   `xml:"classname,attr"`
 	Failure   *Problem `xml:"failure,omitempty"`
 	Error     *Problem `xml:"error,omitempty"`
+	Skipped   *Skipped `xml:"skipped,omitempty"`
 	// SystemOut describes a finding below the gate (sessions check): the
 	// case passes, and the finding is still there to read.
 	SystemOut string `xml:"system-out,omitempty"`
+}
+
+// Skipped marks a case that was not evaluated, and says why.
+type Skipped struct {
+	Message string `xml:"message,attr"`
 }
 
 // Problem is the body of a <failure> or an <error>.
@@ -108,10 +114,14 @@ func Build(r *result.Result) *TestSuites {
 			if c.Error != nil {
 				s.Errors++
 			}
+			if c.Skipped != nil {
+				s.Skipped++
+			}
 		}
 		doc.Tests += s.Tests
 		doc.Failures += s.Failures
 		doc.Errors += s.Errors
+		doc.Skipped += s.Skipped
 	}
 	return doc
 }
@@ -206,6 +216,12 @@ func suites(r *result.Result, prefix string) []TestSuite {
 				Error:     &Problem{Message: safe(p), Type: "incomplete", Text: "missing evidence is never \"no change\": " + safe(p)},
 			})
 		}
+	}
+	// A pass covers only what was evaluated (a first-seen tool baseline
+	// was trusted, not verified: mcpsnoop's skipped baseline case).
+	for _, n := range r.NotEvaluated {
+		ev.Cases = append(ev.Cases, TestCase{Name: "not evaluated: " + safe(n.What), ClassName: prefix + ".evidence",
+			Skipped: &Skipped{Message: safe(n.Why)}})
 	}
 	out = append(out, ev)
 	return out

@@ -228,3 +228,23 @@ func sessionsCheck() *result.Result {
 		},
 	}
 }
+
+// TestNotEvaluatedSkipped: what a run did not evaluate (a first-seen tool
+// baseline, trusted but not verified) is a skipped case, counted.
+func TestNotEvaluatedSkipped(t *testing.T) {
+	r := sessionsCheck()
+	r.NotEvaluated = []result.NotEvaluated{{What: "tool drift of session S (demo)", Why: "recorded first-seen tool baseline b.json: 2 tools, trusted, not verified"}}
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	doc := parse(t, buf.Bytes())
+	ev := doc.Suites[len(doc.Suites)-1]
+	last := ev.Cases[len(ev.Cases)-1]
+	if last.Skipped == nil || last.Name != "not evaluated: tool drift of session S (demo)" || ev.Skipped != 1 {
+		t.Errorf("evidence suite %+v, want a skipped case for the trusted baseline", ev)
+	}
+	if !strings.Contains(buf.String(), `<skipped message="recorded first-seen tool baseline b.json: 2 tools, trusted, not verified">`) {
+		t.Errorf("no skipped message:\n%s", buf.String())
+	}
+}

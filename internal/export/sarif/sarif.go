@@ -292,6 +292,12 @@ func buildRun(r *result.Result) run {
 			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
 				notification{Level: "error", Message: message{"incomplete evidence: " + p}})
 		}
+		// A pass covers only what was evaluated (a first-seen tool
+		// baseline was trusted, not verified).
+		for _, n := range r.NotEvaluated {
+			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+				notification{Level: "note", Message: message{"not evaluated: " + render.OneLine(n.What) + " — " + render.OneLine(n.Why)}})
+		}
 	}
 	runProps := map[string]any{
 		"command": r.Command,

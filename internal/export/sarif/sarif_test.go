@@ -338,3 +338,19 @@ func sessionsCheck() *result.Result {
 		},
 	}
 }
+
+// TestNotEvaluatedNote: what a run did not evaluate is a note among the
+// invocation's notifications, and the log stays valid.
+func TestNotEvaluatedNote(t *testing.T) {
+	r := sessionsCheck()
+	r.NotEvaluated = []result.NotEvaluated{{What: "tool drift of session S (demo)", Why: "recorded first-seen tool baseline"}}
+	b := renderLog(t, r)
+	if err := schema(t).Validate(mustJSON(t, b)); err != nil {
+		t.Fatalf("schema: %v", err)
+	}
+	if !strings.Contains(string(b), `"level": "note",
+              "message": {
+                "text": "not evaluated: tool drift of session S (demo) — recorded first-seen tool baseline"`) {
+		t.Errorf("no note for the trusted baseline:\n%s", b)
+	}
+}
