@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/hostguard"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
@@ -380,80 +381,14 @@ func (p *HTTPProxy) recordEvents(head *session.Record, events []sseEvent) {
 }
 
 // refusal says why a request to a loopback proxy must be refused (DNS
-// rebinding), or returns "".
+// rebinding), or returns "". Any loopback Origin passes: a local web app
+// (an MCP inspector on another port) may talk to the proxy.
 func (p *HTTPProxy) refusal(r *http.Request) string {
-	if !p.hostAllowed(r) {
-		return fmt.Sprintf("Host %q is not a loopback address of this proxy", r.Host)
-	}
-	for _, o := range r.Header.Values("Origin") {
-		if !p.originAllowed(o) {
-			return fmt.Sprintf("Origin %q is not a loopback origin", o)
-		}
+	g := hostguard.Guard{AllowHosts: p.opts.AllowHosts, LoopbackOrigins: true}
+	if ref := g.Check(r); ref != nil {
+		return ref.Error()
 	}
 	return ""
-}
-
-// hostAllowed: a loopback name or address with the port the request
-// arrived on, or a name of AllowHosts.
-func (p *HTTPProxy) hostAllowed(r *http.Request) bool {
-	host, port := splitHost(r.Host)
-	if port == "" {
-		port = "80"
-		if r.TLS != nil {
-			port = "443"
-		}
-	}
-	if p.allowedName(host, port) {
-		return true
-	}
-	if !isLoopbackHost(host) {
-		return false
-	}
-	if la, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr); ok {
-		return port == fmt.Sprint(la.Port)
-	}
-	return true
-}
-
-// originAllowed: an http(s) origin on a loopback host (any port: a local
-// web app may talk to the proxy) or on a name of AllowHosts. "null" is
-// not allowed: it is what a sandboxed page sends.
-func (p *HTTPProxy) originAllowed(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return false
-	}
-	host, port := u.Hostname(), u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
-	}
-	return isLoopbackHost(host) || p.allowedName(host, port)
-}
-
-func (p *HTTPProxy) allowedName(host, port string) bool {
-	for _, a := range p.opts.AllowHosts {
-		ah, ap := splitHost(a)
-		if strings.EqualFold(ah, host) && (ap == "" || ap == port) {
-			return true
-		}
-	}
-	return false
-}
-
-// splitHost splits "host:port", "host", "[::1]:port" or "[::1]".
-func splitHost(hp string) (host, port string) {
-	if h, p, err := net.SplitHostPort(hp); err == nil {
-		return h, p
-	}
-	return strings.TrimSuffix(strings.TrimPrefix(hp, "["), "]"), ""
-}
-
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // forbid answers 403 with a JSON-RPC error (the client is an MCP client:
