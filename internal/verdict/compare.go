@@ -24,13 +24,10 @@ type Gate struct {
 // ParseGate reads the gate flags. failOn "" means risky; only and ignore
 // are comma-separated lists (repeatable flags are joined by the caller).
 func ParseGate(failOn string, only, ignore []string) (Gate, error) {
-	g := Gate{FailOn: diff.Risky}
-	if failOn != "" {
-		t, err := diff.ParseTier(failOn)
-		if err != nil {
-			return g, fmt.Errorf("--fail-on: %w", err)
-		}
-		g.FailOn = t
+	t, err := ParseFailOn(failOn)
+	g := Gate{FailOn: t}
+	if err != nil {
+		return g, err
 	}
 	for _, s := range splitList(only) {
 		t, err := diff.ParseTier(s)
@@ -46,6 +43,20 @@ func ParseGate(failOn string, only, ignore []string) (Gate, error) {
 		return g, fmt.Errorf("--ignore: %w", err)
 	}
 	return g, nil
+}
+
+// ParseFailOn reads --fail-on alone ("" means risky), for a caller that
+// offers no --only or --ignore: checking rule ids links the whole rule
+// catalogue's suggestions, which the browser's engine need not carry.
+func ParseFailOn(failOn string) (diff.Tier, error) {
+	if failOn == "" {
+		return diff.Risky, nil
+	}
+	t, err := diff.ParseTier(failOn)
+	if err != nil {
+		return diff.Risky, fmt.Errorf("--fail-on: %w", err)
+	}
+	return t, nil
 }
 
 // CheckRuleIDs reports the first of ids that is neither a diff rule nor a

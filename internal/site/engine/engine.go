@@ -144,7 +144,7 @@ func Diff(old, cur Input, opts DiffOptions) (*Report, error) {
 
 // DiffResult is Diff's Result.
 func DiffResult(oldIn, curIn Input, opts DiffOptions) (*result.Result, error) {
-	gate, err := verdict.ParseGate(opts.FailOn, nil, nil)
+	failOn, err := verdict.ParseFailOn(opts.FailOn)
 	if err != nil {
 		return nil, &Error{Message: err.Error(), ExitCode: result.Usage}
 	}
@@ -167,7 +167,7 @@ func DiffResult(oldIn, curIn Input, opts DiffOptions) (*result.Result, error) {
 		OldPath:     oldIn.Name,
 		NewPath:     curIn.Name,
 		FindingFile: curIn.Name,
-		Gate:        gate,
+		Gate:        verdict.Gate{FailOn: failOn},
 		Problems:    append(verdict.SideProblems("old", old), verdict.SideProblems("new", cur)...),
 	}), nil
 }
