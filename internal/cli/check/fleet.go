@@ -9,7 +9,6 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
-	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/transport"
@@ -23,19 +22,9 @@ func fleetRun(ctx context.Context, opts *CheckOptions) error {
 	if path == "" {
 		path = config.FileName
 	}
-	cfg, names, err := fleet.LoadConfig(path)
+	cfg, names, err := cmdutil.FleetTargets(path, opts.Fleet.All, opts.Names)
 	if err != nil {
-		return cmdutil.NoConfigHint(err)
-	}
-	if !opts.Fleet.All {
-		for _, n := range opts.Names {
-			if _, _, err := cfg.Target(n); err != nil {
-				return fault.Input(fmt.Errorf("config %s: %w", path, err))
-			}
-		}
-		names = opts.Names
-	} else if len(names) == 0 {
-		return fault.Input(fmt.Errorf("config %s: %w: the config has no targets", path, config.ErrNoTarget))
+		return err
 	}
 	dir := opts.Dir
 	if dir == "" {

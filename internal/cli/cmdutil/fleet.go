@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/result"
 )
@@ -180,6 +181,30 @@ func joinNames(names []string) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:show], ", ") + fmt.Sprintf(" and %d more", len(names)-show)
+}
+
+// FleetTargets loads the config at path and returns the targets a fleet
+// run covers: with all, every target in the order the file lists them;
+// otherwise names, each of which must be a target of the config. A
+// missing config gets [NoConfigHint]'s hint; an unknown name, or --all
+// over a config without targets, is an input error (exit 4).
+func FleetTargets(path string, all bool, names []string) (*config.File, []string, error) {
+	cfg, ordered, err := fleet.LoadConfig(path)
+	if err != nil {
+		return nil, nil, NoConfigHint(err)
+	}
+	if !all {
+		for _, n := range names {
+			if _, _, err := cfg.Target(n); err != nil {
+				return nil, nil, fault.Input(fmt.Errorf("config %s: %w", path, err))
+			}
+		}
+		return cfg, names, nil
+	}
+	if len(ordered) == 0 {
+		return nil, nil, fault.Input(fmt.Errorf("config %s: %w: the config has no targets", path, config.ErrNoTarget))
+	}
+	return cfg, ordered, nil
 }
 
 // NoConfigHint attaches to a config error the way to get a config when

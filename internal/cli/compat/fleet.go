@@ -121,19 +121,9 @@ func (j *compatJob) run(ctx context.Context, opts *CompatOptions, show func(stri
 // config order, one exit code by result.Worst.
 func fleetRun(ctx context.Context, opts *CompatOptions) error {
 	path := configPath(opts)
-	cfg, names, err := fleet.LoadConfig(path)
+	cfg, names, err := cmdutil.FleetTargets(path, opts.Fleet.All, opts.Names)
 	if err != nil {
-		return cmdutil.NoConfigHint(err)
-	}
-	if !opts.Fleet.All {
-		for _, n := range opts.Names {
-			if _, _, err := cfg.Target(n); err != nil {
-				return fault.Input(fmt.Errorf("config %s: %w", path, err))
-			}
-		}
-		names = opts.Names
-	} else if len(names) == 0 {
-		return fault.Input(fmt.Errorf("config %s: %w: the config has no targets", path, config.ErrNoTarget))
+		return err
 	}
 	jobs := make([]*compatJob, len(names))
 	sections := make([]result.Result, len(names))
