@@ -324,7 +324,8 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 	}
 	kinds := []string{"bare", "shim", "shim+log"}
 	results := map[string]map[string]*result{}
-	ratios := map[string][]float64{} // shim+log × bare, one per round
+	ratios := map[string][]float64{}     // shim+log × bare, one per round
+	over := map[string][]time.Duration{} // shim+log's CPU per MiB minus bare's, one per round
 	for _, w := range loads {
 		results[w.name] = map[string]*result{}
 		for _, k := range kinds {
@@ -334,6 +335,7 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 		// the machine's load falls on all of them alike.
 		for round := range rounds {
 			var bare float64
+			var bareCPU time.Duration
 			for _, k := range kinds {
 				p50, p99, err := latency(k, dir, w)
 				if err != nil {
@@ -348,9 +350,10 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 				res.rounds = append(res.rounds, t)
 				switch k {
 				case "bare":
-					bare = t.mbps
+					bare, bareCPU = t.mbps, t.cpuPerMB
 				case "shim+log":
 					ratios[w.name] = append(ratios[w.name], t.mbps/bare)
+					over[w.name] = append(over[w.name], t.cpuPerMB-bareCPU)
 				}
 				fmt.Fprintf(os.Stderr, "%-16s %-9s round %d  p50 %-10v p99 %-10v %8.1f MiB/s  cpu/MiB %-9v rss %6d KiB  lost %d\n",
 					w.name, k, round+1, rnd(p50), rnd(p99), t.mbps, t.cpuPerMB.Round(time.Microsecond), t.rssKiB, t.lost)
@@ -385,9 +388,9 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 			fmt.Fprintf(os.Stderr, "peak RSS, disk %s: %d KiB after %d MiB\n", rssRows[row].disk, kib, n)
 		}
 	}
-	fmt.Printf("Medians of %d rounds; × bare is the median of the per-round ratios (range in brackets).\n\n", rounds)
-	fmt.Println("| frames | relay | p50 RTT | added p50 | p99 RTT | added p99 | throughput | × bare | CPU per MiB | peak RSS | lost |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Printf("Medians of %d rounds; for shim+log, × bare and CPU over bare are the medians of the per-round ratios and differences to the bare relay (range in brackets).\n\n", rounds)
+	fmt.Println("| frames | relay | p50 RTT | added p50 | p99 RTT | added p99 | throughput | × bare | CPU per MiB | CPU over bare | peak RSS | lost |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, w := range loads {
 		bare := results[w.name]["bare"]
 		for _, k := range kinds {
@@ -397,6 +400,7 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 			bp50, bp99 := medianOf(bare.p50s), medianOf(bare.p99s)
 			lost := "–"
 			ratio := fmt.Sprintf("%.2f", med.mbps/bare.median().mbps)
+			cpuOver := rnd(med.cpuPerMB - bare.median().cpuPerMB).String()
 			if k == "shim+log" {
 				var total int64
 				for _, t := range res.rounds {
@@ -406,10 +410,13 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 				rs := slices.Clone(ratios[w.name])
 				slices.Sort(rs)
 				ratio = fmt.Sprintf("**%.2f** [%.2f–%.2f]", rs[len(rs)/2], rs[0], rs[len(rs)-1])
+				ov := slices.Clone(over[w.name])
+				slices.Sort(ov)
+				cpuOver = fmt.Sprintf("**%v** [%v–%v]", rnd(ov[len(ov)/2]), rnd(ov[0]), rnd(ov[len(ov)-1]))
 			}
-			fmt.Printf("| %s | %s | %v | %v | %v | %v | %.0f MiB/s | %s | %v | %d MiB | %s |\n",
+			fmt.Printf("| %s | %s | %v | %v | %v | %v | %.0f MiB/s | %s | %v | %s | %d MiB | %s |\n",
 				w.name, k, rnd(p50), rnd(p50-bp50), rnd(p99), rnd(p99-bp99),
-				med.mbps, ratio, rnd(med.cpuPerMB), med.rssKiB>>10, lost)
+				med.mbps, ratio, rnd(med.cpuPerMB), cpuOver, med.rssKiB>>10, lost)
 		}
 	}
 	if len(rssRows) > 0 {
