@@ -207,13 +207,16 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 
 var assetTypes = map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 
+// shared are the HTML session report's own files that the app serves as
+// its assets: the session page is the report's stream, with its filter
+// language (which a test keeps in step with package filter) and style.
+var shared = map[string]func() string{"filter.js": html.FilterJS, "stream.js": html.StreamJS, "report.css": html.StyleCSS}
+
 func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	var b []byte
-	if name == "filter.js" {
-		// The session report's own copy of the filter language, which a
-		// test keeps in step with package filter.
-		b = []byte(html.FilterJS())
+	if f, ok := shared[name]; ok {
+		b = []byte(f())
 	} else {
 		var err error
 		if strings.Contains(name, "/") || name == "index.html" {

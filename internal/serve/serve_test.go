@@ -98,7 +98,8 @@ func TestStrictCSP(t *testing.T) {
 	if regexp.MustCompile(`(?i)(src|href)="(https?:)?//`).MatchString(page) {
 		t.Error("the page loads something from elsewhere")
 	}
-	for path, typ := range map[string]string{"/assets/app.js": "text/javascript", "/assets/filter.js": "text/javascript", "/assets/style.css": "text/css"} {
+	for path, typ := range map[string]string{"/assets/app.js": "text/javascript", "/assets/filter.js": "text/javascript", "/assets/stream.js": "text/javascript",
+		"/assets/style.css": "text/css", "/assets/report.css": "text/css"} {
 		status, h, body := get(t, "GET", srv.URL+path, nil, "")
 		if status != 200 || !strings.HasPrefix(h.Get("Content-Type"), typ) || len(body) < 100 {
 			t.Errorf("GET %s = %d %q (%d bytes)", path, status, h.Get("Content-Type"), len(body))

@@ -15,6 +15,9 @@ import (
 //go:embed filter.js
 var filterJS string
 
+//go:embed stream.js
+var streamJS string
+
 //go:embed app.js
 var appJS string
 
@@ -23,14 +26,23 @@ var styleCSS string
 
 // script is the page's one executable script; its hash is the only one
 // the Content-Security-Policy allows.
-var script = sync.OnceValue(func() string { return filterJS + "\n" + appJS })
+var script = sync.OnceValue(func() string { return filterJS + "\n" + streamJS + "\n" + appJS })
 
 // DataID is the id of the element holding the JSON export.
 const DataID = "mcpward-data"
 
-// FilterJS returns the JavaScript copy of package filter (for tests that
-// run it outside a browser).
+// FilterJS returns the JavaScript copy of package filter (mwFilter): the
+// report inlines it, mcpward serve serves it, tests run it with node.
 func FilterJS() string { return filterJS }
+
+// StreamJS returns the report's frame stream (mwStream: the rows, the
+// filter box, the JSON view), which needs FilterJS; mcpward serve's
+// session page uses it as the report does.
+func StreamJS() string { return streamJS }
+
+// StyleCSS returns the report's style sheet, which mcpward serve's pages
+// load before their own.
+func StyleCSS() string { return styleCSS }
 
 func cspHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
@@ -83,11 +95,7 @@ func NewWriter(w io.Writer, opts *Options) *Writer {
 <h2>Findings</h2>
 <div id="findings"></div>
 <h2>Frames</h2>
-<input id="filter" type="search" placeholder="filter: tool:NAME method:M id:7 dir:c2s kind:request status:error|404 or text" autocomplete="off" spellcheck="false" aria-label="filter">
-<div class="help dim">Terms are ANDed. tool:/t: method:/m: (substrings), id: (with or without quotes), task:, dir:/d: c2s|s2c|stderr, kind:/k: request|response|notification|stderr|invalid|transport|meta, status:/s: ok|error|pending|cancelled|late|warn|bad|mismatch|streaming|superseded or an HTTP code. Press / to focus. Click a row to open it.</div>
-<div id="count" class="dim"></div>
-<table id="stream"><thead><tr><th>time</th><th></th><th>kind</th><th>method</th><th>id</th><th>status</th><th>duration</th></tr></thead><tbody id="rows"></tbody></table>
-<button id="more" hidden>show more</button>
+<div id="frames"></div>
 <script type="application/json" id="` + DataID + `">`)
 	return hw
 }

@@ -1,18 +1,14 @@
 // mcpward serve: the pages of the local web app. Data comes from the
 // app's own JSON API; every string from a log, a snapshot or a result is
-// put in the page with textContent, never as markup. The session view
-// follows the HTML session report (internal/export/html/app.js) and its
-// filter language (filter.js, the report's own copy).
+// put in the page with textContent, never as markup. The session view is
+// the HTML session report's stream (mwStream, stream.js) with its filter
+// language (mwFilter, filter.js): the report's own files, served as
+// assets.
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
   var main = $("main");
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
+  var S = mwStream, el = S.el;
   function link(href, text, cls) { var a = el("a", cls, text); a.href = href; return a; }
   function clear(n) { while (n.firstChild) n.removeChild(n.firstChild); }
   function enc(s) { return encodeURIComponent(s); }
@@ -28,12 +24,6 @@
         return body;
       });
     });
-  }
-  function fmtMs(ms) {
-    if (!ms) return "-";
-    if (ms < 1) return Math.round(ms * 1000) + "\u00b5s";
-    if (ms < 1000) return ms.toFixed(1) + "ms";
-    return (ms / 1000).toFixed(2) + "s";
   }
   function fmtTime(t) {
     if (!t || t.indexOf("0001-") === 0) return "";
@@ -174,195 +164,37 @@
   }
 
   // One session: the session report's stream, filter and findings.
-  var ARROWS = {c2s: "\u2192", s2c: "\u2190", stderr: "!", meta: "\u00b7"};
-  var MISMATCH = /^(transport\.header_|xhdr\.param_header_)/;
-  function frameText(f) {
-    if (f.frame !== undefined) return JSON.stringify(f.frame);
-    if (f.frameText !== undefined) return f.frameText;
-    if (f.info !== undefined) return JSON.stringify(f.info);
-    return f.error || "";
-  }
-  function streamRows(doc) {
-    var rows = [];
-    (doc.entries || []).forEach(function (e) {
-      if (e.type === "call") (e.frames || []).forEach(function (f) { rows.push({f: f, call: e}); });
-      else rows.push({f: e, call: null});
-    });
-    rows.sort(function (a, b) {
-      if (a.f.seq !== b.f.seq) return a.f.seq - b.f.seq;
-      return (a.f.batchIndex || 0) - (b.f.batchIndex || 0);
-    });
-    rows.forEach(function (r) {
-      var f = r.f, c = r.call, findings = f.findings || [];
-      r.filterRow = {
-        method: f.method || (c && c.method) || (f.metaKind || ""),
-        tool: f.tool || (c && c.name) || "",
-        id: f.id || "",
-        rootId: "",
-        task: f.taskId || (c && c.taskId) || "",
-        dir: f.dir,
-        kind: f.kind,
-        status: c ? c.state : (f.status || ""),
-        taskStatus: f.taskStatus || (c && c.taskStatus) || "",
-        httpStatus: f.httpStatus || 0,
-        warn: findings.length > 0 || !!f.truncated,
-        mismatch: findings.some(function (id) { return MISMATCH.test(id); }),
-        text: frameText(f)
-      };
-      if (c && f.id && c.id !== f.id) r.filterRow.rootId = c.id;
-    });
-    return rows;
-  }
-  function jsonNode(key, v, depth) {
-    var isObj = v !== null && typeof v === "object";
-    if (!isObj) {
-      var line = el("div", "jl");
-      if (key !== null) line.appendChild(el("span", "jk", JSON.stringify(key) + ": "));
-      var cls = typeof v === "string" ? "js" : (typeof v === "number" ? "jn" : "jb");
-      line.appendChild(el("span", cls, JSON.stringify(v)));
-      return line;
-    }
-    var arr = Array.isArray(v);
-    var keys = arr ? v.map(function (_, i) { return i; }) : Object.keys(v);
-    var d = el("details", "jd");
-    var s = el("summary");
-    if (key !== null) s.appendChild(el("span", "jk", JSON.stringify(key) + ": "));
-    s.appendChild(el("span", "dim", (arr ? "[" : "{") + keys.length + (arr ? " items]" : " keys}")));
-    d.appendChild(s);
-    var built = false;
-    function build() {
-      if (built) return;
-      built = true;
-      keys.forEach(function (k) { d.appendChild(jsonNode(arr ? null : k, v[k], depth + 1)); });
-    }
-    d.addEventListener("toggle", function () { if (d.open) build(); });
-    if (depth < 2) { d.open = true; build(); }
-    return d;
-  }
-  function detail(r) {
-    var box = el("div", "detail"), f = r.f, hdr = [];
-    if (f.httpMethod) hdr.push(f.httpMethod + " " + (f.path || ""));
-    if (f.httpStatus) hdr.push("HTTP " + f.httpStatus);
-    if (r.call) hdr.push("call " + r.call.id + " " + r.call.state + " " + fmtMs(r.call.durationMs));
-    box.appendChild(el("div", "dim", hdr.join(" \u00b7 ")));
-    if (f.header) box.appendChild(jsonNode("header", f.header, 1));
-    if (f.findings) box.appendChild(el("div", "bad", "findings: " + f.findings.join(", ")));
-    if (f.frame !== undefined) box.appendChild(jsonNode(null, f.frame, 0));
-    else if (f.info !== undefined) box.appendChild(jsonNode(null, f.info, 0));
-    else if (f.frameText !== undefined) box.appendChild(el("pre", null, f.frameText));
-    else if (f.frameBase64 !== undefined) box.appendChild(el("pre", null, "(binary, base64) " + f.frameBase64));
-    if (f.error) box.appendChild(el("div", "bad", f.error));
-    return box;
-  }
-  function statusCell(r) {
-    var f = r.f;
-    if ((f.kind === "response" || f.kind === "request") && r.call) return r.call.state;
-    if (f.httpStatus) return "http " + f.httpStatus;
-    if (f.kind === "invalid") return "bad";
-    return "";
-  }
   function sessionPage(id) {
     var g = page("Session " + id);
     var meta = el("div"); meta.id = "meta";
     var findings = el("div"); findings.id = "findings";
-    var filter = el("input"); filter.id = "filter"; filter.type = "search"; filter.autocomplete = "off"; filter.spellcheck = false;
-    filter.placeholder = "filter: tool:NAME method:M id:7 dir:c2s kind:request status:error|404 or text";
-    filter.setAttribute("aria-label", "filter");
-    var help = el("div", "help dim", "Terms are ANDed. tool:/t: method:/m: (substrings), id: (with or without quotes), task:, dir:/d: c2s|s2c|stderr, kind:/k: request|response|notification|stderr|invalid|transport|meta, status:/s: ok|error|pending|cancelled|late|warn|bad|mismatch|streaming|superseded or an HTTP code. Press / to focus. Click a row to open it.");
-    var count = el("div", "dim"); count.id = "count";
-    var body = el("tbody"); body.id = "rows";
-    var t = el("table"); t.id = "stream";
-    var hr = el("tr");
-    ["time", "", "kind", "method", "id", "status", "duration"].forEach(function (x) { hr.appendChild(el("th", null, x)); });
-    var th = el("thead"); th.appendChild(hr); t.appendChild(th); t.appendChild(body);
-    var more = el("button", null, "show more"); more.hidden = true;
+    var frames = el("div"); frames.id = "frames";
     main.appendChild(meta);
     main.appendChild(el("h2", null, "Findings"));
     main.appendChild(findings);
     main.appendChild(el("h2", null, "Frames"));
-    [filter, help, count, t, more].forEach(function (n) { main.appendChild(n); });
-    var LIMIT = 2000, shown = LIMIT, rows = [], opened = {};
-    function render() {
-      var q = mwFilter.parse(filter.value);
-      clear(body);
-      var n = 0, total = 0;
-      rows.forEach(function (r) {
-        if (!mwFilter.match(q, r.filterRow)) return;
-        total++;
-        if (n >= shown) return;
-        n++;
-        var f = r.f, fr = r.filterRow;
-        var tr = el("tr", "row " + (fr.status === "error" || fr.httpStatus >= 400 || f.kind === "invalid" ? "err" : ""));
-        var time = (f.ts || "").replace(/^.*T/, "").replace(/Z$/, "").replace(/(\.\d{3})\d*/, "$1");
-        var what = fr.method + (fr.tool ? " " + fr.tool : "");
-        if (f.kind === "stderr" || f.kind === "invalid") what = fr.text.length > 200 ? fr.text.slice(0, 200) + "\u2026" : fr.text;
-        var dur = f.kind === "response" && r.call ? fmtMs(r.call.durationMs) : "";
-        [time, ARROWS[f.dir] || f.dir, f.kind, what, f.id || "", statusCell(r), dur].forEach(function (v, i) {
-          tr.appendChild(el("td", i === 3 ? "what" : "", v));
-        });
-        tr.tabIndex = 0;
-        var key = f.seq + "/" + (f.batchIndex || 0), open = null;
-        function toggle() {
-          if (open) { body.removeChild(open); open = null; delete opened[key]; return; }
-          open = el("tr", "open");
-          var td = el("td"); td.colSpan = 7;
-          td.appendChild(detail(r));
-          open.appendChild(td);
-          body.insertBefore(open, tr.nextSibling);
-          opened[key] = true;
-        }
-        tr.addEventListener("click", toggle);
-        tr.addEventListener("keydown", function (ev) { if (ev.key === "Enter") toggle(); });
-        body.appendChild(tr);
-        if (opened[key]) { delete opened[key]; toggle(); }
-      });
-      count.textContent = n + " of " + total + " matching frames (" + rows.length + " in all)";
-      more.hidden = total <= n;
-    }
+    main.appendChild(frames);
+    var view = S.frames(frames, "");
     function load() {
       return api("/api/sessions/" + enc(id)).then(function (doc) {
         if (g !== gen) return;
         clear(meta); clear(findings);
-        (doc.sessions || []).forEach(function (s) {
-          var line = el("div", "session");
-          line.appendChild(el("b", null, s.label || s.id));
-          var bits = [s.id, s.transport];
-          if (s.serverName) bits.push(s.serverName + " " + (s.serverVersion || ""));
-          if (s.revision) bits.push(s.revision);
-          if (s.command) bits.push(s.command.join(" "));
-          if (s.target) bits.push(s.target);
-          bits.push(s.calls + " calls", s.errors + " errors", s.frames + " frames");
-          if (s.missing) bits.push(s.missing + " missing");
-          line.appendChild(el("span", "dim", " " + bits.join(" \u00b7 ")));
-          meta.appendChild(line);
-        });
+        (doc.sessions || []).forEach(function (s) { meta.appendChild(S.sessionLine(s)); });
         var fs = doc.findings || [];
         if (fs.length === 0) findings.appendChild(el("div", "dim", "No traffic findings."));
-        fs.forEach(function (f) {
-          var d = el("div", "finding");
-          d.appendChild(el("span", "rule", f.ruleId || ""));
-          d.appendChild(el("span", "dim", " seq " + (f.seq || "-") + " "));
-          d.appendChild(el("span", null, f.message || ""));
-          findings.appendChild(d);
-        });
+        fs.forEach(function (f) { findings.appendChild(S.finding(f)); });
         (doc.problems || []).forEach(function (p) { findings.appendChild(el("div", "note", p)); });
-        rows = streamRows(doc);
-        render();
+        view.set(S.rows(doc));
         ready(g);
       }).catch(function (err) { failed(g, err); });
     }
-    filter.addEventListener("input", function () { shown = LIMIT; render(); });
-    more.addEventListener("click", function () { shown += LIMIT; render(); });
     current.onRecords = (function () {
       var reload = throttled(load, 1000);
       return function (d) { if ((d.sessions || []).indexOf(id) >= 0) reload(); };
     })();
     load();
   }
-  document.addEventListener("keydown", function (ev) {
-    var f = $("filter");
-    if (f && ev.key === "/" && document.activeElement !== f && document.activeElement.tagName !== "INPUT") { ev.preventDefault(); f.focus(); }
-  });
+  S.slashFocus();
 
   // Snapshots of the repository, and a diff of any two.
   function snapshotsPage() {
