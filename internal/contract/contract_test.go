@@ -286,3 +286,27 @@ func BenchmarkCheckBig(b *testing.B) {
 		}
 	}
 }
+
+// ReadSnapshot gives a whole snapshot, tools decoded, for every caller
+// that reads Surface.Tools (inspect, serve, init, the converters); only
+// ReadSnapshotLazy keeps them as bytes, for the diff.
+func TestReadSnapshotDecodesTools(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "clean.snapshot.json")
+	if err := WriteSnapshot(path, recordFixture(t, "clean@v1", "")); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := ReadSnapshot(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(whole.Surface.Tools); n != 3 {
+		t.Errorf("ReadSnapshot: %d tools decoded, want 3", n)
+	}
+	lazy, err := ReadSnapshotLazy(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lazy.Surface.Tools != nil || len(lazy.Surface.RawTools()) != 3 {
+		t.Errorf("ReadSnapshotLazy: %d decoded, %d raw, want 0 and 3", len(lazy.Surface.Tools), len(lazy.Surface.RawTools()))
+	}
+}

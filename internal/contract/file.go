@@ -25,8 +25,24 @@ var ErrNoSnapshot = errors.New("no such file")
 // migrate, an older format is upgraded first; without it, an older format
 // is an error that says to re-run with --migrate. Every error names the
 // file and is marked fault.Input (exit 4); a missing file also wraps
-// ErrNoSnapshot.
+// ErrNoSnapshot. The snapshot is whole: Surface.Tools is decoded.
 func ReadSnapshot(path string, migrate bool) (*snapshot.Snapshot, error) {
+	s, err := ReadSnapshotLazy(path, migrate)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Surface.DecodeTools(); err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ReadSnapshotLazy is [ReadSnapshot] with the tools of an mcpward snapshot
+// kept as their bytes (snapshot.UnmarshalLazy): Surface.Tools is nil until
+// Surface.DecodeTools. diff.Compare decodes only the tools that differ, so
+// a diff of two 5,000-tool files decodes a few; anything else that reads
+// Tools wants ReadSnapshot.
+func ReadSnapshotLazy(path string, migrate bool) (*snapshot.Snapshot, error) {
 	fi, err := os.Stat(path)
 	if err == nil && fi.Size() > maxSnapshotBytes {
 		return nil, fault.Input(fmt.Errorf("read snapshot %s: larger than %d MiB", path, maxSnapshotBytes>>20))

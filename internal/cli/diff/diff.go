@@ -77,11 +77,11 @@ func diffRun(_ context.Context, opts *DiffOptions) error {
 	if err != nil {
 		return cmdutil.FlagErrorWrap(err)
 	}
-	old, err := contract.ReadSnapshot(opts.OldPath, opts.Migrate)
+	old, err := contract.ReadSnapshotLazy(opts.OldPath, opts.Migrate)
 	if err != nil {
 		return withMigrateHint(err)
 	}
-	cur, err := contract.ReadSnapshot(opts.NewPath, opts.Migrate)
+	cur, err := contract.ReadSnapshotLazy(opts.NewPath, opts.Migrate)
 	if err != nil {
 		return withMigrateHint(err)
 	}
