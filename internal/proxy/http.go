@@ -115,7 +115,9 @@ func removeHop(h http.Header) {
 }
 
 // recordedHeaders picks the headers that go into the log: routing,
-// session, content negotiation and the auth challenge; never credentials.
+// session, content negotiation, the auth challenge and the W3C trace
+// context (a traceparent header puts the call's span in the caller's
+// trace); never credentials.
 func recordedHeaders(h http.Header) map[string][]string {
 	var out map[string][]string
 	for k, v := range h {
@@ -123,7 +125,7 @@ func recordedHeaders(h http.Header) map[string][]string {
 		switch {
 		case ck == "Mcp-Protocol-Version", ck == "Mcp-Method", ck == "Mcp-Name", strings.HasPrefix(ck, "Mcp-Param-"),
 			ck == "Mcp-Session-Id", ck == "Content-Type", ck == "Accept", ck == "Last-Event-Id",
-			ck == "Www-Authenticate", ck == "Location", ck == "Content-Encoding":
+			ck == "Www-Authenticate", ck == "Location", ck == "Content-Encoding", ck == "Traceparent", ck == "Tracestate":
 			if out == nil {
 				out = map[string][]string{}
 			}

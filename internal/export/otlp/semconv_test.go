@@ -370,3 +370,26 @@ func TestMetricsDecodeWithOfficialProtos(t *testing.T) {
 		t.Errorf("findings sum %d (monotonic %v), want 4", findings, ms[4].GetSum().IsMonotonic)
 	}
 }
+
+// A request logged before the initialize response (the shim records each
+// direction as it relays it) still gets the session's revision: the one
+// known when it is answered.
+func TestRevisionFromSessionWhenAnswered(t *testing.T) {
+	recs := testSession("R")[:3] // start, initialize, its response
+	early := *recs[1]
+	early.Seq, early.Frame = 3, []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`)
+	resp := *recs[2]
+	resp.Seq, resp.Frame = 4, []byte(`{"jsonrpc":"2.0","id":9,"result":{"tools":[]}}`)
+	recs[2].Seq = 2
+	recs = []*session.Record{recs[0], recs[1], &early, recs[2], &resp}
+	for i, r := range recs {
+		r.Seq = uint64(i + 1)
+		r.RawFrame = nil
+	}
+	req := decode(t, exportLog(t, recs))
+	for _, sp := range req.ResourceSpans[0].ScopeSpans[0].Spans {
+		if v := attrMap(sp.Attributes)[AttrMCPProtocolVersion]; v != "2025-06-18" {
+			t.Errorf("%s: mcp.protocol.version %q, want the session's 2025-06-18", sp.Name, v)
+		}
+	}
+}

@@ -1,12 +1,14 @@
 package otlp
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -52,6 +54,9 @@ type CallInfo struct {
 	MCPSessionID string
 	// Transport is the transport the request came over.
 	Transport session.Transport
+	// Revision is the session's protocol revision when the call was
+	// answered, for a call whose request declared none.
+	Revision mcp.Revision
 	// ErrorMessage is the message of the JSON-RPC error that answered the
 	// call, if any.
 	ErrorMessage string
@@ -111,8 +116,8 @@ func CallSpan(c *calls.Call, info CallInfo) Span {
 	if info.MCPSessionID != "" {
 		a = append(a, String(AttrMCPSessionID, info.MCPSessionID))
 	}
-	if c.Revision != "" {
-		a = append(a, String(AttrMCPProtocolVersion, string(c.Revision)))
+	if rev := cmp.Or(c.Revision, info.Revision); rev != "" {
+		a = append(a, String(AttrMCPProtocolVersion, string(rev)))
 	}
 	a = append(a, transportAttrs(info.Transport)...)
 	if c.HasError {
@@ -352,6 +357,12 @@ func (b *Builder) Frame(f *calls.Frame) {
 	}
 	if f.Kind == calls.KindResponse && f.Msg.Error != nil && info.ErrorMessage == "" {
 		info.ErrorMessage = f.Msg.Error.Message
+	}
+	if f.Kind == calls.KindResponse && f.Session != nil {
+		// A request logged before the initialize response (the shim
+		// records each direction as it relays it) has no revision of its
+		// own; by its answer the session has one.
+		info.Revision = f.Session.Revision
 	}
 	var at = c.Start
 	if f.Record != nil {
