@@ -15,18 +15,16 @@
 package snapgauge
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/migrate"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
@@ -51,7 +49,7 @@ const (
 // is an error wrapping [snapshot.ErrCorrupt] or [snapshot.ErrNewerFormat];
 // the caller adds the file name and the exit code.
 func Snapshot(data []byte) (*snapshot.Snapshot, error) {
-	top, err := decodeObject(data)
+	top, err := migrate.DecodeObject(data)
 	if err != nil {
 		return nil, corrupt("%v", err)
 	}
@@ -73,7 +71,7 @@ func Snapshot(data []byte) (*snapshot.Snapshot, error) {
 	}
 	obs := &s.Observation
 	var sgVersion, ruleset string
-	for _, k := range sortedKeys(top) {
+	for _, k := range migrate.SortedKeys(top) {
 		val := top[k]
 		switch k {
 		case "formatVersion":
@@ -186,7 +184,7 @@ type converter struct {
 
 // unmapped records a field that has no place in mcpward's snapshot.
 func (c *converter) unmapped(path string, val any) {
-	c.notes = append(c.notes, snapshot.Note{Kind: NoteKind, Rule: RuleUnmapped, Snippet: path + " = " + clip(jsonString(val))})
+	c.notes = append(c.notes, snapshot.Note{Kind: NoteKind, Rule: RuleUnmapped, Snippet: path + " = " + migrate.Clip(jsonString(val))})
 }
 
 func corrupt(format string, args ...any) error {
@@ -246,7 +244,7 @@ func (c *converter) target(val any, obs *snapshot.Observation) {
 	default:
 		c.unmapped("target.transport", m["transport"])
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range migrate.SortedKeys(m) {
 		switch k {
 		case "transport", "host", "path", "protocolVersion", "auth":
 		default:
@@ -261,7 +259,7 @@ func (c *converter) discover(val any) (*snapshot.Discover, error) {
 		return nil, corrupt("discover is not an object")
 	}
 	d := &snapshot.Discover{SupportedVersions: []string{}, Capabilities: snapshot.Object{}, ServerInfo: snapshot.Object{}}
-	for _, k := range sortedKeys(m) {
+	for _, k := range migrate.SortedKeys(m) {
 		v := m[k]
 		switch k {
 		case "supportedVersions":
@@ -346,7 +344,7 @@ func (c *converter) tools(val any) ([]snapshot.Object, error) {
 		}
 		if had && validity(stored) != validity(computed) {
 			c.notes = append(c.notes, snapshot.Note{Kind: NoteKind, Rule: RuleRecomputed,
-				Snippet: fmt.Sprintf("tools.%s.xmcpHeaders: snapgauge had %s, mcpward computes %s", name, clip(validity(stored)), clip(validity(computed)))})
+				Snippet: fmt.Sprintf("tools.%s.xmcpHeaders: snapgauge had %s, mcpward computes %s", name, migrate.Clip(validity(stored)), migrate.Clip(validity(computed)))})
 		}
 		out = append(out, t)
 	}
@@ -407,7 +405,7 @@ func (c *converter) toolsList(val any) (*snapshot.ToolsList, error) {
 	}
 	tl := &snapshot.ToolsList{Order: []string{}}
 	sawStable := false
-	for _, k := range sortedKeys(m) {
+	for _, k := range migrate.SortedKeys(m) {
 		v := m[k]
 		switch k {
 		case "order":
@@ -470,13 +468,13 @@ func (c *converter) behavior(val any) (map[string]*snapshot.Behavior, error) {
 		return nil, corrupt("behavior is not an object")
 	}
 	out := make(map[string]*snapshot.Behavior, len(m))
-	for _, id := range sortedKeys(m) {
+	for _, id := range migrate.SortedKeys(m) {
 		p, ok := m[id].(map[string]any)
 		if !ok {
 			return nil, corrupt("behavior.%s is not an object", id)
 		}
 		b := &snapshot.Behavior{}
-		for _, k := range sortedKeys(p) {
+		for _, k := range migrate.SortedKeys(p) {
 			v := p[k]
 			path := "behavior." + id + "." + k
 			switch k {
@@ -529,50 +527,9 @@ func (c *converter) behavior(val any) (map[string]*snapshot.Behavior, error) {
 	return out, nil
 }
 
-// decodeObject decodes one JSON object with numbers kept as written.
-func decodeObject(data []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected data after the top-level object")
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, errors.New("not a JSON object")
-	}
-	return m, nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 func jsonString(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
 	return snapshot.JCSString(v)
-}
-
-// clip keeps a note's snippet short: it names the field, it does not
-// carry it.
-func clip(s string) string {
-	const max = 200
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
 }

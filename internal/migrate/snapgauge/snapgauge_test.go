@@ -138,7 +138,7 @@ func TestSnapshotErrors(t *testing.T) {
 		{"no discover", strings.Replace(clean, `"discover"`, `"discovered"`, 1), snapshot.ErrCorrupt, `"discover" is missing`},
 		{"tool without name", strings.Replace(clean, `"name": "list_notes"`, `"name": ""`, 1), snapshot.ErrCorrupt, "tools[2] has no name"},
 		{"bad error code", strings.Replace(clean, `"errorCode": -32602`, `"errorCode": "x"`, 1), snapshot.ErrCorrupt, "behavior.weather-noargs.errorCode has the wrong type"},
-		{"trailing data", clean + "{}", snapshot.ErrCorrupt, "unexpected data after the top-level object"},
+		{"trailing data", clean + "{}", snapshot.ErrCorrupt, "not valid JSON: unexpected data after the top-level value"},
 		{"bad hash", strings.Replace(clean, `"probeSpecHash": "`, `"probeSpecHash": "x`, 1), snapshot.ErrCorrupt, "probeSpecHash is not 64 lowercase hex characters"},
 	}
 	for _, tt := range tests {

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpward/mcpward/internal/migrate"
 )
 
 // Digest returns mcp-surfaceprint's surfaceDigest of a surface:
@@ -424,7 +426,7 @@ func pyDump(b *bytes.Buffer, v any) error {
 		}
 		b.WriteByte(']')
 	case map[string]any:
-		keys := sortedKeys(x) // code point order, as Python sorts str
+		keys := migrate.SortedKeys(x) // code point order, as Python sorts str
 		b.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {

@@ -20,16 +20,15 @@
 package surfaceprint
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/migrate"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
@@ -46,7 +45,7 @@ var ErrUnsupportedVersion = errors.New("unsupported snapshotFormatVersion")
 // Snapshot converts a surfaceprint snapshot or legacy report to an
 // mcpward snapshot.
 func Snapshot(data []byte) (*snapshot.Snapshot, error) {
-	doc, err := decodeObject(data)
+	doc, err := migrate.DecodeObject(data)
 	if err != nil {
 		return nil, fmt.Errorf("mcp-surfaceprint file: %w", err)
 	}
@@ -130,7 +129,7 @@ func (c *converter) build(sourceStatus string) (*snapshot.Snapshot, error) {
 // fromSnapshot converts a versioned snapshot.
 func fromSnapshot(doc map[string]any) (*snapshot.Snapshot, error) {
 	c := &converter{}
-	for _, k := range sortedKeys(doc) {
+	for _, k := range migrate.SortedKeys(doc) {
 		switch k {
 		case "snapshotFormatVersion", "surfaceCompleteness", "surface", "observation":
 		case "surfaceDigest":
@@ -138,7 +137,7 @@ func fromSnapshot(doc map[string]any) (*snapshot.Snapshot, error) {
 		case "surfaceEntityDigests":
 			// Derived values; mcpward computes its own.
 		default:
-			c.note("unknown_field", "top-level field %q was not carried over: %s", k, clip(compact(doc[k])))
+			c.note("unknown_field", "top-level field %q was not carried over: %s", k, migrate.Clip(compact(doc[k])))
 		}
 	}
 	surface, ok := doc["surface"].(map[string]any)
@@ -161,11 +160,11 @@ func fromSnapshot(doc map[string]any) (*snapshot.Snapshot, error) {
 	} else {
 		c.initialize(obs)
 	}
-	for _, k := range sortedKeys(surface) {
+	for _, k := range migrate.SortedKeys(surface) {
 		switch k {
 		case "tools", "resources", "resourceTemplates", "prompts", "declarationSources":
 		default:
-			c.note("unknown_field", "surface field %q was not carried over: %s", k, clip(compact(surface[k])))
+			c.note("unknown_field", "surface field %q was not carried over: %s", k, migrate.Clip(compact(surface[k])))
 		}
 	}
 	c.ev.Tools = c.list("tools", "tools", section(cov, "tools", complete), c.tools(surface["tools"]))
@@ -217,7 +216,7 @@ func (c *converter) observation(obs map[string]any) {
 		for _, it := range list {
 			n, ok := it.(map[string]any)
 			if !ok {
-				c.note("surfaceprint_"+strings.TrimSuffix(key, "s"), "%s", clip(compact(it)))
+				c.note("surfaceprint_"+strings.TrimSuffix(key, "s"), "%s", migrate.Clip(compact(it)))
 				continue
 			}
 			id := fmt.Sprintf("%s/%s/%s", str(n, "kind"), str(n, "name"), str(n, "rule"))
@@ -239,11 +238,11 @@ func (c *converter) observation(obs map[string]any) {
 		signals, _ := la["signals"].([]any)
 		c.note("heuristics_not_carried", "mcp-surfaceprint's risk labels (%d tools) and signals (%d) are heuristics, not surface: mcpward recomputes its own in inspect", len(tools), len(signals))
 	}
-	for _, k := range sortedKeys(obs) {
+	for _, k := range migrate.SortedKeys(obs) {
 		switch k {
 		case "generatedAt", "command", "protocolVersion", "serverName", "status", "capabilities", "coverage", "notes", "errors", "localAnnotations":
 		default:
-			c.note("unknown_field", "observation field %q was not carried over: %s", k, clip(compact(obs[k])))
+			c.note("unknown_field", "observation field %q was not carried over: %s", k, migrate.Clip(compact(obs[k])))
 		}
 	}
 }
@@ -256,7 +255,7 @@ func (c *converter) time(v any) time.Time {
 			return t
 		}
 	}
-	c.note("unknown_time", "generatedAt %s is not an ISO 8601 time; recordedAt is the zero time", clip(compact(v)))
+	c.note("unknown_time", "generatedAt %s is not an ISO 8601 time; recordedAt is the zero time", migrate.Clip(compact(v)))
 	return time.Time{}
 }
 
@@ -267,7 +266,7 @@ func (c *converter) time(v any) time.Time {
 func (c *converter) initialize(obs map[string]any) {
 	caps := map[string]any{}
 	if m, ok := obs["capabilities"].(map[string]any); ok {
-		for _, k := range sortedKeys(m) {
+		for _, k := range migrate.SortedKeys(m) {
 			if b, _ := m[k].(bool); b {
 				caps[k] = map[string]any{}
 			}
@@ -367,7 +366,7 @@ func (c *converter) tools(v any) []any {
 	for i, it := range array(v) {
 		t, ok := it.(map[string]any)
 		if !ok {
-			c.note("unmapped_entity", "surface.tools[%d] is not an object: %s", i, clip(compact(it)))
+			c.note("unmapped_entity", "surface.tools[%d] is not an object: %s", i, migrate.Clip(compact(it)))
 			continue
 		}
 		t = dropNull(t, "description", "inputSchema")
@@ -388,7 +387,7 @@ func (c *converter) entities(name, idKey string, v any) []any {
 		case string:
 			out = append(out, map[string]any{idKey: x})
 		default:
-			c.note("unmapped_entity", "surface.%s[%d] is neither an object nor a string: %s", name, i, clip(compact(it)))
+			c.note("unmapped_entity", "surface.%s[%d] is neither an object nor a string: %s", name, i, migrate.Clip(compact(it)))
 		}
 	}
 	return out
@@ -399,7 +398,7 @@ func (c *converter) prompts(v any) []any {
 	for i, it := range array(v) {
 		p, ok := it.(map[string]any)
 		if !ok {
-			c.note("unmapped_entity", "surface.prompts[%d] is not an object: %s", i, clip(compact(it)))
+			c.note("unmapped_entity", "surface.prompts[%d] is not an object: %s", i, migrate.Clip(compact(it)))
 			continue
 		}
 		p = dropNull(p, "description")
@@ -412,7 +411,7 @@ func (c *converter) prompts(v any) []any {
 				case string: // legacy: argument names only
 					kept = append(kept, map[string]any{"name": x})
 				default:
-					c.note("unmapped_entity", "surface.prompts[%d].arguments[%d] is not an object: %s", i, j, clip(compact(a)))
+					c.note("unmapped_entity", "surface.prompts[%d].arguments[%d] is not an object: %s", i, j, migrate.Clip(compact(a)))
 				}
 			}
 			p["arguments"] = kept
@@ -434,7 +433,7 @@ func (c *converter) manifest(v any, cov coverage) {
 			src = s
 			continue
 		}
-		c.note("unmapped_source", "surface.declarationSources[%d] is not an mcp_manifest source and has no mcpward equivalent: %s", i, clip(compact(it)))
+		c.note("unmapped_source", "surface.declarationSources[%d] is not an mcp_manifest source and has no mcpward equivalent: %s", i, migrate.Clip(compact(it)))
 	}
 	if src == nil {
 		if cov.attempted && !cov.completed {
@@ -452,17 +451,17 @@ func (c *converter) manifest(v any, cov coverage) {
 		uri = "legacy:mcp/manifest"
 		c.note("unmapped_field", "the manifest source has no uri (a legacy report); it is named %s", uri)
 	}
-	for _, k := range sortedKeys(src) {
+	for _, k := range migrate.SortedKeys(src) {
 		switch k {
 		case "sourceType", "name", "uri", "extracted", "status":
 		default:
-			c.note("unmapped_field", "declarationSources[mcp_manifest].%s was not carried over: %s", k, clip(compact(src[k])))
+			c.note("unmapped_field", "declarationSources[mcp_manifest].%s was not carried over: %s", k, migrate.Clip(compact(src[k])))
 		}
 	}
 	extracted, _ := src["extracted"].(map[string]any)
-	for _, k := range sortedKeys(extracted) {
+	for _, k := range migrate.SortedKeys(extracted) {
 		if k != "toolCapabilities" {
-			c.note("unmapped_field", "declarationSources[mcp_manifest].extracted.%s was not carried over: %s", k, clip(compact(extracted[k])))
+			c.note("unmapped_field", "declarationSources[mcp_manifest].extracted.%s was not carried over: %s", k, migrate.Clip(compact(extracted[k])))
 		}
 	}
 	tools := map[string]any{}
@@ -470,18 +469,18 @@ func (c *converter) manifest(v any, cov coverage) {
 		e, ok := it.(map[string]any)
 		name := str(e, "tool")
 		if !ok || name == "" {
-			c.note("unmapped_entity", "toolCapabilities[%d] names no tool: %s", i, clip(compact(it)))
+			c.note("unmapped_entity", "toolCapabilities[%d] names no tool: %s", i, migrate.Clip(compact(it)))
 			continue
 		}
 		entry := map[string]any{}
-		for _, k := range sortedKeys(e) {
+		for _, k := range migrate.SortedKeys(e) {
 			switch k {
 			case "tool":
 			case "description":
 				if d, ok := e[k].(string); ok {
 					entry["description"] = d
 				} else if e[k] != nil {
-					c.note("unmapped_field", "toolCapabilities[%s].description is not a string: %s", name, clip(compact(e[k])))
+					c.note("unmapped_field", "toolCapabilities[%s].description is not a string: %s", name, migrate.Clip(compact(e[k])))
 				}
 			case "operations":
 				ops, ok := e[k].([]any)
@@ -490,18 +489,18 @@ func (c *converter) manifest(v any, cov coverage) {
 					if s, ok := op.(string); ok {
 						strs = append(strs, s)
 					} else {
-						c.note("unmapped_field", "toolCapabilities[%s].operations holds a non-string: %s", name, clip(compact(op)))
+						c.note("unmapped_field", "toolCapabilities[%s].operations holds a non-string: %s", name, migrate.Clip(compact(op)))
 					}
 				}
 				if !ok {
-					c.note("unmapped_field", "toolCapabilities[%s].operations is not a list: %s", name, clip(compact(e[k])))
+					c.note("unmapped_field", "toolCapabilities[%s].operations is not a list: %s", name, migrate.Clip(compact(e[k])))
 				}
 				if len(strs) > 0 {
 					entry["operations"] = strs
 					entry["dispatch_key"] = "action"
 				}
 			default:
-				c.note("unmapped_field", "toolCapabilities[%s].%s was not carried over: %s", name, k, clip(compact(e[k])))
+				c.note("unmapped_field", "toolCapabilities[%s].%s was not carried over: %s", name, k, migrate.Clip(compact(e[k])))
 			}
 		}
 		if _, dup := tools[name]; dup {
@@ -539,11 +538,11 @@ func fromLegacy(doc map[string]any) (*snapshot.Snapshot, error) {
 	if _, ok := doc["risk"]; ok {
 		obs["localAnnotations"] = map[string]any{"tools": doc["tools"], "signals": doc["signals"]}
 	}
-	for _, k := range sortedKeys(doc) {
+	for _, k := range migrate.SortedKeys(doc) {
 		switch k {
 		case "generatedAt", "scannedCommand", "server", "capabilities", "status", "tools", "resources", "resourceTemplates", "prompts", "risk", "signals", "notes", "errors", "manifest":
 		default:
-			c.note("unknown_field", "legacy report field %q was not carried over: %s", k, clip(compact(doc[k])))
+			c.note("unknown_field", "legacy report field %q was not carried over: %s", k, migrate.Clip(compact(doc[k])))
 		}
 	}
 	c.note("legacy_report", "an mcp-surfaceprint legacy report, read as partial: it has no input schemas, no resource or template metadata and no prompt argument details, so it cannot prove a complete surface")
@@ -559,7 +558,7 @@ func fromLegacy(doc map[string]any) (*snapshot.Snapshot, error) {
 	for i, it := range array(doc["tools"]) {
 		t, ok := it.(map[string]any)
 		if !ok {
-			c.note("unmapped_entity", "tools[%d] is not an object: %s", i, clip(compact(it)))
+			c.note("unmapped_entity", "tools[%d] is not an object: %s", i, migrate.Clip(compact(it)))
 			continue
 		}
 		// risk and icon are surfaceprint's heuristic labels, not surface.
@@ -575,23 +574,6 @@ func fromLegacy(doc map[string]any) (*snapshot.Snapshot, error) {
 	}
 	c.uncaptured()
 	return c.build("")
-}
-
-func decodeObject(b []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("not valid JSON: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("not valid JSON: unexpected data after the top-level value")
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, errors.New("not a JSON object")
-	}
-	return m, nil
 }
 
 func mustJSON(v any) json.RawMessage {
@@ -611,18 +593,6 @@ func compact(v any) string {
 	return string(b)
 }
 
-func clip(s string) string {
-	const n = 200
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
 func array(v any) []any {
 	a, _ := v.([]any)
 	return a
@@ -631,15 +601,6 @@ func array(v any) []any {
 func str(m map[string]any, k string) string {
 	s, _ := m[k].(string)
 	return s
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // dropNull returns a copy of m without the named keys whose value is null.
