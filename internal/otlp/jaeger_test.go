@@ -287,6 +287,11 @@ func TestJaegerStdioProxy(t *testing.T) {
 		}
 	})
 
+	// Jaeger answers 404 to /v1/metrics: metrics are turned off without
+	// an error, and every span was delivered.
+	if strings.Contains(stderr.String(), "otlp export") {
+		t.Errorf("the proxy reported an export failure:\n%s", stderr.String())
+	}
 	traces, raw := searchUntil(t, j, start, func(ts []jTrace) bool { return spanCount(ts) >= 5 })
 	t.Logf("jaeger: %d traces, %d spans: %v", len(traces), spanCount(traces), names(traces))
 	if got, want := names(traces), []string{"initialize", "resources/read", "tools/call echo", "tools/call no_such_tool", "tools/list"}; !slices.Equal(got, want) {
