@@ -127,6 +127,7 @@ func TestParseErrors(t *testing.T) {
 		{"trailing", `{"targets": {}} {}`, `invalid JSON: unexpected data after the top-level object`},
 		{"array", `[]`, `want an object, got an array`},
 		{"no targets", `{}`, `missing key "targets"`},
+		{"blank snapshotDir", `{"snapshotDir": " ", "targets": {}}`, `snapshotDir is empty in snapshotDir`},
 		{"unknown top", `{"targets": {}, "snapshotdir": "x"}`, `unknown key "snapshotdir" in the top level (did you mean "snapshotDir"?)`},
 		{"unknown target key", `{"targets": {"weather": {"url": "http://127.0.0.1/", "timeout": 5}}}`, `unknown key "timeout" in targets.weather (did you mean "timeoutMs"?)`},
 		{"unknown no suggestion", `{"targets": {"w": {"url": "http://127.0.0.1/", "zzzzzz": 5}}}`, `unknown key "zzzzzz" in targets.w`},

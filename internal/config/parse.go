@@ -74,10 +74,7 @@ func Parse(data []byte) (*File, error) {
 		case "$schema":
 			err = str(m.key, m.val, &f.Schema)
 		case "snapshotDir":
-			err = str(m.key, m.val, &f.SnapshotDir)
-			if err == nil && strings.TrimSpace(f.SnapshotDir) == "" {
-				err = perr(m.key, "snapshotDir is empty")
-			}
+			err = snapshotDir(m, f)
 		case "targets":
 			sawTargets = true
 			err = parseTargets(m.val, f)
@@ -94,6 +91,19 @@ func Parse(data []byte) (*File, error) {
 		return nil, perr("", `missing key "targets"`)
 	}
 	return f, nil
+}
+
+// snapshotDir reads "snapshotDir" (both formats have it), which must
+// name a directory: a blank one would write snapshots into the working
+// directory without saying so.
+func snapshotDir(m member, f *File) error {
+	if err := str(m.key, m.val, &f.SnapshotDir); err != nil {
+		return err
+	}
+	if strings.TrimSpace(f.SnapshotDir) == "" {
+		return perr(m.key, "snapshotDir is empty")
+	}
+	return nil
 }
 
 // checkSingleValue rejects trailing data after the top-level value.

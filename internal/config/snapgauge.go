@@ -77,10 +77,7 @@ func parseSnapgauge(top []member) (*File, error) {
 		var err error
 		switch m.key {
 		case "snapshotDir":
-			err = str(m.key, m.val, &f.SnapshotDir)
-			if err == nil && strings.TrimSpace(f.SnapshotDir) == "" {
-				err = perr(m.key, "snapshotDir is empty")
-			}
+			err = snapshotDir(m, f)
 		case "targets":
 			sawTargets = true
 			err = parseSnapgaugeTargets(m.val, f)
