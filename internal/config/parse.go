@@ -255,6 +255,20 @@ func parseProfiles(raw json.RawMessage, f *File) error {
 }
 
 func parseTargets(raw json.RawMessage, f *File) error {
+	return eachTarget(raw, func(name, path string, raw json.RawMessage) error {
+		t, err := parseTarget(path, raw)
+		if err != nil {
+			return err
+		}
+		f.Targets[name] = t
+		return nil
+	})
+}
+
+// eachTarget calls fn, in document order, with each member of "targets"
+// (both formats' map of name to target), its path for messages and its
+// value, after checking the name: it becomes a file name.
+func eachTarget(raw json.RawMessage, fn func(name, path string, raw json.RawMessage) error) error {
 	ms, err := object("targets", raw)
 	if err != nil {
 		return err
@@ -263,11 +277,9 @@ func parseTargets(raw json.RawMessage, f *File) error {
 		if !ValidTargetName(m.key) {
 			return perr("targets", "target name %q is not allowed (letters, digits and . _ @ - only: it becomes a file name)", m.key)
 		}
-		t, err := parseTarget(join("targets", m.key), m.val)
-		if err != nil {
+		if err := fn(m.key, join("targets", m.key), m.val); err != nil {
 			return err
 		}
-		f.Targets[m.key] = t
 	}
 	return nil
 }

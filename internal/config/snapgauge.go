@@ -101,22 +101,15 @@ func snapgaugeErr(err error) error {
 }
 
 func parseSnapgaugeTargets(raw json.RawMessage, f *File) error {
-	ms, err := object("targets", raw)
-	if err != nil {
-		return err
-	}
-	for _, m := range ms {
-		if !ValidTargetName(m.key) {
-			return perr("targets", "target name %q is not allowed (letters, digits and . _ @ - only: it becomes a file name)", m.key)
-		}
-		t, warnings, err := parseSnapgaugeTarget(join("targets", m.key), m.val)
+	return eachTarget(raw, func(name, path string, raw json.RawMessage) error {
+		t, warnings, err := parseSnapgaugeTarget(path, raw)
 		if err != nil {
 			return err
 		}
-		f.Targets[m.key] = t
+		f.Targets[name] = t
 		f.Warnings = append(f.Warnings, warnings...)
-	}
-	return nil
+		return nil
+	})
 }
 
 func parseSnapgaugeTarget(path string, raw json.RawMessage) (*Target, []string, error) {

@@ -107,6 +107,7 @@ func TestParseSnapgaugeInvalid(t *testing.T) {
 		{"other fixtures module", `{"targets": {"t": {"transport": "fixture", "fixture": "x", "fixturesModule": "./fx.mjs"}}}`, `fixtures module "./fx.mjs" cannot be loaded: mcpward runs only its embedded fixtures (see 'mcpward fixture list') in targets.t.fixturesModule (read as a snapgauge config)`},
 		{"bad resources", `{"targets": {"t": {"transport": "fixture", "fixture": "x", "resources": {"list": true}}}}`, `unknown key "list" in targets.t.resources (read as a snapgauge config)`},
 		{"bad timeout", `{"targets": {"t": {"transport": "fixture", "fixture": "x", "timeoutMs": 0}}}`, `want a positive integer of milliseconds, got 0 in targets.t.timeoutMs (read as a snapgauge config)`},
+		{"bad name", `{"targets": {"a/b": {"transport": "fixture", "fixture": "x"}}}`, `target name "a/b" is not allowed (letters, digits and . _ @ - only: it becomes a file name) in targets (read as a snapgauge config)`},
 		{"blank snapshotDir", `{"snapshotDir": "", "targets": {"t": {"transport": "fixture", "fixture": "x"}}}`, `snapshotDir is empty in snapshotDir (read as a snapgauge config)`},
 	}
 	for _, tt := range tests {
