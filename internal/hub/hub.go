@@ -29,7 +29,8 @@ const (
 // sessions through their logs only.
 const NoSocket = "-"
 
-// ErrHubRunning is returned by New when another hub answers on the socket.
+// ErrHubRunning is returned by New when another hub answers on the socket
+// (as a [*RunningError], which names the holder when it can).
 var ErrHubRunning = errors.New("another mcpward hub is running")
 
 // Options configure a Hub. Only StateDir is required (or Socket, for a hub
@@ -196,8 +197,10 @@ func listen(sock string) (net.Listener, error) {
 	}
 	if _, err := os.Lstat(sock); err == nil {
 		if c, err := net.DialTimeout("unix", sock, time.Second); err == nil {
+			e := &RunningError{Socket: sock}
+			holderOf(c, e)
 			c.Close()
-			return nil, fmt.Errorf("%w on %s", ErrHubRunning, sock)
+			return nil, e
 		}
 		if err := os.Remove(sock); err != nil {
 			return nil, fmt.Errorf("hub: remove stale socket: %w", err)

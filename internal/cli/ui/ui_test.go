@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/iostreams"
 )
 
@@ -83,5 +85,25 @@ func TestBaselineLoader(t *testing.T) {
 	got, err := load(id)
 	if err != nil || len(got.Tools) != 1 || got.Tools[0].Name != "echo" {
 		t.Errorf("load = %+v, %v; want the recorded baseline with echo", got, err)
+	}
+}
+
+// TestBusyHint: the hint names what holds the hub socket (`mcpward
+// serve` runs a hub too), not always "the other mcpward ui".
+func TestBusyHint(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"serve holds it", &hub.RunningError{Socket: "/s", PID: 42, Command: "mcpward serve"}, "quit the `mcpward serve` that holds the hub socket (pid 42), or run this one with --state-dir DIR"},
+		{"ui holds it", fmt.Errorf("start: %w", &hub.RunningError{Socket: "/s", PID: 7, Command: "mcpward ui"}), "quit the `mcpward ui` that holds the hub socket (pid 7), or run this one with --state-dir DIR"},
+		{"another program", &hub.RunningError{Socket: "/s", PID: 9}, "quit the process that holds the hub socket (pid 9), or run this one with --state-dir DIR"},
+		{"not known", hub.ErrHubRunning, "quit the `mcpward ui` or `mcpward serve` that holds the hub socket, or run this one with --state-dir DIR"},
+	}
+	for _, tt := range tests {
+		if got := busyHint(tt.err); got != tt.want {
+			t.Errorf("%s: busyHint() = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }
