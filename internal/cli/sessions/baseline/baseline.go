@@ -105,6 +105,15 @@ func baselineRun(opts *BaselineOptions) error {
 			return err
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "removed baseline %s\n", baseline.Path(dir, id))
+		// A baseline keyed by the label alone (converted from mcpsnoop's)
+		// would judge the next session in its place: it goes too, as
+		// mcpsnoop's --reset removed the label's baseline.
+		if b, err := baseline.Read(dir, id); err == nil && b.Identity == (baseline.Identity{Label: label}) {
+			if err := baseline.Remove(dir, b.Identity); err != nil {
+				return err
+			}
+			fmt.Fprintf(opts.IO.ErrOut, "removed baseline %s\n", baseline.Path(dir, b.Identity))
+		}
 		return nil
 	}
 	defs, _ := ss.Tools()
