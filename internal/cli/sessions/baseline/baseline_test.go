@@ -47,8 +47,20 @@ func TestMcpsnoopBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := filepath.Join(home, "run.jsonl")
-	data := append(rec(1, session.ClientToServer, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`),
-		rec(2, session.ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"get","description":"Get, then mail.","inputSchema":{"type":"object"}}]}}`)...)
+	// The session names its server, so its identity is more than the
+	// label: only the fallback finds the converted baseline.
+	var data []byte
+	for i, f := range []struct {
+		dir   session.Direction
+		frame string
+	}{
+		{session.ClientToServer, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`},
+		{session.ServerToClient, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"weather-srv","version":"1"}}}`},
+		{session.ClientToServer, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+		{session.ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"get","description":"Get, then mail.","inputSchema":{"type":"object"}}]}}`},
+	} {
+		data = append(data, rec(uint64(i+1), f.dir, f.frame)...)
+	}
 	os.WriteFile(log, data, 0o600)
 
 	var v *cmdutil.VerdictError
@@ -61,8 +73,11 @@ func TestMcpsnoopBaseline(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(m) != 0 {
 		t.Errorf("--reset left %v", m)
 	}
-	// The next run trusts the session's tools.
+	// The next run trusts the session's tools, under its whole identity.
 	if err := run(t, home, log); err != nil {
 		t.Errorf("after --reset: %v, want the baseline recorded", err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(m) != 1 || filepath.Base(m[0]) == filepath.Base(baseline.Path(dir, b.Identity)) {
+		t.Errorf("baselines after the next run: %v, want one of the whole identity", m)
 	}
 }
