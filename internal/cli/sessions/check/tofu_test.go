@@ -86,8 +86,17 @@ func TestTrustOnFirstUseFiles(t *testing.T) {
 	}
 }
 
+// namedLog is listLog after an initialize whose serverInfo names the
+// server, so the session's identity is more than its label.
+func namedLog(sess, tools string) []byte {
+	log := rec(sess, 1, session.ClientToServer, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	log = append(log, rec(sess, 2, session.ServerToClient, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"notes-srv","version":"1"}}}`)...)
+	log = append(log, rec(sess, 3, session.ClientToServer, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)...)
+	return append(log, rec(sess, 4, session.ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{"tools":`+tools+`}}`)...)
+}
+
 // A baseline converted from mcpsnoop (keyed by label) judges a session
-// with that label.
+// with that label, whatever server it names.
 func TestMcpsnoopBaselineJudges(t *testing.T) {
 	home := t.TempDir()
 	b, _, err := baseline.FromMcpsnoop([]byte(`{"version":2,"server":"demo","tools":[{"name":"get","description":"Get a note.","input_schema":{"type":"object"},"title":"","output_schema":null,"annotations":null,"icons":null}]}`))
@@ -98,11 +107,11 @@ func TestMcpsnoopBaselineJudges(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(home, "run.jsonl")
-	os.WriteFile(path, listLog("A", toolsV1), 0o600)
+	os.WriteFile(path, namedLog("A", toolsV1), 0o600)
 	if out, _, code := run(t, home, path, "--fail-on", "drift"); code != 0 || strings.Contains(out, "tool.") {
 		t.Errorf("unchanged tools against the converted baseline: exit %d\n%s", code, out)
 	}
-	os.WriteFile(path, listLog("A", toolsV2), 0o600)
+	os.WriteFile(path, namedLog("A", toolsV2), 0o600)
 	if out, _, code := run(t, home, path, "--fail-on", "drift"); code != cmdutil.ExitDrift || !strings.Contains(out, "tool.description.changed") {
 		t.Errorf("changed tools against the converted baseline: exit %d, want 1\n%s", code, out)
 	}
