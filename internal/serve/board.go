@@ -77,6 +77,20 @@ func (s *Server) readBoard() (*board.Board, error) {
 	return bd, nil
 }
 
+// boardOrError reads the board, or answers why there is none (and
+// returns nil).
+func (s *Server) boardOrError(w http.ResponseWriter) *board.Board {
+	bd, err := s.readBoard()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "board", err.Error())
+		return nil
+	}
+	if bd == nil {
+		writeError(w, http.StatusNotFound, "no_board", "no board: start mcpward serve with --board FILE|DIR")
+	}
+	return bd
+}
+
 // inline finds the inline <script> and <style> elements of a page.
 var inline = regexp.MustCompile(`(?s)<(script|style)>(.*?)</(?:script|style)>`)
 
@@ -105,13 +119,8 @@ var boardCSP = sync.OnceValues(func() (string, error) {
 // boardPage serves the board as internal/board renders it (the page
 // `mcpward board render` writes).
 func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
-	bd, err := s.readBoard()
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "board", err.Error())
-		return
-	}
+	bd := s.boardOrError(w)
 	if bd == nil {
-		writeError(w, http.StatusNotFound, "no_board", "no board: start mcpward serve with --board FILE|DIR")
 		return
 	}
 	csp, err := boardCSP()
@@ -131,13 +140,8 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) boardJSON(w http.ResponseWriter, r *http.Request) {
-	bd, err := s.readBoard()
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "board", err.Error())
-		return
-	}
+	bd := s.boardOrError(w)
 	if bd == nil {
-		writeError(w, http.StatusNotFound, "no_board", "no board: start mcpward serve with --board FILE|DIR")
 		return
 	}
 	writeJSON(w, http.StatusOK, bd)

@@ -221,10 +221,7 @@ func TestCheckRateLimits(t *testing.T) {
 	app, err := New(&Options{Version: "test", Public: true, Check: &CheckOptions{
 		PerClient: Rate{Every: time.Minute, Burst: 2}, Global: Rate{Every: 10 * time.Second, Burst: 3},
 		AllowLoopback: true, Now: clock.Now,
-		Run: func(_ context.Context, u *url.URL) board.Row {
-			ran.Add(1)
-			return board.Row{Server: u.Host, Status: board.StatusOK}
-		}}})
+		Run: countedOK(&ran)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,10 +318,7 @@ func TestCheckCache(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
 	var ran atomic.Int64
 	app, err := New(&Options{Version: "test", Public: true, Check: &CheckOptions{CacheTTL: time.Minute, AllowLoopback: true, Now: clock.Now,
-		Run: func(_ context.Context, u *url.URL) board.Row {
-			ran.Add(1)
-			return board.Row{Server: u.Host, Status: board.StatusOK}
-		}}})
+		Run: countedOK(&ran)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,5 +377,14 @@ func TestLimiter(t *testing.T) {
 		if ok != s.ok || wait != s.wait {
 			t.Errorf("step %d at +%s: allow = %v, %s; want %v, %s", i, s.at, ok, wait, s.ok, s.wait)
 		}
+	}
+}
+
+// countedOK is a check that counts its runs in ran and finds the server
+// fine.
+func countedOK(ran *atomic.Int64) func(context.Context, *url.URL) board.Row {
+	return func(_ context.Context, u *url.URL) board.Row {
+		ran.Add(1)
+		return board.Row{Server: u.Host, Status: board.StatusOK}
 	}
 }

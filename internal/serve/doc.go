@@ -16,7 +16,10 @@
 // X-Content-Type-Options: nosniff. Requests whose Host is not the address
 // the app listens on (or a loopback name with its port, or an allowed
 // name) and requests whose Origin is not the app's own are refused, so a
-// web page elsewhere cannot reach the app by DNS rebinding. The page puts
+// web page elsewhere cannot reach the app by DNS rebinding (package
+// hostguard, which the HTTP proxy's guard shares). The session page is
+// the HTML session report's stream, filter and style, served from
+// package html as /assets/stream.js, filter.js and report.css. The page puts
 // every recorded or server-provided string in the document as text.
 //
 //	srv, err := serve.New(&serve.Options{Hub: h, SnapshotDir: ".mcpward"})

@@ -252,12 +252,16 @@
     }).catch(function (err) { failed(g, err); });
   }
   var TIERS = ["breaking", "risky", "compatible", "cosmetic"];
-  // The same Result as Markdown (--format md), to paste into a review.
-  function markdown(text) {
-    var d = el("details"); d.id = "markdown";
-    d.appendChild(el("summary", null, "Markdown (--format md)"));
-    d.appendChild(el("pre", "report", text || ""));
-    return d;
+  // report shows the Result as the CLI command prints it, and as
+  // Markdown (--format md) to paste into a review.
+  function report(command, d) {
+    main.appendChild(el("h2", null, "Report (as " + command + " prints it)"));
+    var pre = el("pre", "report", d.text); pre.id = "report";
+    main.appendChild(pre);
+    var md = el("details"); md.id = "markdown";
+    md.appendChild(el("summary", null, "Markdown (--format md)"));
+    md.appendChild(el("pre", "report", d.markdown || ""));
+    main.appendChild(md);
   }
   function diffPage(oldName, newName) {
     var g = page("Diff");
@@ -288,10 +292,7 @@
       });
       if ((r.findings || []).length === 0) groups.appendChild(el("p", "dim", "No differences."));
       main.appendChild(groups);
-      main.appendChild(el("h2", null, "Report (as `mcpward diff` prints it)"));
-      var pre = el("pre", "report", d.text); pre.id = "report";
-      main.appendChild(pre);
-      main.appendChild(markdown(d.markdown));
+      report("`mcpward diff`", d);
       ready(g);
     }).catch(function (err) { failed(g, err); });
   }
@@ -313,6 +314,12 @@
       ready(g);
     }).catch(function (err) { failed(g, err); });
   }
+  // assertionTable is a result's or a check's assertions with verdicts.
+  function assertionTable(as) {
+    return table(["rule", "verdict", "detail"], as.map(function (a) {
+      return row([a.id, el("span", "v-" + a.verdict, a.verdict), a.detail], "assertion");
+    }), "assertions");
+  }
   function resultPage(name) {
     var g = page("Result " + name.replace(/^\d+-/, ""));
     api("/api/results/" + enc(name)).then(function (d) {
@@ -332,14 +339,9 @@
       }
       if (c && c.assertions && c.assertions.length) {
         main.appendChild(el("h2", null, "Assertions"));
-        main.appendChild(table(["rule", "verdict", "detail"], c.assertions.map(function (a) {
-          return row([a.id, el("span", "v-" + a.verdict, a.verdict), a.detail], "assertion");
-        }), "assertions"));
+        main.appendChild(assertionTable(c.assertions));
       }
-      main.appendChild(el("h2", null, "Report (as `mcpward report` prints it)"));
-      var pre = el("pre", "report", d.text); pre.id = "report";
-      main.appendChild(pre);
-      main.appendChild(markdown(d.markdown));
+      report("`mcpward report`", d);
       ready(g);
     }).catch(function (err) { failed(g, err); });
   }
@@ -381,9 +383,7 @@
           out.appendChild(el("p", r.mustViolationCount ? "bad" : "good", r.mustViolationCount ? r.mustViolationCount + " MUST-level finding(s)" : "no MUST-level findings"));
         }
         if (r.assertions && r.assertions.length) {
-          out.appendChild(table(["rule", "verdict", "detail"], r.assertions.map(function (a) {
-            return row([a.id, el("span", "v-" + a.verdict, a.verdict), a.detail], "assertion");
-          }), "assertions"));
+          out.appendChild(assertionTable(r.assertions));
         }
         if (r.findings && r.findings.length) {
           var ul = el("ul");
