@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/migrate"
@@ -35,6 +36,8 @@ func (c converter) convert(f foundFile) Item {
 		c.mcpsnoopConfig(f.path, &it)
 	case migrate.McpsnoopWrapped:
 		c.mcpsnoopWrapped(f, &it)
+	case migrate.McpsnoopBaseline:
+		c.mcpsnoopBaseline(f.path, &it)
 	case migrate.SnapgaugeResult:
 		it.Result = "read as is: mcpward report " + filepath.Base(f.path)
 	case migrate.SnapgaugeBoard:
@@ -187,6 +190,32 @@ func (c converter) rewrap(doc []byte, t wrap.Target) (out []byte, moved, problem
 		doc, moved = next, append(moved, s)
 	}
 	return doc, moved, problems
+}
+
+// mcpsnoopBaseline converts one of mcpsnoop's trust-on-first-use tool
+// baselines into mcpward's baseline directory. It stays keyed by the label
+// (all mcpsnoop knew) until 'sessions baseline --accept' records the whole
+// identity.
+func (c converter) mcpsnoopBaseline(path string, it *Item) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		it.fail(err)
+		return
+	}
+	b, notes, err := baseline.FromMcpsnoop(data)
+	if err != nil {
+		it.fail(err)
+		return
+	}
+	it.NotCarried = append(it.NotCarried, notes...)
+	state, err := session.StateDir(c.lookupEnv)
+	if err != nil {
+		it.fail(err)
+		return
+	}
+	dir := session.Layout{Root: state}.Baselines()
+	dest := baseline.Path(dir, b.Identity)
+	c.place(it, dest, func() error { return baseline.Write(dir, b) })
 }
 
 // place records dest in it and, when writing, writes it with do unless a
