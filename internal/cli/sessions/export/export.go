@@ -71,7 +71,8 @@ JSON, one span per call, W3C trace context from _meta).
 the log being read.`,
 		Example: `  mcpward sessions export -f html -o report.html
   mcpward sessions export run.jsonl -f har -o run.har --redact-secrets
-  mcpward sessions export --session 01JD -f json --check | jq '.sessions[].summary'`,
+  mcpward sessions export --session 01JD -f json --check | jq '.sessions[].summary'
+  mcpward sessions export run.jsonl -T otlp --check --endpoint http://127.0.0.1:4318`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
