@@ -135,7 +135,7 @@ func (c converter) mcpsnoopWrapped(found foundFile, it *Item) {
 	if t.Containers == nil {
 		t = wrap.Target{Containers: [][]string{{"mcpServers"}}}
 	}
-	out, moved, problems := c.rewrap(data, t)
+	_, moved, problems := c.rewrap(data, t)
 	it.NotCarried = append(it.NotCarried, problems...)
 	if len(moved) == 0 {
 		it.Result = "not converted: no entry could run through mcpward"
@@ -155,7 +155,7 @@ func (c converter) mcpsnoopWrapped(found foundFile, it *Item) {
 	}
 	defer f.Close()
 	// Under the lock, from the file as it is now.
-	out, moved, _ = c.rewrap(f.Data, t)
+	out, moved, _ := c.rewrap(f.Data, t)
 	if err := f.CheckWritable(); err != nil {
 		it.fail(err)
 		return
