@@ -42,7 +42,16 @@ type Observation struct {
 	// Stderr is what a stdio server wrote to stderr, kept when the
 	// observation is incomplete: it usually says why.
 	Stderr []byte
+	// Err is why the server could not be observed at all (nil when it
+	// answered): marked incomplete, and wrapping [ErrAuthRequired] with a
+	// hint when its stderr asked for credentials. Problems holds its
+	// message.
+	Err error
 }
+
+// AuthRequired reports whether the server could not be observed because it
+// asked for credentials.
+func (o *Observation) AuthRequired() bool { return errors.Is(o.Err, ErrAuthRequired) }
 
 // Complete reports whether the observation may stand for the server.
 func (o *Observation) Complete() bool { return len(o.Problems) == 0 }
@@ -52,13 +61,16 @@ func (o *Observation) Complete() bool { return len(o.Problems) == 0 }
 // Problems, also a server that could not be started, reached or handshaken
 // (an error marked fault.Incomplete by the transport layer becomes the
 // observation's one problem, with the server's stderr), so that every
-// incomplete outcome is reported the same way. Other errors (a bad config,
-// a cancelled context) are returned.
+// incomplete outcome is reported the same way; a server whose stderr asks
+// for credentials is "authentication required" ([AuthRequired]), as inspect
+// says. Other errors (a bad config, a cancelled context) are returned.
 func Observe(ctx context.Context, t *Target, opts *ObserveOptions) (*Observation, error) {
 	obs, err := observe(ctx, t, opts)
 	if err != nil {
 		if errors.Is(err, fault.ErrIncomplete) {
-			return &Observation{Problems: []string{err.Error()}, Stderr: transport.StderrOf(err)}, nil
+			stderr := transport.StderrOf(err)
+			err = classifyFailure(t, err, opts)
+			return &Observation{Problems: []string{err.Error()}, Stderr: stderr, Err: err}, nil
 		}
 		return nil, err
 	}

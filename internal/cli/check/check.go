@@ -252,7 +252,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 	}
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
-	r, stderr, err := checkTarget(ctx, opts, rt, progress.Show, progress.Stop)
+	r, obs, err := checkTarget(ctx, opts, rt, progress.Show, progress.Stop)
 	if err != nil {
 		return err
 	}
@@ -260,20 +260,25 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		return err
 	}
 	if r.ExitCode == result.Incomplete {
-		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock(stderr, contract.StderrLines))
+		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock(obs.Stderr, contract.StderrLines))
 		done := "nothing compared as unchanged"
 		if opts.Update {
 			done = "snapshot not updated"
 		}
-		return &cmdutil.VerdictError{Code: result.Incomplete, Reason: "missing evidence is never 'no change': " + done}
+		reason := "missing evidence is never 'no change': " + done
+		if obs.AuthRequired() {
+			return contract.AuthRequiredError(reason)
+		}
+		return &cmdutil.VerdictError{Code: result.Incomplete, Reason: reason}
 	}
 	return cmdutil.Verdict(r.ExitCode)
 }
 
 // checkTarget checks one resolved target and returns its Result (not yet
-// rendered) and what the server wrote to stderr. show and stop drive the
-// progress line while the server is observed.
-func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved, show func(string), stop func()) (*result.Result, []byte, error) {
+// rendered) and the live observation (what the server wrote to stderr,
+// why it could not be observed). show and stop drive the progress line
+// while the server is observed.
+func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved, show func(string), stop func()) (*result.Result, *contract.Observation, error) {
 	failOn := opts.FailOn
 	if failOn == "" {
 		failOn = rt.FailOn
@@ -382,7 +387,7 @@ func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved,
 			Drift:      r.Gate.Failed && !r.Updated,
 		})
 	}
-	return r, obs.Stderr, nil
+	return r, obs, nil
 }
 
 // unreachable is the Result of a check whose server could not be observed

@@ -66,8 +66,11 @@ func fleetRun(ctx context.Context, opts *CheckOptions) error {
 		if resolved[i] == nil {
 			return checked{}, nil
 		}
-		r, stderr, err := checkTarget(ctx, opts, resolved[i], nop, func() {})
-		return checked{r, stderr}, err
+		r, obs, err := checkTarget(ctx, opts, resolved[i], nop, func() {})
+		if obs == nil {
+			return checked{r, nil}, err
+		}
+		return checked{r, obs.Stderr}, err
 	})
 	progress.Stop()
 

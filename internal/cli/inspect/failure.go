@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/client"
-	"github.com/mcpward/mcpward/internal/fault"
-	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
@@ -18,19 +16,15 @@ import (
 // says why) goes to --json and --save, as mcp-surfaceprint wrote one on
 // failure too. A server whose stderr asks for credentials is reported as
 // "authentication required" with a hint instead of its raw stderr (shown
-// with --verbose); the exit code is 2 either way.
+// with --verbose), as record and check report it (contract.AuthRequired);
+// the exit code is 2 either way.
 func failed(opts *InspectOptions, spec *target.Spec, err error) error {
 	stderr := transport.StderrOf(err)
 	var recordedAt time.Time
 	if opts.Now != nil {
 		recordedAt = opts.Now()
 	}
-	snap, berr := snapshot.Build(&snapshot.Evidence{
-		RecordedAt:    recordedAt,
-		Target:        spec.Info(),
-		DiscoverError: &snapshot.SectionError{Kind: errorKind(err), Message: oneLine(err.Error())},
-		Stderr:        string(stderr),
-	}, &snapshot.BuildOptions{MCPWardVersion: opts.Version})
+	snap, berr := contract.FailureSnapshot(spec.Info(), err, recordedAt, opts.Version)
 	if berr != nil {
 		return err
 	}
@@ -40,41 +34,14 @@ func failed(opts *InspectOptions, spec *target.Spec, err error) error {
 	if opts.Verbose {
 		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock(stderr, verboseLines))
 	}
-	if hint := authHint(snap); hint != "" && snap.Observation.Status == snapshot.StatusAuthRequired {
-		return cmdutil.WithHint(
-			fault.Incomplete(fmt.Errorf("authentication required: %s; the server's stderr asks for credentials: %s", oneLine(err.Error()), hint)),
-			"pass credentials with --env K=V (or a --home that holds them); --verbose shows the server's stderr")
+	if aerr := contract.AuthRequired(err, snap); aerr != nil {
+		return cmdutil.WithHint(aerr, contract.AuthHint+"; --verbose shows the server's stderr")
 	}
 	if opts.Quiet || opts.Verbose {
 		// Not shown, or shown in full above: not again as the tail.
 		return withoutStderr{err}
 	}
 	return err
-}
-
-// errorKind classifies a connection failure as a snapshot section error.
-func errorKind(err error) string {
-	var he *client.HTTPError
-	switch {
-	case errors.As(err, &he) && he.Auth():
-		return "auth"
-	case errors.Is(err, transport.ErrTimeout):
-		return "timeout"
-	case errors.Is(err, transport.ErrExited):
-		return "exited"
-	}
-	return "transport"
-}
-
-// authHint is the excerpt of the server's stderr that asks for
-// credentials, "" when there is none.
-func authHint(s *snapshot.Snapshot) string {
-	for _, n := range s.Observation.Notes {
-		if n.Kind == "stderr" && n.Rule == "auth_hint" {
-			return fmt.Sprintf("%q", n.Snippet)
-		}
-	}
-	return ""
 }
 
 // withoutStderr is err without the server stderr it carries: the same

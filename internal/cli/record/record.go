@@ -217,10 +217,15 @@ const StderrLines = contract.StderrLines
 
 // incomplete prints one line per problem, then the last lines the server
 // wrote to stderr under a heading, and returns the exit-2 verdict whose
-// reason ends with what was (not) done.
+// reason ends with what was (not) done; "authentication required", with a
+// hint how to pass credentials, when the server asked for them.
 func incomplete(w io.Writer, obs *contract.Observation, done string) error {
 	contract.WriteProblems(w, obs)
-	return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: "missing evidence is never 'no change': " + done}
+	reason := "missing evidence is never 'no change': " + done
+	if obs.AuthRequired() {
+		return contract.AuthRequiredError(reason)
+	}
+	return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: reason}
 }
 
 func plural(n int, word string) string {
