@@ -34,7 +34,7 @@ func AddFleetFlags(cmd *cobra.Command, ff *FleetFlags) {
 	fl := cmd.Flags()
 	fl.BoolVar(&ff.All, "all", false, "every target of the config, in parallel, into one report")
 	fl.IntVar(&ff.Jobs, "jobs", runtime.NumCPU(), "how many targets run at once with --all or several NAMEs (default: the number of CPUs)")
-	fl.DurationVar(&ff.TargetTimeout, "target-timeout", DefaultTargetTimeout, "bound on one target's whole run with --all or several NAMEs (a target past it is incomplete, exit 2)")
+	TimeoutVar(fl, &ff.TargetTimeout, "target-timeout", DefaultTargetTimeout, "bound on one target's whole run with --all or several NAMEs (a target past it is incomplete, exit 2)")
 }
 
 // Validate checks the fleet flags against the positional target names and

@@ -125,7 +125,7 @@ printed on stderr before it runs. With --exit-code, a different answer exits 1.`
 	fl.StringArrayVar(&opts.Set, "set", nil, "edit params: `path=value` (value is JSON if it parses; repeatable)")
 	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 1 when the answer differs from the recording")
 	cmdutil.AddJSONFlags(cmd, &opts.JSON, "sessions replay")
-	fl.DurationVar(&opts.Timeout, "timeout", replay.DefaultTimeout, "request `timeout`")
+	cmdutil.TimeoutVar(fl, &opts.Timeout, "timeout", replay.DefaultTimeout, "request timeout")
 	cmdutil.AddStateDirFlag(cmd, f)
 	cmd.ValidArgsFunction = sessionargs.CompleteSessions(f)
 	_ = cmd.RegisterFlagCompletionFunc("session", sessionargs.CompleteSessions(f))
