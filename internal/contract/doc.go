@@ -9,7 +9,7 @@
 //	if len(obs.Problems) > 0 { /* exit 2, write nothing */ }
 //	err = contract.WriteSnapshot(path, obs.Snapshot)
 //
-// The pure work (building, diffing, rendering) lives in internal/snapshot,
-// internal/diff and internal/export; this package only connects them to the
-// file system and the network.
+// The pure work (building, diffing, judging, rendering) lives in
+// internal/snapshot, internal/diff, internal/verdict and internal/export;
+// this package only connects them to the file system and the network.
 package contract
