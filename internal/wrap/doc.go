@@ -17,7 +17,9 @@
 // <file>.mcpward.lock (flock on Unix; other systems rely on the next
 // check alone), reads the file under that lock, writes atomically in the
 // target's directory keeping the file's mode, keeps a backup
-// (<file>.mcpward-backup) before the first wrap, refuses a read-only file,
+// (<file>.mcpward-backup) before the first wrap and removes it once no entry
+// runs through mcpward ([BackupNeeded] says when it must stay), refuses a
+// read-only file,
 // and refuses to write when the file changed between read and write. Unwrap restores the backup byte
 // for byte when nothing else in the file changed since the wrap, and
 // otherwise splices the original entry back and keeps the other edits.

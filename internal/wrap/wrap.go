@@ -56,6 +56,7 @@ type entry struct {
 	argsIdx   int   // index of args among obj.members, -1 if absent
 	cmd       string
 	argv      []string
+	name      string // the member that holds the entry (stdioEntries)
 }
 
 // find locates server's entry in doc.

@@ -316,6 +316,11 @@ func NewCmdUnwrap(f *cmdutil.Factory, runF func(context.Context, *UnwrapOptions)
 since the wrap, the backup is put back byte for byte; otherwise only the
 entry's command and args are restored and the other edits are kept.
 
+Once no server of the file runs through mcpward any more, the backup
+(<file>.mcpward-backup) is removed, unless it alone still holds something
+you typed: the shim flags of a server mcpsnoop wrapped, which wrap carried
+over and unwrap does not put back. It then stays, and unwrap says why.
+
 ` + clientHelp,
 		Example: `  mcpward unwrap weather
   mcpward unwrap memory --client vscode --scope workspace`,
@@ -367,10 +372,15 @@ func unwrapRun(opts *UnwrapOptions) error {
 		how = " (restored from the backup)"
 	}
 	fmt.Fprintf(opts.IO.Out, "unwrapped %q in %s%s\n", opts.Server, f.Path, how)
-	if backup != nil && string(out) == string(backup) {
-		if err := f.RemoveBackup(); err != nil {
-			return fault.Input(err)
-		}
+	// The backup goes once no entry of the file runs through mcpward,
+	// unless it alone holds something the user would lose (see
+	// wrap.BackupNeeded for the reasons).
+	note, err := f.TidyBackup(out)
+	if err != nil {
+		return fault.Input(err)
+	}
+	if note != "" {
+		fmt.Fprintln(opts.IO.ErrOut, note)
 	}
 	return nil
 }
