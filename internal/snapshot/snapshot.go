@@ -113,6 +113,18 @@ type Observation struct {
 	Status   string   `json:"status"`
 	Coverage Coverage `json:"coverage"`
 	Notes    []Note   `json:"notes,omitempty"`
+	// Uncaptured names the parts of the surface the tool that wrote the
+	// original file never recorded (a snapshot converted from snapgauge
+	// or mcp-surfaceprint), so that their absence here is no evidence
+	// that the server lacked them. Each entry is a dot path into the
+	// surface as diff subjects name it, one segment per key: a literal
+	// key, "*" (any key), "!a|b|c" (any key but these), or "@nextPages"
+	// after a list ("tools.@nextPages": the entries on pages after the
+	// first). Examples: "tools.*.title", "resources",
+	// "discover.serverInfo.!name|version". A list or section named alone
+	// ("resources", "manifest") covers its entries and its list info.
+	// Absent in snapshots mcpward records: it captures everything.
+	Uncaptured []string `json:"uncaptured,omitempty"`
 }
 
 // Coverage says, per section, how far the observation got.

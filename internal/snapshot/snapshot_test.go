@@ -235,6 +235,31 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// A converted snapshot's uncaptured list is kept by every reader, and
+// by the surface digest not at all (it is observation metadata).
+func TestUncapturedRoundTrip(t *testing.T) {
+	s := mustBuild(t, cleanEvidence(), &BuildOptions{ProbeSpec: cleanSpec()})
+	digest := s.SurfaceDigest
+	want := []string{"tools.*.title", "resources", "discover.serverInfo.!name|version", "tools.@nextPages"}
+	s.Observation.Uncaptured = want
+	b := mustMarshal(t, s)
+	if !strings.Contains(string(b), `"uncaptured": [`) {
+		t.Fatalf("Marshal wrote no uncaptured list:\n%s", b)
+	}
+	for name, read := range map[string]func([]byte) (*Snapshot, error){"Unmarshal": Unmarshal, "UnmarshalLazy": UnmarshalLazy, "strict": unmarshalStrict} {
+		got, err := read(b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if d := cmp.Diff(want, got.Observation.Uncaptured); d != "" {
+			t.Errorf("%s: uncaptured (-want +got):\n%s", name, d)
+		}
+		if d, err := SurfaceDigest(&got.Surface); err != nil || d != digest {
+			t.Errorf("%s: digest %q (err %v), want %q", name, d, err, digest)
+		}
+	}
+}
+
 func TestUnmarshalErrors(t *testing.T) {
 	good := string(mustMarshal(t, mustBuild(t, cleanEvidence(), nil)))
 	tests := []struct {
