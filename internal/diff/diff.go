@@ -16,6 +16,10 @@ import (
 type differ struct {
 	out []Finding
 	dec *snapshot.ToolDecoder // for the tools held raw (snapshot.UnmarshalLazy)
+	// uo and un are what each side did not capture (nil for snapshots
+	// mcpward records); first counts what was left out for that reason.
+	uo, un uncaptured
+	first  map[string]int
 }
 
 func (d *differ) add(rule, subject, msg string, before, after any) {
@@ -29,8 +33,26 @@ func (d *differ) add(rule, subject, msg string, before, after any) {
 // Diff compares old and new and returns every finding, sorted by tier
 // (highest first), rule id and subject. It never fails: values it cannot
 // classify are reported by a catch-all rule.
+//
+// A part of the surface that one side's snapshot never captured
+// (snapshot.Observation.Uncaptured: a snapshot converted from another
+// tool) and that side does not hold is not compared; [DiffReport] names
+// what was left out.
 func Diff(old, new *snapshot.Snapshot) []Finding {
-	d := &differ{dec: &snapshot.ToolDecoder{}}
+	d := newDiffer(old, new)
+	d.run(old, new)
+	return d.out
+}
+
+func newDiffer(old, new *snapshot.Snapshot) *differ {
+	return &differ{
+		dec: &snapshot.ToolDecoder{},
+		uo:  parseUncaptured(old.Observation.Uncaptured),
+		un:  parseUncaptured(new.Observation.Uncaptured),
+	}
+}
+
+func (d *differ) run(old, new *snapshot.Snapshot) {
 	o, n := &old.Surface, &new.Surface
 	d.discover(o.Discover, n.Discover, old.VersionsComplete(), new.VersionsComplete())
 	d.tools(o, n)
@@ -38,13 +60,12 @@ func Diff(old, new *snapshot.Snapshot) []Finding {
 	d.listInfo("resourcesList", o.ResourcesList, n.ResourcesList)
 	d.listInfo("resourceTemplatesList", o.ResourceTemplatesList, n.ResourceTemplatesList)
 	d.listInfo("promptsList", o.PromptsList, n.PromptsList)
-	d.resources("resources", "uri", "resource", o.Resources, n.Resources)
-	d.resources("resourceTemplates", "uriTemplate", "resourceTemplate", o.ResourceTemplates, n.ResourceTemplates)
-	d.prompts(o.Prompts, n.Prompts)
+	d.resources("resources", "uri", "resource", o.Resources, n.Resources, listPages(o.ResourcesList), listPages(n.ResourcesList))
+	d.resources("resourceTemplates", "uriTemplate", "resourceTemplate", o.ResourceTemplates, n.ResourceTemplates, listPages(o.ResourceTemplatesList), listPages(n.ResourceTemplatesList))
+	d.prompts(o.Prompts, n.Prompts, listPages(o.PromptsList), listPages(n.PromptsList))
 	d.manifest(o.Manifest, n.Manifest)
 	d.behavior(o.Behavior, n.Behavior, explainedBySchema(o, n, d.dec))
 	sortFindings(d.out)
-	return d.out
 }
 
 // jeq compares two tree values by their JCS form (1 and 1.0 are equal, key
@@ -153,9 +174,10 @@ func (d *differ) discover(o, n *snapshot.Discover, oComplete, nComplete bool) {
 			d.add("version.added", "discover.supportedVersions."+v, fmt.Sprintf("protocol version %s is now supported", v), nil, v)
 		}
 	}
-	for _, k := range keysUnion(o.Capabilities, n.Capabilities) {
-		a, aok := o.Capabilities[k]
-		b, bok := n.Capabilities[k]
+	ocaps, ncaps := d.strip([]string{"discover", "capabilities"}, "discover.capabilities", o.Capabilities, n.Capabilities)
+	for _, k := range keysUnion(ocaps, ncaps) {
+		a, aok := ocaps[k]
+		b, bok := ncaps[k]
 		subj := "discover.capabilities." + k
 		switch {
 		case aok && !bok:
@@ -163,11 +185,12 @@ func (d *differ) discover(o, n *snapshot.Discover, oComplete, nComplete bool) {
 		case !aok && bok:
 			d.add("capability.added", subj, fmt.Sprintf("capability %q was added", k), nil, b)
 		default:
-			d.capability(subj, a, b)
+			d.capability([]string{"discover", "capabilities", k}, subj, a, b)
 		}
 	}
-	for _, k := range keysUnion(o.ServerInfo, n.ServerInfo) {
-		a, b := o.ServerInfo[k], n.ServerInfo[k]
+	oinfo, ninfo := d.strip([]string{"discover", "serverInfo"}, "discover.serverInfo", o.ServerInfo, n.ServerInfo)
+	for _, k := range keysUnion(oinfo, ninfo) {
+		a, b := oinfo[k], ninfo[k]
 		if jeq(a, b) {
 			continue
 		}
@@ -180,11 +203,22 @@ func (d *differ) discover(o, n *snapshot.Discover, oComplete, nComplete bool) {
 			d.add("serverInfo.changed", "discover.serverInfo."+k, "serverInfo."+k+" changed", a, b)
 		}
 	}
-	d.text("instructions.changed", "discover.instructions", "instructions", strPtr(o.Instructions), strPtr(n.Instructions))
+	oinst, ninst := strPtr(o.Instructions), strPtr(n.Instructions)
+	if d.uncapturedOnly(oinst != nil, ninst != nil, "discover", "instructions") {
+		oinst, ninst = nil, nil
+	}
+	d.text("instructions.changed", "discover.instructions", "instructions", oinst, ninst)
 	if o.ProtocolVersion != n.ProtocolVersion {
 		d.add("discover.protocolVersion.changed", "discover.protocolVersion", "negotiated protocol version changed", o.ProtocolVersion, n.ProtocolVersion)
 	}
-	d.cache("discover", o.TTLMs, n.TTLMs, o.CacheScope, n.CacheScope)
+	ottl, nttl, oscope, nscope := o.TTLMs, n.TTLMs, o.CacheScope, n.CacheScope
+	if d.uncapturedOnly(ottl != nil, nttl != nil, "discover", "ttlMs") {
+		ottl, nttl = nil, nil
+	}
+	if d.uncapturedOnly(oscope != "", nscope != "", "discover", "cacheScope") {
+		oscope, nscope = "", ""
+	}
+	d.cache("discover", ottl, nttl, oscope, nscope)
 }
 
 func strPtr(p *string) any {
@@ -194,8 +228,9 @@ func strPtr(p *string) any {
 	return *p
 }
 
-// capability walks inside one capability present on both sides.
-func (d *differ) capability(subj string, a, b any) {
+// capability walks inside one capability present on both sides; path is
+// subj's keys.
+func (d *differ) capability(path []string, subj string, a, b any) {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	if !aok || !bok {
@@ -204,6 +239,7 @@ func (d *differ) capability(subj string, a, b any) {
 		}
 		return
 	}
+	am, bm = d.strip(path, subj, am, bm)
 	for _, k := range keysUnion(am, bm) {
 		av, aok := am[k]
 		bv, bok := bm[k]
@@ -214,7 +250,11 @@ func (d *differ) capability(subj string, a, b any) {
 		case !aok && bok:
 			d.add("capability.feature.added", s, s[len("discover.capabilities."):]+" was added", nil, bv)
 		default:
-			d.capability(s, av, bv)
+			var sub []string // its keys matter only to an uncaptured list
+			if d.anyUncaptured() {
+				sub = append(slices.Clip(path), k)
+			}
+			d.capability(sub, s, av, bv)
 		}
 	}
 }

@@ -10,22 +10,28 @@ import (
 
 // resources diffs resources (kind "resource") or templates
 // (kind "resourceTemplate").
-func (d *differ) resources(section, key, kind string, o, n []snapshot.Object) {
+// opages and npages are how many pages each side's list was read in.
+func (d *differ) resources(section, key, kind string, o, n []snapshot.Object, opages, npages int) {
+	if d.section(section, len(o) == 0, len(n) == 0, max(len(o), len(n))) {
+		return
+	}
 	om, oids := index(o, key)
 	nm, nids := index(n, key)
 	word := map[string]string{"resource": "resource", "resourceTemplate": "resource template"}[kind]
 	for _, id := range oids {
-		if _, ok := nm[id]; !ok {
+		if _, ok := nm[id]; !ok && !d.unpaged(section, d.un, opages) {
 			d.add(kind+".removed", section+"."+id, fmt.Sprintf("%s %q was removed — a client that reads it will fail", word, id), nil, nil)
 		}
 	}
 	for _, id := range nids {
 		a, ok := om[id]
 		if !ok {
-			d.add(kind+".added", section+"."+id, fmt.Sprintf("%s %q was added", word, id), nil, nil)
+			if !d.unpaged(section, d.uo, npages) {
+				d.add(kind+".added", section+"."+id, fmt.Sprintf("%s %q was added", word, id), nil, nil)
+			}
 			continue
 		}
-		b := nm[id]
+		a, b := d.strip([]string{section, id}, section+".*", a, nm[id])
 		for _, k := range keysUnion(a, b) {
 			if jeq(a[k], b[k]) {
 				continue
@@ -58,21 +64,26 @@ func args(p snapshot.Object) (map[string]map[string]any, []string) {
 	return m, names
 }
 
-func (d *differ) prompts(o, n []snapshot.Object) {
+func (d *differ) prompts(o, n []snapshot.Object, opages, npages int) {
+	if d.section("prompts", len(o) == 0, len(n) == 0, max(len(o), len(n))) {
+		return
+	}
 	om, oids := index(o, "name")
 	nm, nids := index(n, "name")
 	for _, id := range oids {
-		if _, ok := nm[id]; !ok {
+		if _, ok := nm[id]; !ok && !d.unpaged("prompts", d.un, opages) {
 			d.add("prompt.removed", "prompts."+id, fmt.Sprintf("prompt %q was removed — a client that gets it will fail", id), nil, nil)
 		}
 	}
 	for _, id := range nids {
 		a, ok := om[id]
 		if !ok {
-			d.add("prompt.added", "prompts."+id, fmt.Sprintf("prompt %q was added", id), nil, nil)
+			if !d.unpaged("prompts", d.uo, npages) {
+				d.add("prompt.added", "prompts."+id, fmt.Sprintf("prompt %q was added", id), nil, nil)
+			}
 			continue
 		}
-		b := nm[id]
+		a, b := d.strip([]string{"prompts", id}, "prompts.*", a, nm[id])
 		p := "prompts." + id
 		for _, k := range keysUnion(a, b) {
 			switch {
@@ -96,6 +107,8 @@ func (d *differ) prompts(o, n []snapshot.Object) {
 			case !had:
 				d.add("prompt.argument.optional.added", s, fmt.Sprintf("optional argument %q was added", name), nil, nArg)
 			default:
+				oArg, nArg := d.strip([]string{"prompts", id, "arguments", name}, "prompts.*.arguments.*", oArg, nArg)
+				req := isTrue(nArg, "required")
 				wasReq := isTrue(oArg, "required")
 				if req && !wasReq {
 					d.add("prompt.argument.required.added", s+".required", fmt.Sprintf("argument %q is now required — a client recorded against the old contract does not send it", name), oArg["required"], true)
@@ -118,7 +131,7 @@ func (d *differ) prompts(o, n []snapshot.Object) {
 }
 
 func (d *differ) manifest(o, n *snapshot.Manifest) {
-	if o == nil && n == nil {
+	if (o == nil && n == nil) || d.section("manifest", o == nil, n == nil, 1) {
 		return
 	}
 	index := func(m *snapshot.Manifest) (map[string]snapshot.ManifestTool, []string) {

@@ -19,12 +19,12 @@ var handledToolFields = map[string]bool{
 func (d *differ) tools(o, n *snapshot.Surface) {
 	ot, nt := toolsOf(o, d.dec), toolsOf(n, d.dec)
 	for _, t := range ot.list {
-		if nt.find(t.name) == nil {
+		if nt.find(t.name) == nil && !d.unpaged("tools", d.un, toolsPages(o.ToolsList)) {
 			d.add("tool.removed", "tools."+t.name, fmt.Sprintf("tool %q was removed — a client holding the old contract will fail", t.name), nil, nil)
 		}
 	}
 	for _, t := range nt.list {
-		if ot.find(t.name) == nil {
+		if ot.find(t.name) == nil && !d.unpaged("tools", d.uo, toolsPages(n.ToolsList)) {
 			d.add("tool.added", "tools."+t.name, fmt.Sprintf("tool %q was added — the action surface grew", t.name), nil, nil)
 		}
 	}
@@ -117,6 +117,7 @@ func (d *differ) tool(name string, o, n snapshot.Object) {
 		// anything between equal trees.
 		return
 	}
+	o, n = d.strip([]string{"tools", name}, "tools.*", o, n)
 	p := "tools." + name
 	d.text("tool.description.changed", p+".description", "description", o["description"], n["description"])
 	d.text("tool.title.changed", p+".title", "title", o["title"], n["title"])

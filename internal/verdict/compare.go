@@ -127,7 +127,8 @@ type Comparison struct {
 // gate failed, else Clean. A caller that judges more (check's rule
 // findings, --update) decides the code again from the whole outcome.
 func Compare(c *Comparison) *result.Result {
-	all := diff.Diff(c.Old, c.New)
+	rep := diff.DiffReport(c.Old, c.New)
+	all := rep.Findings
 	kept, failed := diff.Gate(all, c.Gate.FailOn, c.Gate.Only, c.Gate.Ignore)
 	r := &result.Result{
 		SchemaVersion: result.SchemaVersion,
@@ -152,6 +153,11 @@ func Compare(c *Comparison) *result.Result {
 	}
 	for _, t := range c.Gate.Only {
 		r.Gate.Only = append(r.Gate.Only, t.String())
+	}
+	// What a converted snapshot never captured is not compared: one note,
+	// never a finding.
+	if what, why, ok := rep.Note(); ok {
+		r.NotEvaluated = append(r.NotEvaluated, result.NotEvaluated{What: what, Why: why})
 	}
 	for _, f := range kept {
 		rf := result.Finding{Finding: f}
