@@ -9,9 +9,11 @@
 // moves each into mcpward's surface, recomputes what mcpward derives
 // itself (x-mcp-header bindings, digests) and fills in the observation
 // metadata snapgauge implies (a snapshot is written only from complete
-// evidence, after server/discover succeeded). A check of the unchanged
-// server against the converted snapshot therefore finds no drift of the
-// conversion's making.
+// evidence, after server/discover succeeded). What snapgauge never
+// recorded ([Uncaptured]: resources, prompts, extra serverInfo and tool
+// fields) is listed in Observation.Uncaptured, which the diff does not
+// take for a change. A check of the unchanged server against the
+// converted snapshot therefore finds no drift of the conversion's making.
 package snapgauge
 
 import (
@@ -149,6 +151,7 @@ func Snapshot(data []byte) (*snapshot.Snapshot, error) {
 		source += " (rulesetVersion " + ruleset + ")"
 	}
 	obs.Notes = append([]snapshot.Note{{Kind: NoteKind, Rule: RuleSource, Snippet: source + ", converted in memory"}}, c.notes...)
+	obs.Uncaptured = slices.Clone(Uncaptured)
 
 	digest, err := snapshot.SurfaceDigest(&s.Surface)
 	if err != nil {
@@ -176,6 +179,20 @@ func Snapshot(data []byte) (*snapshot.Snapshot, error) {
 		return nil, fmt.Errorf("snapgauge snapshot: %w", err)
 	}
 	return out, nil
+}
+
+// Uncaptured is what snapgauge never recorded of a surface mcpward
+// records (snapshot.Observation.Uncaptured): serverInfo beyond name and
+// version, tool fields other than those of its strict tool schema (a
+// vendor field), resources, resource templates, prompts and the server
+// manifest. The diff does not take their absence for a change.
+var Uncaptured = []string{
+	"discover.serverInfo.!name|version",
+	"tools.*.!_meta|annotations|description|icons|inputSchema|name|outputSchema|title|xmcpHeaders",
+	"resources",
+	"resourceTemplates",
+	"prompts",
+	"manifest",
 }
 
 type converter struct {

@@ -10,9 +10,12 @@
 // rules and digests as one mcpward records, and `diff` and `check` treat
 // both alike.
 //
-// What surfaceprint never captured stays absent and is named in a note:
-// tool titles, annotations, output schemas, icons and _meta; server
-// version and instructions; capability sub-features (it kept booleans).
+// What surfaceprint never captured stays absent, is named in a note and
+// listed in the snapshot's Observation.Uncaptured ([Uncaptured]), so that
+// a diff does not take its absence for a change: tool titles,
+// annotations, output schemas, icons and _meta; server version and
+// instructions; capability sub-features (it kept booleans); list entries
+// after the first page.
 // A legacy report also lacks input schemas and resource metadata, so it
 // is read as partial: its tools, resources and prompts sections are
 // marked incomplete, there is no digest, and a diff against it is
@@ -79,6 +82,8 @@ type converter struct {
 	notes []snapshot.Note
 	// provenance is the sha256 surfaceprint noted for the raw manifest.
 	provenance string
+	// uncaptured becomes the snapshot's Observation.Uncaptured.
+	uncaptured []string
 }
 
 func (c *converter) note(rule, format string, args ...any) {
@@ -109,6 +114,7 @@ func (c *converter) build(sourceStatus string) (*snapshot.Snapshot, error) {
 		notes = append(notes, n)
 	}
 	s.Observation.Notes = append(notes, c.notes...)
+	s.Observation.Uncaptured = slices.Clone(c.uncaptured)
 	if s.Surface.ToolsList != nil {
 		// surfaceprint stored tools sorted by name (legacy reports by
 		// risk): the server's tools/list order is unknown, and an order
@@ -172,7 +178,7 @@ func fromSnapshot(doc map[string]any) (*snapshot.Snapshot, error) {
 	c.ev.ResourceTemplates = c.list("resourceTemplates", "resourceTemplates", section(cov, "resourceTemplates", complete), c.entities("resourceTemplates", "uriTemplate", surface["resourceTemplates"]))
 	c.ev.Prompts = c.list("prompts", "prompts", section(cov, "prompts", complete), c.prompts(surface["prompts"]))
 	c.manifest(surface["declarationSources"], section(cov, "manifest", complete))
-	c.uncaptured()
+	c.notCaptured(Uncaptured)
 	return c.build(status)
 }
 
@@ -512,10 +518,61 @@ func (c *converter) manifest(v any, cov coverage) {
 	c.ev.Manifest = &snapshot.ManifestEvidence{URI: uri, Text: string(mustJSON(map[string]any{"tools": tools}))}
 }
 
-// uncaptured names, once, what surfaceprint never recorded, so that a
-// reader of a diff against this snapshot knows why those fields appear.
-func (c *converter) uncaptured() {
-	c.note("not_captured", "mcp-surfaceprint did not capture tool title, annotations, outputSchema, icons and _meta, the server's version and instructions, capability sub-features, or more than the first page of each list; a live snapshot that has them reports them as added")
+// Uncaptured is what an mcp-surfaceprint snapshot never recorded of a
+// surface mcpward records (snapshot.Observation.Uncaptured): of the
+// InitializeResult, anything but serverInfo.name, the protocol version
+// and the tools, resources and prompts capabilities as booleans (so no
+// sub-feature, no other capability, no instructions); tool fields other
+// than name, description and inputSchema (title, annotations,
+// outputSchema, icons, _meta…); resource and template fields other than
+// the six it kept (size, icons, _meta…); prompt and prompt argument
+// fields other than those it kept (title, icons…); and every list's
+// entries after its first page. The diff does not take their absence for
+// a change.
+var Uncaptured = []string{
+	"discover.serverInfo.!name",
+	"discover.instructions",
+	"discover.ttlMs",
+	"discover.cacheScope",
+	"discover.capabilities.!prompts|resources|tools",
+	"discover.capabilities.*.*",
+	"tools.*.!description|inputSchema|name|xmcpHeaders",
+	"tools.@nextPages",
+	"resources.*.!annotations|description|mimeType|name|title|uri",
+	"resources.@nextPages",
+	"resourceTemplates.*.!annotations|description|mimeType|name|title|uriTemplate",
+	"resourceTemplates.@nextPages",
+	"prompts.*.!arguments|description|name",
+	"prompts.*.arguments.*.!description|name|required|schema",
+	"prompts.@nextPages",
+}
+
+// UncapturedLegacy is [Uncaptured] for a legacy report, which kept less:
+// tool names and descriptions, resource and template identities, prompt
+// names, descriptions and argument names.
+var UncapturedLegacy = []string{
+	"discover.serverInfo.!name",
+	"discover.instructions",
+	"discover.ttlMs",
+	"discover.cacheScope",
+	"discover.capabilities.!prompts|resources|tools",
+	"discover.capabilities.*.*",
+	"tools.*.!description|name",
+	"tools.@nextPages",
+	"resources.*.!uri",
+	"resources.@nextPages",
+	"resourceTemplates.*.!uriTemplate",
+	"resourceTemplates.@nextPages",
+	"prompts.*.!arguments|description|name",
+	"prompts.*.arguments.*.!name",
+	"prompts.@nextPages",
+}
+
+// notCaptured records what surfaceprint never recorded, as the
+// snapshot's uncaptured list and, once, in a note.
+func (c *converter) notCaptured(list []string) {
+	c.uncaptured = list
+	c.note("not_captured", "mcp-surfaceprint did not capture tool title, annotations, outputSchema, icons and _meta, the server's version and instructions, capability sub-features, or more than the first page of each list; they are listed in observation.uncaptured, and a diff against a snapshot that has them does not report them as changes")
 }
 
 // fromLegacy converts a legacy report, which is partial by construction.
@@ -572,7 +629,7 @@ func fromLegacy(doc map[string]any) (*snapshot.Snapshot, error) {
 		src := map[string]any{"sourceType": "legacy", "name": "mcp_manifest", "extracted": map[string]any{"toolCapabilities": m}}
 		c.manifest([]any{src}, coverage{present: true, attempted: true, completed: true})
 	}
-	c.uncaptured()
+	c.notCaptured(UncapturedLegacy)
 	return c.build("")
 }
 
