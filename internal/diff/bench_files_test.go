@@ -35,11 +35,11 @@ func BenchmarkDiffFiles5000(b *testing.B) {
 		b.Fatal(err)
 	}
 	run := func(measure bool) (live uint64) {
-		old, err := contract.ReadSnapshot(paths[0], false)
+		old, err := contract.ReadSnapshotLazy(paths[0], false)
 		if err != nil {
 			b.Fatal(err)
 		}
-		cur, err := contract.ReadSnapshot(paths[1], false)
+		cur, err := contract.ReadSnapshotLazy(paths[1], false)
 		if err != nil {
 			b.Fatal(err)
 		}
