@@ -23,7 +23,7 @@ var renderers = []string{
 var stateReaders = []string{
 	"proxy", "ui", "remote", "hub-path",
 	"sessions list", "sessions export", "sessions check", "sessions diff",
-	"sessions baseline", "sessions replay", "sessions prune",
+	"sessions baseline", "sessions replay", "sessions prune", "serve",
 }
 
 func findCmd(t *testing.T, root *cobra.Command, path string) *cobra.Command {
