@@ -52,33 +52,9 @@ var errNotFast = errors.New("not on the fast path")
 func (w *wireObjects) UnmarshalJSON(b []byte) error {
 	p := treeParser{b: b, strs: make(map[string]string, 256)}
 	p.ws()
-	if !p.eat('[') {
-		return errNotFast
-	}
-	out := []Object{}
-	p.ws()
-	if p.eat(']') {
-		*w = out
-		return nil
-	}
-	for {
-		p.ws()
-		if p.i >= len(p.b) || p.b[p.i] != '{' {
-			return errNotFast
-		}
-		v, err := p.value()
-		if err != nil {
-			return err
-		}
-		out = append(out, v.(map[string]any))
-		p.ws()
-		if p.eat(',') {
-			continue
-		}
-		if !p.eat(']') {
-			return errNotFast
-		}
-		break
+	out, err := p.objects()
+	if err != nil {
+		return err
 	}
 	*w = out
 	return nil
@@ -373,32 +349,47 @@ func (p *treeParser) members(member func(key string) error) error {
 
 // objects reads an array of objects at p.i.
 func (p *treeParser) objects() ([]Object, error) {
-	if !p.eat('[') {
-		return nil, errNotFast
-	}
 	out := []Object{}
+	err := p.elements(func() error {
+		if p.i >= len(p.b) || p.b[p.i] != '{' {
+			return errNotFast
+		}
+		m, err := p.object(nil, nil, nil)
+		if err != nil {
+			return err
+		}
+		out = append(out, m)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// elements reads an array at p.i, calling element with p.i at each
+// element (after white space); element must read it.
+func (p *treeParser) elements(element func() error) error {
+	if !p.eat('[') {
+		return errNotFast
+	}
 	p.ws()
 	if p.eat(']') {
-		return out, nil
+		return nil
 	}
 	for {
 		p.ws()
-		if p.i >= len(p.b) || p.b[p.i] != '{' {
-			return nil, errNotFast
+		if err := element(); err != nil {
+			return err
 		}
-		v, err := p.value()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v.(map[string]any))
 		p.ws()
 		if p.eat(',') {
 			continue
 		}
 		if !p.eat(']') {
-			return nil, errNotFast
+			return errNotFast
 		}
-		return out, nil
+		return nil
 	}
 }
 
@@ -439,7 +430,7 @@ type treeParser struct {
 type pair struct {
 	k          string
 	v          any
-	start, end int // where v is in the input, when recording spans
+	start, end int // where v is in the input
 }
 
 // maxIntern bounds the strings kept in the intern table: keys and short
@@ -471,7 +462,11 @@ func (p *treeParser) value() (any, error) {
 	}
 	switch p.b[p.i] {
 	case '{':
-		return p.object()
+		m, err := p.object(nil, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
 	case '[':
 		return p.array()
 	case '"':
@@ -501,7 +496,11 @@ func (p *treeParser) scalar() (any, error) {
 	return json.Number(p.intern(p.b[start:p.i])), nil
 }
 
-func (p *treeParser) object() (any, error) {
+// object reads the object at p.i. With ref (an object decoded from old,
+// with its spans, see [ToolDecoder.DecodePair]) it takes from ref each
+// member whose bytes are equal, and reads an object member that differs
+// the same way; with ref nil it reads every member.
+func (p *treeParser) object(ref map[string]any, old []byte, spans *spanTable) (map[string]any, error) {
 	if p.depth++; p.depth > maxDepth {
 		return nil, errNotFast
 	}
@@ -523,14 +522,24 @@ func (p *treeParser) object() (any, error) {
 			if !p.eat(':') {
 				return nil, errNotFast
 			}
-			start := -1
-			if p.spans != nil {
-				p.ws()
-				start = p.i
+			p.ws()
+			start := p.i
+			var v any
+			var s *memberSpan
+			if ref != nil {
+				s = spans.find(ref, k)
 			}
-			v, err := p.value()
-			if err != nil {
-				return nil, err
+			switch {
+			case s != nil && sameValueAt(p.b, p.i, old[s.start:s.end]):
+				v, p.i = ref[k], p.i+s.end-s.start
+			case s != nil && p.i < len(p.b) && p.b[p.i] == '{' && isMap(ref[k]):
+				if v, err = p.object(ref[k].(map[string]any), old, spans); err != nil {
+					return nil, err
+				}
+			default:
+				if v, err = p.value(); err != nil {
+					return nil, err
+				}
 			}
 			p.pairs = append(p.pairs, pair{k, v, start, p.i})
 			p.ws()

@@ -38,10 +38,15 @@ type ToolDecoder struct {
 
 // Decode returns the tool as [Unmarshal] decodes it.
 func (d *ToolDecoder) Decode(t RawTool) (Object, error) {
+	return decodeRawObject(t.JSON, d.table())
+}
+
+// table returns the decoder's intern table, made on first use.
+func (d *ToolDecoder) table() map[string]string {
 	if d.strs == nil {
 		d.strs = make(map[string]string, 64)
 	}
-	return decodeRawObject(t.JSON, d.strs)
+	return d.strs
 }
 
 type rawTools struct {
@@ -116,14 +121,8 @@ func (s *Snapshot) withTools() (*Snapshot, error) {
 // encoding/json fallback is for safety and builds the same tree.
 func decodeRawObject(b []byte, strs map[string]string) (Object, error) {
 	p := treeParser{b: b, strs: strs}
-	p.ws()
-	if p.i < len(p.b) && p.b[p.i] == '{' {
-		v, err := p.value()
-		if err == nil {
-			if p.ws(); p.i == len(p.b) {
-				return v.(map[string]any), nil
-			}
-		}
+	if o, ok := p.wholeObject(nil, nil, nil); ok {
+		return o, nil
 	}
 	o, err := decodeObject(b)
 	if err != nil {
@@ -132,34 +131,38 @@ func decodeRawObject(b []byte, strs map[string]string) (Object, error) {
 	return o, nil
 }
 
+// wholeObject reads p.b as one object (see object for ref, old and
+// spans), white space around it allowed; ok is false if it is not one,
+// or not on the fast path.
+func (p *treeParser) wholeObject(ref map[string]any, old []byte, spans *spanTable) (o map[string]any, ok bool) {
+	if p.ws(); p.i >= len(p.b) || p.b[p.i] != '{' {
+		return nil, false
+	}
+	o, err := p.object(ref, old, spans)
+	if err != nil {
+		return nil, false
+	}
+	p.ws()
+	return o, p.i == len(p.b)
+}
+
 // rawToolList reads the array of tool objects at p.i, checking each and
 // keeping it as bytes with its name.
 func (p *treeParser) rawToolList() ([]RawTool, error) {
-	if !p.eat('[') {
-		return nil, errNotFast
-	}
 	out := []RawTool{}
-	p.ws()
-	if p.eat(']') {
-		return out, nil
-	}
-	for {
-		p.ws()
+	err := p.elements(func() error {
 		start := p.i
 		name, err := p.rawTool()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out = append(out, RawTool{Name: name, JSON: p.b[start:p.i]})
-		p.ws()
-		if p.eat(',') {
-			continue
-		}
-		if !p.eat(']') {
-			return nil, errNotFast
-		}
-		return out, nil
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // rawTool checks the object at p.i (valid JSON, nested at most maxDepth as
@@ -222,24 +225,13 @@ func nesting(b []byte) int {
 // changed tool usually changes a few of its parts, and a diff only reads
 // the trees.
 func (d *ToolDecoder) DecodePair(old, new RawTool) (Object, Object, error) {
-	if d.strs == nil {
-		d.strs = make(map[string]string, 64)
-	}
 	if d.spans == nil {
 		d.spans = &spanTable{objs: map[uintptr][2]int{}}
 	}
 	d.spans.reset()
-	p := treeParser{b: old.JSON, strs: d.strs, spans: d.spans}
-	p.ws()
-	var o Object
-	if p.i < len(p.b) && p.b[p.i] == '{' {
-		if v, err := p.value(); err == nil {
-			if p.ws(); p.i == len(p.b) {
-				o = v.(map[string]any)
-			}
-		}
-	}
-	if o == nil {
+	p := treeParser{b: old.JSON, strs: d.table(), spans: d.spans}
+	o, ok := p.wholeObject(nil, nil, nil)
+	if !ok {
 		o, err := d.Decode(old)
 		if err != nil {
 			return nil, nil, err
@@ -248,12 +240,8 @@ func (d *ToolDecoder) DecodePair(old, new RawTool) (Object, Object, error) {
 		return o, n, err
 	}
 	q := treeParser{b: new.JSON, strs: d.strs}
-	if q.ws(); q.i < len(q.b) && q.b[q.i] == '{' {
-		if n, err := q.objectLike(o, old.JSON, d.spans); err == nil {
-			if q.ws(); q.i == len(q.b) {
-				return o, n, nil
-			}
-		}
+	if n, ok := q.wholeObject(o, old.JSON, d.spans); ok {
+		return o, n, nil
 	}
 	n, err := d.Decode(new)
 	return o, n, err
@@ -297,66 +285,6 @@ func (t *spanTable) find(m map[string]any, k string) *memberSpan {
 		}
 	}
 	return nil
-}
-
-// objectLike reads the object at p.i as object does, taking from ref (an
-// object decoded from old, with its spans) each member whose bytes are
-// equal, and reading an object member that differs the same way.
-func (p *treeParser) objectLike(ref map[string]any, old []byte, spans *spanTable) (map[string]any, error) {
-	if p.depth++; p.depth > maxDepth {
-		return nil, errNotFast
-	}
-	defer func() { p.depth-- }()
-	p.i++ // {
-	base := len(p.pairs)
-	p.ws()
-	if !p.eat('}') {
-		for {
-			p.ws()
-			if p.i >= len(p.b) || p.b[p.i] != '"' {
-				return nil, errNotFast
-			}
-			k, err := p.string()
-			if err != nil {
-				return nil, err
-			}
-			p.ws()
-			if !p.eat(':') {
-				return nil, errNotFast
-			}
-			p.ws()
-			var v any
-			s := spans.find(ref, k)
-			switch {
-			case s != nil && sameValueAt(p.b, p.i, old[s.start:s.end]):
-				v, p.i = ref[k], p.i+s.end-s.start
-			case s != nil && p.i < len(p.b) && p.b[p.i] == '{' && isMap(ref[k]):
-				if v, err = p.objectLike(ref[k].(map[string]any), old, spans); err != nil {
-					return nil, err
-				}
-			default:
-				if v, err = p.value(); err != nil {
-					return nil, err
-				}
-			}
-			p.pairs = append(p.pairs, pair{k: k, v: v})
-			p.ws()
-			if p.eat(',') {
-				continue
-			}
-			if !p.eat('}') {
-				return nil, errNotFast
-			}
-			break
-		}
-	}
-	m := make(map[string]any, len(p.pairs)-base)
-	for _, kv := range p.pairs[base:] {
-		m[kv.k] = kv.v
-	}
-	clear(p.pairs[base:])
-	p.pairs = p.pairs[:base]
-	return m, nil
 }
 
 // sameValueAt reports whether the JSON value at b[i:] is v, a whole value
