@@ -39,24 +39,10 @@ func TestUnmarshalFastMatchesStrict(t *testing.T) {
 		}
 		docs = append(docs, string(b))
 	}
-	s, err := Build(cleanEvidence(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	good, err := Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	good, at := cleanDoc(t)
 	// Values of every kind inside a tool, written as a server may write them.
 	tool := `{"name":"0t\u00e9","description":"caf\u00e9 \"q\" \\ \n é 😀 \ud800 x","n":[1,1.0,-0,1e400,2E-3],` +
 		`"e":[],"o":{},"b":[true,false,null],"dup":1,"dup":2,"raw":"` + "\xff\xfe caf\xc3\xa9" + `","deep":{"a":{"b":[{"c":[[]]}]}}}`
-	// The surface's tools are the last list of that name (the manifest's
-	// comes first).
-	at := strings.LastIndex(string(good), `"tools": [`)
-	if at < 0 {
-		t.Fatal("could not place the extra tool")
-	}
-	at += len(`"tools": [`)
 	withTool := string(good[:at]) + tool + "," + string(good[at:])
 	docs = append(docs, string(good), withTool)
 	// These must take the fast path; the others may step aside.
@@ -184,13 +170,23 @@ func FuzzUnmarshalFast(f *testing.F) {
 // with the fast path alone, 41 once keys were no longer boxed in an
 // interface on their way into a map.
 func TestUnmarshalAllocations(t *testing.T) {
+	b := marshalTools(t, 200, func(i int) string {
+		return fmt.Sprintf(`{"name":"tool_%05d","description":"Does thing %d","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":["integer","null"],"enum":[3,1,2]}},"required":["b","a"]},"annotations":{"readOnlyHint":true},"_meta":{"vendor/id":%d}}`, i, i, i)
+	})
+	checkAllocsPerTool(t, "Unmarshal", Unmarshal, b, 200, 48)
+}
+
+// marshalTools returns the clean snapshot with n tools, tool(i) the i-th
+// (in name order), as Marshal writes it.
+func marshalTools(t *testing.T, n int, tool func(i int) string) []byte {
+	t.Helper()
 	var sb strings.Builder
 	sb.WriteString(`{"tools":[`)
-	for i := range 200 {
+	for i := range n {
 		if i > 0 {
 			sb.WriteByte(',')
 		}
-		fmt.Fprintf(&sb, `{"name":"tool_%05d","description":"Does thing %d","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":["integer","null"],"enum":[3,1,2]}},"required":["b","a"]},"annotations":{"readOnlyHint":true},"_meta":{"vendor/id":%d}}`, i, i, i)
+		sb.WriteString(tool(i))
 	}
 	sb.WriteString(`]}`)
 	ev := cleanEvidence()
@@ -204,13 +200,40 @@ func TestUnmarshalAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+// checkAllocsPerTool fails t when read (named name) allocates more than
+// most times per tool reading doc, a snapshot of n tools.
+func checkAllocsPerTool(t *testing.T, name string, read func([]byte) (*Snapshot, error), doc []byte, n int, most float64) {
+	t.Helper()
 	allocs := testing.AllocsPerRun(3, func() {
-		if _, err := Unmarshal(b); err != nil {
+		if _, err := read(doc); err != nil {
 			t.Fatal(err)
 		}
 	})
-	t.Logf("%.0f allocations, %.1f per tool", allocs, allocs/200)
-	if perTool := allocs / 200; perTool > 48 {
-		t.Errorf("Unmarshal() of 200 tools: %.0f allocations, %.1f per tool; want at most 48", allocs, perTool)
+	t.Logf("%.0f allocations, %.1f per tool", allocs, allocs/float64(n))
+	if perTool := allocs / float64(n); perTool > most {
+		t.Errorf("%s() of %d tools: %.0f allocations, %.1f per tool; want at most %g", name, n, allocs, perTool, most)
 	}
+}
+
+// cleanDoc returns the clean snapshot as Marshal writes it, and where a
+// tool may go in it: just inside the surface's tools array (the last list
+// of that name; the manifest's comes first).
+func cleanDoc(t *testing.T) (doc []byte, toolsAt int) {
+	t.Helper()
+	s, err := Build(cleanEvidence(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err = Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.LastIndex(string(doc), `"tools": [`)
+	if at < 0 {
+		t.Fatal("no tools array in the clean snapshot")
+	}
+	return doc, at + len(`"tools": [`)
 }

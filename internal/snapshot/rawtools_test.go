@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -59,15 +58,7 @@ func TestNesting(t *testing.T) {
 // goes through the whole-file path, as with Unmarshal; a tool as long
 // but shallow is held raw.
 func TestUnmarshalLazyDeepTool(t *testing.T) {
-	s, err := Build(cleanEvidence(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	good, err := Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := strings.LastIndex(string(good), `"tools": [`) + len(`"tools": [`)
+	good, at := cleanDoc(t)
 	for _, c := range []struct {
 		value string
 		raw   bool
@@ -100,35 +91,10 @@ func TestUnmarshalLazyDeepTool(t *testing.T) {
 // TestUnmarshalLazyAllocations: a lazy read allocates a few times per
 // tool, where decoding them took 40.
 func TestUnmarshalLazyAllocations(t *testing.T) {
-	var sb strings.Builder
-	sb.WriteString(`{"tools":[`)
-	for i := range 200 {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, `{"name":"tool_%05d","description":"Does thing %d","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`, i, i)
-	}
-	sb.WriteString(`]}`)
-	ev := cleanEvidence()
-	ev.Tools = ListEvidence{Attempted: true, Pages: []json.RawMessage{json.RawMessage(sb.String())}}
-	ev.ToolsRepeats = nil
-	s, err := Build(ev, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	allocs := testing.AllocsPerRun(3, func() {
-		if _, err := UnmarshalLazy(b); err != nil {
-			t.Fatal(err)
-		}
+	b := marshalTools(t, 200, func(i int) string {
+		return fmt.Sprintf(`{"name":"tool_%05d","description":"Does thing %d","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`, i, i)
 	})
-	t.Logf("%.0f allocations, %.1f per tool", allocs, allocs/200)
-	if perTool := allocs / 200; perTool > 8 {
-		t.Errorf("UnmarshalLazy() of 200 tools: %.0f allocations, %.1f per tool; want at most 8", allocs, perTool)
-	}
+	checkAllocsPerTool(t, "UnmarshalLazy", UnmarshalLazy, b, 200, 8)
 }
 
 // TestDecodePair: the new side of a pair decodes to what Decode gives,
