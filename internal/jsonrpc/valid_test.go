@@ -24,7 +24,7 @@ var validSeeds = []string{
 }
 
 func FuzzValidEquivalent(f *testing.F) {
-	for _, s := range append(append(validSeeds, utf8Seeds()...), longSeeds()...) {
+	for _, s := range append(append(append(validSeeds, utf8Seeds()...), longSeeds()...), indentSeeds()...) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
