@@ -400,6 +400,11 @@ func pageOrder(l ListEvidence) []string {
 	return order
 }
 
+// XMCPHeaders is the snapshot's computed x-mcp-header view of a tool's
+// input schema (a decoded tree): its bindings sorted by path, nil when it
+// has none. Converters of other tools' snapshots recompute it with this.
+func XMCPHeaders(schema any) []any { return xmcpHeaders(schema) }
+
 // xmcpHeaders computes the tool's x-mcp-header bindings in tree form.
 func xmcpHeaders(schema any) []any {
 	var raw bytes.Buffer

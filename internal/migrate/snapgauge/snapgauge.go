@@ -25,7 +25,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/migrate"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
@@ -354,7 +353,7 @@ func (c *converter) tools(val any) ([]snapshot.Object, error) {
 		delete(t, "xmcpHeaders")
 		var computed []any
 		if schema, ok := t["inputSchema"].(map[string]any); ok {
-			computed = xmcpHeaders(schema)
+			computed = snapshot.XMCPHeaders(schema)
 		}
 		if len(computed) > 0 {
 			t["xmcpHeaders"] = computed
@@ -371,30 +370,6 @@ func (c *converter) tools(val any) ([]snapshot.Object, error) {
 		return strings.Compare(snapshot.Str(a, "name"), snapshot.Str(b, "name"))
 	})
 	return out, nil
-}
-
-// xmcpHeaders is the snapshot's computed x-mcp-header view of a schema.
-func xmcpHeaders(schema map[string]any) []any {
-	raw, err := snapshot.JCS(schema)
-	if err != nil {
-		return nil
-	}
-	bs, err := mcp.HeaderBindings(raw)
-	if err != nil {
-		return nil
-	}
-	out := make([]any, 0, len(bs))
-	for _, b := range bs {
-		viol := make([]any, 0, len(b.Violations))
-		for _, v := range b.Violations {
-			viol = append(viol, v)
-		}
-		out = append(out, map[string]any{"path": b.PathString, "header": b.Header, "valid": b.Valid, "violations": viol})
-	}
-	slices.SortFunc(out, func(a, b any) int {
-		return strings.Compare(a.(map[string]any)["path"].(string), b.(map[string]any)["path"].(string))
-	})
-	return out
 }
 
 // validity summarises an xmcpHeaders view as path=valid pairs, the part
