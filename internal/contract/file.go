@@ -8,9 +8,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/fault"
-	"github.com/mcpward/mcpward/internal/migrate"
-	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
-	"github.com/mcpward/mcpward/internal/migrate/surfaceprint"
+	"github.com/mcpward/mcpward/internal/migrate/foreign"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
@@ -62,7 +60,7 @@ func ReadSnapshotLazy(path string, migrate bool) (*snapshot.Snapshot, error) {
 	if err == nil {
 		return s, nil
 	}
-	if s, ok, err := readForeignSnapshot(data); ok {
+	if s, ok, err := foreign.Snapshot(data); ok {
 		if err != nil {
 			return nil, fault.Input(fmt.Errorf("snapshot %s: %w", path, err))
 		}
@@ -78,20 +76,6 @@ func ReadSnapshotLazy(path string, migrate bool) (*snapshot.Snapshot, error) {
 		return nil, fmt.Errorf("snapshot %s: %w", path, err)
 	}
 	return s, nil
-}
-
-// readForeignSnapshot converts a snapshot written by one of the tools
-// mcpward replaces; ok is false when data is not one of theirs.
-func readForeignSnapshot(data []byte) (s *snapshot.Snapshot, ok bool, err error) {
-	switch kind := migrate.SniffSnapshot(data); kind {
-	case migrate.SnapgaugeSnapshot:
-		s, err = snapgauge.Snapshot(data)
-	case migrate.SurfaceprintSnapshot, migrate.SurfaceprintLegacy:
-		s, err = surfaceprint.Snapshot(data)
-	default:
-		return nil, false, nil
-	}
-	return s, true, err
 }
 
 // WriteSnapshot writes s to path in canonical form, atomically (a reader

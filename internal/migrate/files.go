@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoop"
 )
 
 // Kinds of foreign files that are not snapshots. `mcpward migrate` finds
@@ -36,7 +37,7 @@ func ClassifyFile(name string, data []byte) Kind {
 	case base == "snapgauge.config.json":
 		return SnapgaugeConfig
 	case strings.HasSuffix(base, ".jsonl"):
-		if isMcpsnoopLine(firstLine(data)) {
+		if mcpsnoop.Sniff(data) {
 			return McpsnoopLog
 		}
 		return ""
@@ -57,20 +58,6 @@ func ClassifyFile(name string, data []byte) Kind {
 		return SnapgaugeBoard
 	}
 	return SniffSnapshot(data)
-}
-
-func firstLine(data []byte) []byte {
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		return data[:i]
-	}
-	return data
-}
-
-// isMcpsnoopLine reports whether line is an mcpsnoop log envelope: an
-// object with session_id and direction.
-func isMcpsnoopLine(line []byte) bool {
-	keys := topLevelKeys(line)
-	return keys["session_id"] && keys["direction"]
 }
 
 // wrappedByMcpsnoop reports whether any mcpServers entry of a client config

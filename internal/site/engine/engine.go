@@ -28,9 +28,7 @@ import (
 	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/fault"
-	"github.com/mcpward/mcpward/internal/migrate"
-	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
-	"github.com/mcpward/mcpward/internal/migrate/surfaceprint"
+	"github.com/mcpward/mcpward/internal/migrate/foreign"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/snapshot"
@@ -109,26 +107,21 @@ type DiffOptions struct {
 // mcp-surfaceprint snapshot is converted, an mcpward one parsed strictly.
 func ReadSnapshot(in Input, migrateOld bool) (*snapshot.Snapshot, error) {
 	data := in.Data
-	var s *snapshot.Snapshot
-	var err error
-	switch migrate.SniffSnapshot(data) {
-	case migrate.SnapgaugeSnapshot:
-		s, err = snapgauge.Snapshot(data)
-	case migrate.SurfaceprintSnapshot, migrate.SurfaceprintLegacy:
-		s, err = surfaceprint.Snapshot(data)
-	default:
-		if migrateOld {
-			if data, err = snapshot.Migrate(data); err != nil {
-				return nil, fmt.Errorf("snapshot %s: %w", in.Name, err)
-			}
-		}
-		if s, err = snapshot.Unmarshal(data); err != nil {
-			return nil, fmt.Errorf("snapshot %s: %w", in.Name, err)
+	if s, ok, err := foreign.Snapshot(data); ok {
+		if err != nil {
+			return nil, fault.Input(fmt.Errorf("snapshot %s: %w", in.Name, err))
 		}
 		return s, nil
 	}
+	if migrateOld {
+		var err error
+		if data, err = snapshot.Migrate(data); err != nil {
+			return nil, fmt.Errorf("snapshot %s: %w", in.Name, err)
+		}
+	}
+	s, err := snapshot.Unmarshal(data)
 	if err != nil {
-		return nil, fault.Input(fmt.Errorf("snapshot %s: %w", in.Name, err))
+		return nil, fmt.Errorf("snapshot %s: %w", in.Name, err)
 	}
 	return s, nil
 }

@@ -1,0 +1,27 @@
+// Package foreign converts a snapshot written by one of the tools mcpward
+// replaces, whichever it is: the one dispatch that `mcpward diff`, `check`
+// (through contract.ReadSnapshot) and the browser engine share. It does no
+// I/O.
+package foreign
+
+import (
+	"github.com/mcpward/mcpward/internal/migrate"
+	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
+	"github.com/mcpward/mcpward/internal/migrate/surfaceprint"
+	"github.com/mcpward/mcpward/internal/snapshot"
+)
+
+// Snapshot converts data when it is a snapgauge or mcp-surfaceprint
+// snapshot (or legacy report); ok is false when it is neither, and the
+// caller reads it as mcpward's own.
+func Snapshot(data []byte) (s *snapshot.Snapshot, ok bool, err error) {
+	switch migrate.SniffSnapshot(data) {
+	case migrate.SnapgaugeSnapshot:
+		s, err = snapgauge.Snapshot(data)
+	case migrate.SurfaceprintSnapshot, migrate.SurfaceprintLegacy:
+		s, err = surfaceprint.Snapshot(data)
+	default:
+		return nil, false, nil
+	}
+	return s, true, err
+}
