@@ -18,6 +18,7 @@ import (
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 func env(kv ...string) func(string) (string, bool) {
@@ -258,7 +259,7 @@ func BenchmarkCheckBig(b *testing.B) {
 	if err := WriteSnapshot(path, obs.Snapshot); err != nil {
 		b.Fatal(err)
 	}
-	gate, err := ParseGate("risky", nil, nil)
+	gate, err := verdict.ParseGate("risky", nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -272,8 +273,8 @@ func BenchmarkCheckBig(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		problems := append(SideProblems("stored", stored), obs.Problems...)
-		r := Compare(&Comparison{Command: "check", Old: stored, New: obs.Snapshot, OldPath: path, FindingFile: path, Gate: gate, Problems: problems})
+		problems := append(verdict.SideProblems("stored", stored), obs.Problems...)
+		r := verdict.Compare(&verdict.Comparison{Command: "check", Old: stored, New: obs.Snapshot, OldPath: path, FindingFile: path, Gate: gate, Problems: problems})
 		if r.ExitCode != 0 {
 			b.Fatalf("exit %d, want 0: %v", r.ExitCode, r.Evidence.Problems)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/pairs/*.golden")
@@ -77,7 +78,7 @@ func TestPlantedDriftGoldens(t *testing.T) {
 			{"backward", other, base},
 		} {
 			t.Run(name+"/"+dir.suffix, func(t *testing.T) {
-				r := Compare(&Comparison{Command: "diff", Version: "test", Old: dir.old, New: dir.new, Gate: Gate{FailOn: diff.Risky}})
+				r := verdict.Compare(&verdict.Comparison{Command: "diff", Version: "test", Old: dir.old, New: dir.new, Gate: verdict.Gate{FailOn: diff.Risky}})
 				var buf bytes.Buffer
 				if err := text.Write(&buf, r); err != nil {
 					t.Fatal(err)

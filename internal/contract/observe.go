@@ -14,6 +14,7 @@ import (
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // ObserveOptions configure [Observe].
@@ -120,7 +121,7 @@ func observe(ctx context.Context, t *Target, opts *ObserveOptions) (*Observation
 		// field: both come from the config.
 		return nil, fault.Input(fmt.Errorf("build snapshot of %s: %w", t.Name, err))
 	}
-	obs := &Observation{Snapshot: snap, Problems: Problems(snap, ev), Findings: Judge(ev)}
+	obs := &Observation{Snapshot: snap, Problems: verdict.Problems(snap, ev), Findings: Judge(ev)}
 	if !obs.Complete() && ev.Stderr != "" {
 		obs.Stderr = []byte(ev.Stderr)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // BenchmarkDiffFiles5000 is `mcpward diff old new` of two 5,000-tool
@@ -30,7 +31,7 @@ func BenchmarkDiffFiles5000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	gate, err := contract.ParseGate("risky", nil, nil)
+	gate, err := verdict.ParseGate("risky", nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -52,8 +53,8 @@ func BenchmarkDiffFiles5000(b *testing.B) {
 		if err := snapshot.Comparable(old, cur); err != nil {
 			b.Fatal(err)
 		}
-		problems := append(contract.SideProblems("old", old), contract.SideProblems("new", cur)...)
-		r := contract.Compare(&contract.Comparison{Command: "diff", Old: old, New: cur,
+		problems := append(verdict.SideProblems("old", old), verdict.SideProblems("new", cur)...)
+		r := verdict.Compare(&verdict.Comparison{Command: "diff", Old: old, New: cur,
 			OldPath: paths[0], NewPath: paths[1], FindingFile: paths[1], Gate: gate, Problems: problems})
 		if r.ExitCode != 1 || len(r.Findings) < 2000 {
 			b.Fatalf("exit %d with %d findings, want 1 with the generated drift", r.ExitCode, len(r.Findings))

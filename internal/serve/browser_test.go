@@ -16,6 +16,7 @@ import (
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/testenv/browser"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // setFilter types a filter the way the page sees typing: value, then an
@@ -192,9 +193,9 @@ func diffText(t *testing.T, e *env) string {
 	if err := snapshot.Comparable(old, cur); err != nil {
 		t.Fatal(err)
 	}
-	gate, _ := contract.ParseGate("risky", nil, nil)
-	r := contract.Compare(&contract.Comparison{Command: "diff", Version: "test", Old: old, New: cur, OldPath: oldPath, NewPath: newPath,
-		FindingFile: newPath, Gate: gate, Problems: append(contract.SideProblems("old", old), contract.SideProblems("new", cur)...)})
+	gate, _ := verdict.ParseGate("risky", nil, nil)
+	r := verdict.Compare(&verdict.Comparison{Command: "diff", Version: "test", Old: old, New: cur, OldPath: oldPath, NewPath: newPath,
+		FindingFile: newPath, Gate: gate, Problems: append(verdict.SideProblems("old", old), verdict.SideProblems("new", cur)...)})
 	var b bytes.Buffer
 	if err := text.Write(&b, r); err != nil {
 		t.Fatal(err)

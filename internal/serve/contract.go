@@ -19,6 +19,7 @@ import (
 	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // maxListed bounds the files a listing reads.
@@ -157,7 +158,7 @@ func (s *Server) snapshotDetail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var problems []string
-	problems = append(problems, contract.Problems(snap, nil)...)
+	problems = append(problems, verdict.Problems(snap, nil)...)
 	writeJSON(w, http.StatusOK, map[string]any{
 		"snapshot":          snapshotRow(name, snap),
 		"era":               snap.Observation.Era,
@@ -195,9 +196,9 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "incomparable", err.Error())
 		return
 	}
-	gate, _ := contract.ParseGate("risky", nil, nil)
-	problems := append(contract.SideProblems("old", old), contract.SideProblems("new", cur)...)
-	res := contract.Compare(&contract.Comparison{
+	gate, _ := verdict.ParseGate("risky", nil, nil)
+	problems := append(verdict.SideProblems("old", old), verdict.SideProblems("new", cur)...)
+	res := verdict.Compare(&verdict.Comparison{
 		Command: "diff", Version: s.opts.Version, Old: old, New: cur,
 		OldPath: oldPath, NewPath: newPath, FindingFile: newPath, Gate: gate, Problems: problems,
 	})

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // CompatFunc runs the compat engine (profiles, transport, x-mcp-header and
@@ -177,13 +178,13 @@ func validate(opts *CheckOptions) error {
 		if opts.Target.Timeout <= 0 {
 			return cmdutil.FlagErrorf("--timeout must be positive, got %s", opts.Target.Timeout)
 		}
-		_, err := contract.ParseGate(opts.FailOn, opts.Only, opts.Ignore)
+		_, err := verdict.ParseGate(opts.FailOn, opts.Only, opts.Ignore)
 		if err != nil {
 			return cmdutil.FlagErrorWrap(err)
 		}
 		return nil
 	}
-	if _, err := contract.ParseGate(opts.FailOn, opts.Only, opts.Ignore); err != nil {
+	if _, err := verdict.ParseGate(opts.FailOn, opts.Only, opts.Ignore); err != nil {
 		return cmdutil.FlagErrorWrap(err)
 	}
 	if opts.Name != "" && !validName(opts.Name) {
@@ -283,10 +284,10 @@ func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved,
 	if failOn == "" {
 		failOn = rt.FailOn
 	}
-	if err := contract.CheckRuleIDs(rt.Ignore); err != nil {
+	if err := verdict.CheckRuleIDs(rt.Ignore); err != nil {
 		return nil, nil, fault.Input(fmt.Errorf("the ignore list of target %q in the config: %w", rt.Target.Name, err))
 	}
-	gate, err := contract.ParseGate(failOn, opts.Only, append(slices.Clone(rt.Ignore), opts.Ignore...))
+	gate, err := verdict.ParseGate(failOn, opts.Only, append(slices.Clone(rt.Ignore), opts.Ignore...))
 	if err != nil {
 		return nil, nil, cmdutil.FlagErrorWrap(err)
 	}
@@ -339,8 +340,8 @@ func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved,
 		if err := snapshot.Comparable(stored, obs.Snapshot); err != nil {
 			return nil, nil, fault.Input(err)
 		}
-		problems := append(contract.SideProblems("stored", stored), obs.Problems...)
-		r = contract.Compare(&contract.Comparison{
+		problems := append(verdict.SideProblems("stored", stored), obs.Problems...)
+		r = verdict.Compare(&verdict.Comparison{
 			Command:     "check",
 			Version:     opts.Version,
 			Target:      res,
@@ -392,7 +393,7 @@ func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved,
 
 // unreachable is the Result of a check whose server could not be observed
 // at all: no findings, incomplete evidence, exit 2.
-func unreachable(opts *CheckOptions, t *result.Target, stored *snapshot.Snapshot, path string, gate contract.Gate, problems []string) *result.Result {
+func unreachable(opts *CheckOptions, t *result.Target, stored *snapshot.Snapshot, path string, gate verdict.Gate, problems []string) *result.Result {
 	r := &result.Result{
 		SchemaVersion: result.SchemaVersion,
 		Tool:          "mcpward",

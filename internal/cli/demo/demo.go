@@ -19,6 +19,7 @@ import (
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // DemoOptions are the inputs of `mcpward demo`.
@@ -122,8 +123,8 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 	if err := snapshot.Comparable(old, cur); err != nil {
 		return err
 	}
-	gate := contract.Gate{FailOn: diff.Risky}
-	r := contract.Compare(&contract.Comparison{
+	gate := verdict.Gate{FailOn: diff.Risky}
+	r := verdict.Compare(&verdict.Comparison{
 		Command:     "diff",
 		Version:     opts.Version,
 		Old:         old,

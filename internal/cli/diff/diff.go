@@ -14,6 +14,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // DiffOptions are the inputs of `mcpward diff`.
@@ -51,7 +52,7 @@ Exit codes: 0 nothing at or above the gate, 1 drift at or above the gate,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.OldPath, opts.NewPath = args[0], args[1]
-			if _, err := contract.ParseGate(opts.FailOn, opts.Only, opts.Ignore); err != nil {
+			if _, err := verdict.ParseGate(opts.FailOn, opts.Only, opts.Ignore); err != nil {
 				return cmdutil.FlagErrorWrap(err)
 			}
 			if runF != nil {
@@ -73,7 +74,7 @@ Exit codes: 0 nothing at or above the gate, 1 drift at or above the gate,
 }
 
 func diffRun(_ context.Context, opts *DiffOptions) error {
-	gate, err := contract.ParseGate(opts.FailOn, opts.Only, opts.Ignore)
+	gate, err := verdict.ParseGate(opts.FailOn, opts.Only, opts.Ignore)
 	if err != nil {
 		return cmdutil.FlagErrorWrap(err)
 	}
@@ -88,8 +89,8 @@ func diffRun(_ context.Context, opts *DiffOptions) error {
 	if err := snapshot.Comparable(old, cur); err != nil {
 		return cmdutil.WithHint(fault.Input(err), "record both sides with the same probes and profiles, then diff again")
 	}
-	problems := append(contract.SideProblems("old", old), contract.SideProblems("new", cur)...)
-	r := contract.Compare(&contract.Comparison{
+	problems := append(verdict.SideProblems("old", old), verdict.SideProblems("new", cur)...)
+	r := verdict.Compare(&verdict.Comparison{
 		Command:     "diff",
 		Version:     opts.Version,
 		Old:         old,

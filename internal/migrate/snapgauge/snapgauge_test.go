@@ -9,11 +9,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/migrate"
 	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
 	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 func read(t *testing.T, name string) []byte {
@@ -48,7 +48,7 @@ func TestSnapshotMatchesNative(t *testing.T) {
 	if err := snapshot.Comparable(got, native); err != nil {
 		t.Errorf("Comparable: %v", err)
 	}
-	if ps := contract.Problems(got, nil); len(ps) > 0 {
+	if ps := verdict.Problems(got, nil); len(ps) > 0 {
 		t.Errorf("converted snapshot is not complete evidence: %q", ps)
 	}
 	if fs := diff.Diff(got, native); len(fs) > 0 {
