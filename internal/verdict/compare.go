@@ -70,7 +70,7 @@ func CheckRuleIDs(ids []string) error {
 		if _, ok := rules.Lookup(id); ok {
 			continue
 		}
-		if near := suggest.Closest(id, ruleIDs(), 3, 3); len(near) > 0 {
+		if near := suggest.Closest(id, RuleIDs(), 3, 3); len(near) > 0 {
 			return fmt.Errorf("%q is no rule id (did you mean %s?)", id, strings.Join(near, ", "))
 		}
 		return fmt.Errorf("%q is no rule id: ids are the ruleId of a finding, or a protocol rule of 'mcpward rules'", id)
@@ -78,17 +78,20 @@ func CheckRuleIDs(ids []string) error {
 	return nil
 }
 
-// ruleIDs are the ids --ignore accepts: the diff rules' and the
-// protocol rules'.
-func ruleIDs() []string {
+// RuleIDs are the rule ids a user can name (--ignore, --fail-on, 'mcpward
+// rules ID', completion): the diff rules and the protocol rules with their
+// aliases, sorted.
+func RuleIDs() []string {
 	var ids []string
 	for _, r := range diff.Rules() {
 		ids = append(ids, r.ID)
 	}
 	for _, r := range rules.All() {
 		ids = append(ids, r.ID)
+		ids = append(ids, r.Aliases...)
 	}
-	return ids
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 // splitList splits comma-separated values, trimming blanks and dropping

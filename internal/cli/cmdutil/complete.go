@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // Shell completion (cobra's ValidArgsFunction and
@@ -33,20 +33,8 @@ func FixtureNames(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Comp
 // Tiers are the diff tiers, highest first.
 var Tiers = []string{"breaking", "risky", "compatible", "cosmetic"}
 
-// RuleIDs returns every rule id a user can name: the diff rules and the
-// protocol rules (with their aliases), sorted.
-func RuleIDs() []string {
-	var ids []string
-	for _, r := range diff.Rules() {
-		ids = append(ids, r.ID)
-	}
-	for _, r := range rules.All() {
-		ids = append(ids, r.ID)
-		ids = append(ids, r.Aliases...)
-	}
-	slices.Sort(ids)
-	return slices.Compact(ids)
-}
+// RuleIDs returns every rule id a user can name: [verdict.RuleIDs].
+func RuleIDs() []string { return verdict.RuleIDs() }
 
 // CompleteRuleIDs completes one rule id (mcpward rules ID).
 func CompleteRuleIDs(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
