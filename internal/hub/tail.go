@@ -240,7 +240,7 @@ func (t *tracker) read(f *logFile) {
 		if end := bytes.LastIndexByte(buf, '\n'); end >= 0 {
 			// An mcpsnoop log (its state directory given as --state-dir)
 			// is read as mcpward records.
-			r := session.NewReader(sessionlog.Normalize(bytes.NewReader(buf[:end+1])))
+			r := session.NewReader(sessionlog.NormalizeBytes(buf[:end+1]))
 			for {
 				rec, rerr := r.Next()
 				if rerr != nil {

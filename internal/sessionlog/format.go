@@ -219,6 +219,16 @@ func Normalize(r io.Reader) io.Reader {
 	return &converter{ls: &lines{br: br, maxLine: session.MaxLine}, dec: mcpsnoop.NewDecoder()}
 }
 
+// NormalizeBytes is [Normalize] over a log held in memory: an mcpward log
+// is read in place, without Normalize's 64 KiB buffer and copy (the hub
+// reads every chunk a live log grows by through it).
+func NormalizeBytes(b []byte) io.Reader {
+	if !mcpsnoop.Sniff(b) {
+		return bytes.NewReader(b)
+	}
+	return Normalize(bytes.NewReader(b))
+}
+
 // A converter is an io.Reader of mcpward records made from an mcpsnoop log.
 type converter struct {
 	ls  *lines

@@ -221,3 +221,20 @@ func BenchmarkRead(b *testing.B) {
 		})
 	}
 }
+
+// NormalizeBytes reads what Normalize reads, and an mcpward log in place.
+func TestNormalizeBytes(t *testing.T) {
+	data, err := os.ReadFile("../migrate/mcpsnoop/testdata/stdio.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := io.ReadAll(Normalize(bytes.NewReader(data)))
+	got, _ := io.ReadAll(NormalizeBytes(data))
+	if !bytes.Equal(got, want) {
+		t.Errorf("NormalizeBytes differs from Normalize on an mcpsnoop log")
+	}
+	native := []byte(`{"v":1,"session":"s","seq":1,"ts":"2026-08-01T12:00:00Z","dir":"stderr","frameText":"x"}` + "\n")
+	if _, ok := NormalizeBytes(native).(*bytes.Reader); !ok {
+		t.Errorf("NormalizeBytes buffered an mcpward log instead of reading it in place")
+	}
+}
