@@ -187,18 +187,8 @@ func Result(data []byte) (*result.Result, error) {
 	if r.ExitCode < result.Clean || r.ExitCode > result.Internal {
 		return nil, fmt.Errorf("%w: exitCode %d is not 0-5", ErrNotResult, r.ExitCode)
 	}
-	slices.SortStableFunc(r.Violations, func(a, b result.RuleFinding) int { return classRank(a.Class) - classRank(b.Class) })
+	slices.SortStableFunc(r.Violations, func(a, b result.RuleFinding) int { return rules.ClassRank(a.Class) - rules.ClassRank(b.Class) })
 	return r, nil
-}
-
-func classRank(c string) int {
-	switch c {
-	case "violation":
-		return 0
-	case "risky":
-		return 1
-	}
-	return 2
 }
 
 func trimJSON(err error) string {
