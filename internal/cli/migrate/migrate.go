@@ -124,11 +124,7 @@ func migrateRun(ctx context.Context, opts *MigrateOptions) error {
 		return err
 	}
 	if opts.Home {
-		home, err := homeFiles(opts.LookupEnv)
-		if err != nil {
-			return err
-		}
-		for _, f := range home {
+		for _, f := range homeFiles(opts.LookupEnv) {
 			if !slices.ContainsFunc(found, func(g foundFile) bool { return g.path == f.path }) {
 				found = append(found, f)
 			}
@@ -276,7 +272,7 @@ func classifyPath(p string) migrate.Kind {
 
 // homeFiles finds the foreign files of this user: mcpsnoop's session logs
 // and tool baselines, and the client configs it may have wrapped.
-func homeFiles(lookupEnv func(string) (string, bool)) ([]foundFile, error) {
+func homeFiles(lookupEnv func(string) (string, bool)) []foundFile {
 	get := func(k string) string { v, _ := lookupEnv(k); return v }
 	var out []foundFile
 	if state := mcpsnoopStateDir(get); state != "" {
@@ -298,7 +294,7 @@ func homeFiles(lookupEnv func(string) (string, bool)) ([]foundFile, error) {
 		env.Home = get("USERPROFILE")
 	}
 	if env.Home == "" {
-		return out, nil
+		return out
 	}
 	for _, client := range wrap.Clients {
 		p, t, err := wrap.Locate(client, wrap.ScopeUser, "", env)
@@ -309,7 +305,7 @@ func homeFiles(lookupEnv func(string) (string, bool)) ([]foundFile, error) {
 			out = append(out, foundFile{path: p, kind: k, target: t})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // mcpsnoopStateDir is mcpsnoop's base directory: $MCPSNOOP_HOME, else
