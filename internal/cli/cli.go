@@ -108,6 +108,9 @@ func exitCode(w io.Writer, cmd *cobra.Command, err error) int {
 		if verdict.Reason != "" {
 			fmt.Fprintf(w, "mcpward: %s\n", verdict.Reason)
 		}
+		if hint := cmdutil.BareTimeoutHint(cmd); verdict.TimedOut && hint != "" {
+			fmt.Fprintf(w, "hint: %s\n", hint)
+		}
 		return verdict.Code
 	}
 	code := classify(err)
@@ -116,6 +119,8 @@ func exitCode(w io.Writer, cmd *cobra.Command, err error) int {
 	// once, under a heading.
 	fmt.Fprint(w, transport.StderrBlock(transport.StderrOf(err), record.StderrLines))
 	switch {
+	case isTimeout(err) && cmdutil.BareTimeoutHint(cmd) != "":
+		fmt.Fprintf(w, "hint: %s\n", cmdutil.BareTimeoutHint(cmd))
 	case cmdutil.HintOf(err) != "":
 		fmt.Fprintf(w, "hint: %s\n", cmdutil.HintOf(err))
 	case code == cmdutil.ExitUsage && cmd != nil && isFlagError(err):
@@ -124,6 +129,11 @@ func exitCode(w io.Writer, cmd *cobra.Command, err error) int {
 		fmt.Fprintf(w, "hint: this looks like a bug in mcpward; please report it with the command you ran\n")
 	}
 	return code
+}
+
+// isTimeout reports whether err is a request that was not answered in time.
+func isTimeout(err error) bool {
+	return errors.Is(err, transport.ErrTimeout) || errors.Is(err, context.DeadlineExceeded)
 }
 
 func isFlagError(err error) bool {

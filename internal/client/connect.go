@@ -113,6 +113,16 @@ func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 	return hs, fault.Incomplete(fmt.Errorf("server/discover: version negotiation did not converge"))
 }
 
+// A quietError says msg and wraps err without repeating it, so that the
+// kinds err carries (a timeout) stay visible to errors.Is.
+type quietError struct {
+	msg string
+	err error
+}
+
+func (e *quietError) Error() string { return e.msg }
+func (e *quietError) Unwrap() error { return e.err }
+
 func (c *Client) discover(ctx context.Context, version string) (*Response, error) {
 	id := discoverProbeID
 	return c.Request(ctx, mcp.MethodDiscover, json.RawMessage(`{}`), &RequestOptions{
@@ -138,7 +148,9 @@ func (c *Client) initialize(ctx context.Context, hs *Handshake, version string, 
 			return ErrTrySSE
 		}
 		if hs.DiscoverFailure != nil && isTimeout(err) {
-			return fault.Incomplete(fmt.Errorf("server answered neither server/discover nor initialize within %s", c.opts.RequestTimeout))
+			// Both waits in full: the era probe's, then initialize's.
+			return fault.Incomplete(&quietError{fmt.Sprintf("server answered neither server/discover nor initialize: waited %s (%s, then %s)",
+				c.opts.DiscoverTimeout+c.opts.RequestTimeout, c.opts.DiscoverTimeout, c.opts.RequestTimeout), err})
 		}
 		return err
 	}

@@ -54,6 +54,12 @@ type Observation struct {
 // asked for credentials.
 func (o *Observation) AuthRequired() bool { return errors.Is(o.Err, ErrAuthRequired) }
 
+// TimedOut reports whether the server could not be observed because it did
+// not answer in time.
+func (o *Observation) TimedOut() bool {
+	return errors.Is(o.Err, transport.ErrTimeout) || errors.Is(o.Err, context.DeadlineExceeded)
+}
+
 // Complete reports whether the observation may stand for the server.
 func (o *Observation) Complete() bool { return len(o.Problems) == 0 }
 

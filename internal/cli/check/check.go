@@ -270,7 +270,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		if obs.AuthRequired() {
 			return contract.AuthRequiredError(reason)
 		}
-		return &cmdutil.VerdictError{Code: result.Incomplete, Reason: reason}
+		return &cmdutil.VerdictError{Code: result.Incomplete, Reason: reason, TimedOut: obs.TimedOut()}
 	}
 	return cmdutil.Verdict(r.ExitCode)
 }

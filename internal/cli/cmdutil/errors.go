@@ -47,6 +47,9 @@ func FlagErrorWrap(err error) error { return &FlagError{err} }
 type VerdictError struct {
 	Code   int
 	Reason string
+	// TimedOut says the evidence is missing because a request timed out,
+	// so that a bare --timeout number gets its hint ([BareTimeoutHint]).
+	TimedOut bool
 }
 
 func (e *VerdictError) Error() string {
