@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/inputfile"
 	"github.com/mcpward/mcpward/internal/migrate/foreign"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
@@ -41,12 +43,19 @@ func ReadSnapshot(path string, migrate bool) (*snapshot.Snapshot, error) {
 // a diff of two 5,000-tool files decodes a few; anything else that reads
 // Tools wants ReadSnapshot.
 func ReadSnapshotLazy(path string, migrate bool) (*snapshot.Snapshot, error) {
-	fi, err := os.Stat(path)
-	if err == nil && fi.Size() > maxSnapshotBytes {
-		return nil, fault.Input(fmt.Errorf("read snapshot %s: larger than %d MiB", path, maxSnapshotBytes>>20))
-	}
-	data, err := os.ReadFile(path)
+	return ReadSnapshotLazyContext(context.Background(), path, migrate)
+}
+
+// ReadSnapshotLazyContext is [ReadSnapshotLazy] that stops when ctx ends
+// (a FIFO from `diff <(…)` that never gets a writer, or never ends). A
+// device or a directory is refused, and so is more than maxSnapshotBytes
+// from anything (/dev/zero grew the process to 3 GB before).
+func ReadSnapshotLazyContext(ctx context.Context, path string, migrate bool) (*snapshot.Snapshot, error) {
+	data, err := inputfile.ReadFile(ctx, path, maxSnapshotBytes)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("read snapshot %s: %w", path, ctx.Err())
+		}
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fault.Input(fmt.Errorf("read snapshot %s: %w", path, ErrNoSnapshot))
 		}

@@ -10,6 +10,7 @@ package sessionlog
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/inputfile"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -152,12 +154,25 @@ func (l *lineFeeder) line() int {
 // returns the lines it skipped (torn or corrupt) and how many. An
 // unreadable file is an input error (exit 4).
 func Read(path string, add func(rec *session.Record, line int)) ([]session.LineError, int, error) {
-	fh, err := os.Open(path)
+	return ReadContext(context.Background(), path, add)
+}
+
+// ReadContext is [Read] that stops when ctx ends, also on a FIFO that
+// never gets a writer or never ends; a device or a directory is refused.
+func ReadContext(ctx context.Context, path string, add func(rec *session.Record, line int)) ([]session.LineError, int, error) {
+	fh, err := inputfile.Open(ctx, path)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, 0, fmt.Errorf("read session log %s: %w", path, ctx.Err())
+		}
 		return nil, 0, fault.Input(fmt.Errorf("read session log: %w", err))
 	}
 	defer fh.Close()
-	return ReadFrom(fh, path, add)
+	problems, skipped, err := ReadFrom(fh, path, add)
+	if err != nil && ctx.Err() != nil {
+		return problems, skipped, fmt.Errorf("read session log %s: %w", path, ctx.Err())
+	}
+	return problems, skipped, err
 }
 
 // ReadFrom is Read over any reader (name is for messages). The format is

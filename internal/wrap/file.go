@@ -2,6 +2,7 @@ package wrap
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
+	"github.com/mcpward/mcpward/internal/inputfile"
 )
 
 // BackupSuffix is appended to a config file's name for its backup.
@@ -60,13 +62,25 @@ type stamp struct {
 	sum   [sha256.Size]byte
 }
 
+// maxConfigBytes bounds a client config read: real ones are kilobytes.
+const maxConfigBytes = 16 << 20
+
+// readStamp reads a client config, which must be a regular file: wrap
+// replaces it atomically, and a FIFO or a device there would block the
+// read where no signal reaches it, or never end.
 func readStamp(path string) (stamp, []byte, fs.FileMode, error) {
-	data, err := os.ReadFile(path)
+	fi, err := os.Stat(path)
 	if err != nil {
 		return stamp{}, nil, 0, err
 	}
-	fi, err := os.Stat(path)
+	if !fi.Mode().IsRegular() {
+		return stamp{}, nil, 0, &fs.PathError{Op: "read", Path: path, Err: inputfile.ErrNotRegular}
+	}
+	data, err := inputfile.ReadFile(context.Background(), path, maxConfigBytes)
 	if err != nil {
+		return stamp{}, nil, 0, err
+	}
+	if fi, err = os.Stat(path); err != nil {
 		return stamp{}, nil, 0, err
 	}
 	return stamp{fi.ModTime(), fi.Size(), sha256.Sum256(data)}, data, fi.Mode().Perm(), nil
@@ -82,6 +96,10 @@ func Open(path string) (f *File, err error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return nil, pathErr(path, err)
+	}
+	// Before the lock: a device's lock file would land beside it in /dev.
+	if fi, err := os.Stat(real); err == nil && !fi.Mode().IsRegular() {
+		return nil, pathErr(path, &fs.PathError{Op: "read", Path: real, Err: inputfile.ErrNotRegular})
 	}
 	lock, err := acquire(real + LockSuffix)
 	if err != nil {

@@ -5,7 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"testing"
+
+	"github.com/mcpward/mcpward/internal/inputfile"
 )
 
 var desktop = Target{Containers: [][]string{{"mcpServers"}}}
@@ -228,4 +231,23 @@ func reflectEqual(a, b [][]string) bool {
 		}
 	}
 	return true
+}
+
+// A client config that is a FIFO held wrap in open(2), deaf to signals; a
+// device would never end. Neither is a config wrap can replace: refused.
+func TestOpenRefusesNonRegular(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "claude_desktop_config.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, p := range []string{fifo, "/dev/zero"} {
+		f, err := Open(p)
+		if err == nil {
+			f.Close()
+			t.Fatalf("Open(%s) succeeded", p)
+		}
+		if !errors.Is(err, inputfile.ErrNotRegular) {
+			t.Errorf("Open(%s) = %v, want not a regular file", p, err)
+		}
+	}
 }

@@ -73,16 +73,16 @@ Exit codes: 0 nothing at or above the gate, 1 drift at or above the gate,
 	return cmd
 }
 
-func diffRun(_ context.Context, opts *DiffOptions) error {
+func diffRun(ctx context.Context, opts *DiffOptions) error {
 	gate, err := verdict.ParseGate(opts.FailOn, opts.Only, opts.Ignore)
 	if err != nil {
 		return cmdutil.FlagErrorWrap(err)
 	}
-	old, err := contract.ReadSnapshotLazy(opts.OldPath, opts.Migrate)
+	old, err := contract.ReadSnapshotLazyContext(ctx, opts.OldPath, opts.Migrate)
 	if err != nil {
 		return withMigrateHint(err)
 	}
-	cur, err := contract.ReadSnapshotLazy(opts.NewPath, opts.Migrate)
+	cur, err := contract.ReadSnapshotLazyContext(ctx, opts.NewPath, opts.Migrate)
 	if err != nil {
 		return withMigrateHint(err)
 	}

@@ -3,8 +3,11 @@ package diffcmd
 import (
 	"context"
 	"errors"
+	"github.com/mcpward/mcpward/internal/result"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -69,5 +72,47 @@ func TestDiffRunSelfIsClean(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), `"exitCode": 0`) || !strings.Contains(stdout.String(), `"findings": []`) {
 		t.Errorf("JSON result:\n%s", stdout)
+	}
+}
+
+// `diff /dev/zero …` grew the process to 3 GB in 4 s; a device is refused
+// at once as an input error (exit 4).
+func TestDiffRefusesDevice(t *testing.T) {
+	dir := t.TempDir()
+	cur := recordTo(t, dir, "b", "clean@v1", "clean@v1")
+	ios, _, _, _ := iostreams.Test()
+	err := diffRun(context.Background(), &DiffOptions{IO: ios, OldPath: "/dev/zero", NewPath: cur, FailOn: "risky", Format: "text"})
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("err = %v, want not a regular file", err)
+	}
+	if code, _ := result.CodeOf(err); code != cmdutil.ExitUsage {
+		t.Errorf("exit code %d, want %d", code, cmdutil.ExitUsage)
+	}
+}
+
+// A FIFO that never gets a writer held `diff` in open(2), deaf to Ctrl-C
+// and SIGTERM. The interrupt (the context the root cancels on a signal)
+// now ends it, whether it comes before or during the open.
+func TestDiffFIFOStopsOnSignal(t *testing.T) {
+	dir := t.TempDir()
+	cur := recordTo(t, dir, "b", "clean@v1", "clean@v1")
+	fifo := filepath.Join(dir, "old.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	t.Cleanup(func() { // release the opener left blocked in open(2)
+		if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		ios, _, _, _ := iostreams.Test()
+		done <- diffRun(ctx, &DiffOptions{IO: ios, OldPath: fifo, NewPath: cur, FailOn: "risky", Format: "text"})
+	}()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }

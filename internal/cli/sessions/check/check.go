@@ -5,6 +5,7 @@ package check
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -130,7 +131,7 @@ or on stdin is only read against existing baselines: --tofu records them too,
 			if runF != nil {
 				return runF(opts)
 			}
-			return checkRun(opts)
+			return checkRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -164,7 +165,7 @@ type sessionReport struct {
 	slow int
 }
 
-func checkRun(opts *CheckOptions) error {
+func checkRun(ctx context.Context, opts *CheckOptions) error {
 	paths, err := sessionargs.Resolve(opts.Factory, opts.Logs, opts.SessionID, opts.Label)
 	if err != nil {
 		return err
@@ -217,7 +218,7 @@ func checkRun(opts *CheckOptions) error {
 				}
 			}
 		}
-		problems, skipped, err := sessionargs.ReadLog(opts.IO.In, path, add)
+		problems, skipped, err := sessionargs.ReadLog(ctx, opts.IO.In, path, add)
 		if err != nil {
 			return err
 		}

@@ -90,7 +90,7 @@ the log being read.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return exportRun(opts)
+			return exportRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -116,7 +116,7 @@ func AddRedactFlags(cmd *cobra.Command, cfg *redact.Config) {
 	fl.StringArrayVar(&cfg.Paths, "redact-path", nil, "hide the values at this `path` (params.arguments.password, $..token; repeatable)")
 }
 
-func exportRun(opts *ExportOptions) error {
+func exportRun(ctx context.Context, opts *ExportOptions) error {
 	path, err := sessionargs.ResolveLog(opts.Factory, opts.Log, opts.SessionID)
 	if err != nil {
 		return err
@@ -126,19 +126,19 @@ func exportRun(opts *ExportOptions) error {
 		return fault.Input(err)
 	}
 	if opts.Endpoint != "" {
-		return pushRun(opts, path, red)
+		return pushRun(ctx, opts, path, red)
 	}
 	return writeOutput(opts.IO.Out, opts.Output, inputFile{path: path, stdin: opts.IO.In}, func(w io.Writer) error {
-		return exportLog(w, path, opts, red, opts.IO.ErrOut)
+		return exportLog(ctx, w, path, opts, red, opts.IO.ErrOut)
 	})
 }
 
 // pushRun sends the OTLP export to --endpoint (and writes it to -o FILE
 // too, when one is named). A collector that cannot be reached or refuses
 // the spans is exit 2: the export is incomplete.
-func pushRun(opts *ExportOptions, path string, red *redact.Redactor) error {
+func pushRun(ctx context.Context, opts *ExportOptions, path string, red *redact.Redactor) error {
 	var buf bytes.Buffer
-	if err := exportLog(&buf, path, opts, red, opts.IO.ErrOut); err != nil {
+	if err := exportLog(ctx, &buf, path, opts, red, opts.IO.ErrOut); err != nil {
 		return err
 	}
 	if opts.Output != "" && opts.Output != "-" {
@@ -149,7 +149,7 @@ func pushRun(opts *ExportOptions, path string, red *redact.Redactor) error {
 			return err
 		}
 	}
-	n, err := liveotlp.PushTraces(context.Background(), &liveotlp.Options{Endpoint: opts.Endpoint}, buf.Bytes())
+	n, err := liveotlp.PushTraces(ctx, &liveotlp.Options{Endpoint: opts.Endpoint}, buf.Bytes())
 	if err != nil {
 		return fault.Incomplete(fmt.Errorf("export: %w", err))
 	}
@@ -160,13 +160,13 @@ func pushRun(opts *ExportOptions, path string, red *redact.Redactor) error {
 // exportLog writes the sessions of the log at path to w in opts.Format;
 // problems with log lines are warned about on warn and listed in the
 // output.
-func exportLog(w io.Writer, path string, opts *ExportOptions, red *redact.Redactor, warn io.Writer) error {
+func exportLog(ctx context.Context, w io.Writer, path string, opts *ExportOptions, red *redact.Redactor, warn io.Writer) error {
 	x, err := sessionexport.New(w, &sessionexport.Options{Format: opts.Format, SessionID: opts.SessionID,
 		Version: opts.Version, Check: opts.Check, Redactor: red, Log: path, Warn: warn})
 	if err != nil {
 		return err
 	}
-	problems, skipped, err := sessionargs.ReadLog(opts.IO.In, path, x.Add)
+	problems, skipped, err := sessionargs.ReadLog(ctx, opts.IO.In, path, x.Add)
 	if err != nil {
 		return err
 	}

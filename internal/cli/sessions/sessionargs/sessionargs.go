@@ -5,6 +5,7 @@
 package sessionargs
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -36,14 +37,14 @@ const Stdin = "-"
 
 // ReadLog reads the log at path, or standard input (in) when path is
 // Stdin, in any format sessionlog reads (mcpward's, mcpsnoop's).
-func ReadLog(in io.Reader, path string, add func(rec *session.Record, line int)) ([]session.LineError, int, error) {
+func ReadLog(ctx context.Context, in io.Reader, path string, add func(rec *session.Record, line int)) ([]session.LineError, int, error) {
 	if path == Stdin {
 		if in == nil {
 			return nil, 0, fault.Input(fmt.Errorf("read session log from stdin: no standard input"))
 		}
 		return sessionlog.ReadFrom(in, "stdin", add)
 	}
-	return sessionlog.Read(path, add)
+	return sessionlog.ReadContext(ctx, path, add)
 }
 
 // Resolve turns command-line arguments into log paths: "-" is standard

@@ -1,6 +1,7 @@
 package sessionargs
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -26,7 +27,7 @@ func TestResolveStdin(t *testing.T) {
 	}
 	in.WriteString(`{"session_id":"s-1-0a1b2c3d4e5f","seq":1,"ts":"2026-08-01T12:00:00Z","direction":"c2s","raw":{"jsonrpc":"2.0","method":"x"}}` + "\n")
 	var seqs []uint64
-	if _, _, err := ReadLog(ios.In, "-", func(r *session.Record, _ int) { seqs = append(seqs, r.Seq) }); err != nil || len(seqs) != 1 {
+	if _, _, err := ReadLog(context.Background(), ios.In, "-", func(r *session.Record, _ int) { seqs = append(seqs, r.Seq) }); err != nil || len(seqs) != 1 {
 		t.Errorf("ReadLog(-) read %v, %v; want the mcpsnoop record from stdin", seqs, err)
 	}
 	ios.SetStdinTTY(true)
