@@ -21,6 +21,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/record"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/remote"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/transport"
 )
@@ -77,6 +78,9 @@ func Run(f *cmdutil.Factory, args []string) (code int) {
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
 	cmd, err := root.ExecuteContextC(f.Context)
+	if err != nil && cmd == root && surfaceprintForm(args) {
+		err = cmdutil.WithHint(err, "mcp-surfaceprint's inspect form is a command here: "+remote.CommandLine(append([]string{"mcpward", "inspect"}, args...)))
+	}
 	return exitCode(f.IOStreams.ErrOut, cmd, err)
 }
 
@@ -95,6 +99,25 @@ func rewriteShimArgs(args []string) []string {
 		return append([]string{"proxy"}, args...)
 	}
 	return args
+}
+
+// surfaceprintForm reports whether args, which the root command turned
+// away, look like mcp-surfaceprint's default mode: a server command as one
+// quoted string ("uv run server.py"), or inspect's flags before a command
+// (--json, --save …).
+func surfaceprintForm(args []string) bool {
+	var quoted, flags, words bool
+	for _, a := range args {
+		name, _, _ := strings.Cut(a, "=")
+		switch {
+		case !strings.HasPrefix(a, "-"):
+			words = true
+			quoted = quoted || strings.ContainsAny(a, " \t")
+		case slices.Contains([]string{"--json", "--save", "--no-signals", "--timeout", "--env", "--cwd", "--home", "--isolate-home", "--quiet", "--verbose"}, name):
+			flags = true
+		}
+	}
+	return quoted || flags && words
 }
 
 // exitCode is the one place where an outcome becomes an exit code and where

@@ -97,7 +97,8 @@ snapshot (old) against the live surface (new), filter (--ignore drops rule ids,
 
 The target comes from mcpward.json (or --config), or from flags with a NAME
 (--fixture, --url, -- <command…>; the snapshot is <--dir>/<NAME>.snapshot.json),
-or as 'check SNAPSHOT.json -- <command…>' against a snapshot file.
+or as 'check SNAPSHOT.json -- <command…>' against a snapshot file (also
+mcp-surfaceprint's 'check BASELINE.json "uv run server.py"').
 
 Exit codes: 0 clean, 1 drift at or above the gate, 2 evidence incomplete (never
 "no change"), 3 a protocol violation, 4 usage/config/unusable snapshot.
@@ -118,6 +119,11 @@ the others pass). A target that fails or hangs does not stop the others.`,
   mcpward check baseline.snapshot.json -- node server.js`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = opts.Target.SetCommand(cmd, args)
+			if len(args) > 1 && strings.HasSuffix(args[0], ".json") && len(opts.Target.Command) == 0 {
+				// mcp-surfaceprint's form: check BASELINE.json "cmd …"
+				// (one string, split like a shell would) or cmd words.
+				opts.Target.Command, args = args[1:], args[:1]
+			}
 			switch {
 			case len(args) == 1 && strings.HasSuffix(args[0], ".json"):
 				opts.SnapshotPath = args[0]

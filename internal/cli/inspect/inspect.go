@@ -200,6 +200,7 @@ func output(opts *InspectOptions, snap *snapshot.Snapshot) error {
 		if err := atomicfile.Write(opts.Save, data, 0o644); err != nil {
 			return fault.Input(fmt.Errorf("--save %s: %w", opts.Save, fault.WithoutPath(err)))
 		}
+		fmt.Fprintf(opts.IO.ErrOut, "saved the snapshot to %s\n", opts.Save)
 	}
 	if opts.JSON {
 		_, err := opts.IO.Out.Write(data)
