@@ -25,6 +25,7 @@ import (
 	servecmd "github.com/mcpward/mcpward/internal/cli/serve"
 	"github.com/mcpward/mcpward/internal/cli/sessions"
 	sitecmd "github.com/mcpward/mcpward/internal/cli/site"
+	trustcmd "github.com/mcpward/mcpward/internal/cli/trust"
 	"github.com/mcpward/mcpward/internal/cli/ui"
 	wrapcmd "github.com/mcpward/mcpward/internal/cli/wrap"
 )
@@ -54,6 +55,7 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		migratecmd.NewCmdMigrate(f, nil),
 		servecmd.NewCmdServe(f, nil),
 		sitecmd.NewCmdSite(f, nil),
+		trustcmd.NewCmdTrust(f),
 	)
 	rejectUnknownSubcommands(root)
 }

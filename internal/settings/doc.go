@@ -34,7 +34,11 @@
 // lists the file's values by flag name, and the command sets only the flags
 // the user did not.
 //
-// A .mcpward.toml in the working directory can change where traces go and
-// what is redacted, so running the proxy in an untrusted directory trusts
-// that directory's file; the proxy should name the file it used on stderr.
+// A .mcpward.toml (or .mcpsnoop.toml) in the working directory may come
+// with a cloned repository, so until the user trusts it ([Trust], `mcpward
+// trust`; or [TrustEnv], or the proxy's --trust-config) its keys that would
+// send data somewhere, write outside the state directory or read the
+// environment (trace-file, hub-socket, otlp.*) are ignored and named in
+// [File.Ignored]; the trust store keys a file by path and content hash.
+// A file named with --config and the user's own config.toml are trusted.
 package settings

@@ -60,8 +60,16 @@ func userConfigDir(lookupEnv func(string) (string, bool)) string {
 // File (whose Path is ""). A file named .mcpsnoop.toml is read in
 // mcpsnoop's format (ParseMcpsnoop). Relative trace-file and hub-socket paths are
 // resolved against the file's directory, so a file means the same thing
-// from any working directory.
+// from any working directory. A file found in cwd that is not trusted
+// (see TrustEnv and Trust) loses the keys that reach past the state
+// directory: File.Ignored names them.
 func Load(explicit, cwd string, lookupEnv func(string) (string, bool)) (*File, error) {
+	return LoadTrusting(explicit, cwd, lookupEnv, false)
+}
+
+// LoadTrusting is Load that trusts a file found in cwd when trustFound
+// (the proxy's --trust-config).
+func LoadTrusting(explicit, cwd string, lookupEnv func(string) (string, bool), trustFound bool) (*File, error) {
 	path, err := Find(explicit, cwd, lookupEnv)
 	if err != nil || path == "" {
 		return &File{}, err
@@ -77,6 +85,22 @@ func Load(explicit, cwd string, lookupEnv func(string) (string, bool)) (*File, e
 	f, err := parse(path, data)
 	if err != nil {
 		return nil, err
+	}
+	inCwd := cwd != "" && (path == filepath.Join(cwd, FileName) || path == filepath.Join(cwd, McpsnoopFileName))
+	if explicit == "" && inCwd && !trustFound {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fault.Input(fmt.Errorf("config file %s: %w", path, err))
+		}
+		trusted := trustedByEnv(abs, lookupEnv)
+		if !trusted {
+			if trusted, err = isTrusted(abs, data, lookupEnv); err != nil {
+				return nil, err
+			}
+		}
+		if !trusted {
+			f.Ignored = f.untrustedKeys()
+		}
 	}
 	dir := filepath.Dir(path)
 	for _, p := range []*string{&f.TraceFile, &f.HubSocket} {

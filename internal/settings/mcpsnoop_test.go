@@ -130,7 +130,10 @@ func TestFindMcpsnoop(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	lookup := func(k string) (string, bool) { return home, k == "HOME" }
+	lookup := func(k string) (string, bool) {
+		v, ok := map[string]string{"HOME": home, TrustEnv: cwd}[k]
+		return v, ok
+	}
 	if err := os.WriteFile(filepath.Join(home, ".config", "mcpward", "config.toml"), []byte("label = \"user\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,9 @@ type File struct {
 	// Notices are lines the command prints on stderr once it uses the
 	// file (for mcpsnoop's file: the .mcpward.toml equivalent of each key).
 	Notices []string `toml:"-"`
+	// Ignored names the keys not applied because the file was found in
+	// the working directory and is not trusted (IgnoredLine says so).
+	Ignored []string `toml:"-"`
 
 	Label     string `toml:"label"`
 	TraceFile string `toml:"trace-file"`

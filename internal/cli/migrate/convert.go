@@ -118,7 +118,17 @@ func (c converter) mcpsnoopConfig(path string, it *Item) {
 	}
 	out := f.McpwardTOML()
 	dest := filepath.Join(filepath.Dir(path), settings.FileName)
-	c.place(it, dest, func() error { return contract.WriteFileAtomic(dest, out, 0o644) })
+	c.place(it, dest, func() error {
+		if err := contract.WriteFileAtomic(dest, out, 0o644); err != nil {
+			return err
+		}
+		// mcpward wrote it, at the user's word: the proxy applies it whole.
+		if settings.TrustStorePath(c.lookupEnv) == "" {
+			return nil // no user config directory to keep trust in
+		}
+		_, err := settings.Trust(dest, out, false, c.lookupEnv)
+		return err
+	})
 }
 
 // mcpsnoopWrapped makes every entry of a client config that runs through

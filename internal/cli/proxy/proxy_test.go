@@ -21,6 +21,7 @@ import (
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/settings"
 )
 
 const helperEnv = "MCPWARD_CLI_PROXY_HELPER"
@@ -218,14 +219,18 @@ values = ['acct-\d{4}']
 		args []string
 		want ProxyOptions
 	}{
-		{name: "file applied", args: []string{"--", "srv"}, want: ProxyOptions{
-			Label: "fromfile", TraceFile: filepath.Join(dir, "t.jsonl"),
+		{name: "file applied", args: []string{"--trust-config", "--", "srv"}, want: ProxyOptions{
+			Label: "fromfile", TraceFile: filepath.Join(dir, "t.jsonl"), TrustConfig: true,
 			Redact: redact.Config{Secrets: true, Keys: []string{"ssn", "pin"}, Values: []string{`acct-\d{4}`}}}},
-		{name: "flags win", args: []string{"--label", "mine", "--redact-key", "card", "--redact-secrets=false", "--", "srv"}, want: ProxyOptions{
-			Label: "mine", TraceFile: filepath.Join(dir, "t.jsonl"),
+		{name: "flags win", args: []string{"--trust-config", "--label", "mine", "--redact-key", "card", "--redact-secrets=false", "--", "srv"}, want: ProxyOptions{
+			Label: "mine", TraceFile: filepath.Join(dir, "t.jsonl"), TrustConfig: true,
 			Redact: redact.Config{Secrets: false, Keys: []string{"card"}, Values: []string{`acct-\d{4}`}}}},
-		{name: "no-trace beats the file's trace-file", args: []string{"--no-trace", "--", "srv"}, want: ProxyOptions{
-			Label: "fromfile", NoTrace: true,
+		{name: "untrusted: trace-file ignored, redaction applied", args: []string{"--", "srv"}, want: ProxyOptions{
+			Label:  "fromfile",
+			Redact: redact.Config{Secrets: true, Keys: []string{"ssn", "pin"}, Values: []string{`acct-\d{4}`}}}},
+		{name: "no-trace beats the file's trace-file", args: []string{"--trust-config", "--no-trace", "--", "srv"}, want: ProxyOptions{
+			TrustConfig: true,
+			Label:       "fromfile", NoTrace: true,
 			Redact: redact.Config{Secrets: true, Keys: []string{"ssn", "pin"}, Values: []string{`acct-\d{4}`}}}},
 	}
 	for _, tt := range tests {
@@ -318,24 +323,94 @@ func TestStdioRunRedactsLogOnly(t *testing.T) {
 	}
 }
 
-func TestOTLPHeaderFromSettingsExpandsEnv(t *testing.T) {
-	dir := writeSettings(t, `[otlp]
+// A .mcpward.toml found in the working directory may have come with a
+// cloned repository: until it is trusted, its OTLP endpoint, headers,
+// trace-file and hub-socket are ignored with a line saying so, and the
+// environment is not read for its ${VAR}. Trusted (--trust-config,
+// MCPWARD_TRUST_CONFIG, `mcpward trust`, --config), it applies whole.
+func TestUntrustedSettingsFileSendsNothing(t *testing.T) {
+	const body = `trace-file = "/tmp/elsewhere.jsonl"
+hub-socket = "/tmp/planted.sock"
+[otlp]
 endpoint = "http://127.0.0.1:4318"
 headers = { "Authorization" = "Bearer ${OTLP_TOKEN}" }
-`)
-	ios, _, _, _ := iostreams.Test()
-	f := &cmdutil.Factory{IOStreams: ios, Getwd: func() (string, error) { return dir, nil },
-		LookupEnv: func(k string) (string, bool) { return map[string]string{"OTLP_TOKEN": "s3"}[k], k == "OTLP_TOKEN" }}
-	var got *ProxyOptions
-	cmd := NewCmdProxy(f, func(_ context.Context, o *ProxyOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"--", "srv"})
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	if _, err := cmd.ExecuteC(); err != nil {
-		t.Fatal(err)
+`
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		trust   bool // recorded with settings.Trust first
+		edited  bool // edited after it was trusted
+		config  bool // named with --config
+		applied bool
+	}{
+		{name: "untrusted", args: []string{"--", "srv"}},
+		{name: "--trust-config", args: []string{"--trust-config", "--", "srv"}, applied: true},
+		{name: "env 1", env: map[string]string{settings.TrustEnv: "1"}, args: []string{"--", "srv"}, applied: true},
+		{name: "env names the directory", env: map[string]string{settings.TrustEnv: "DIR"}, args: []string{"--", "srv"}, applied: true},
+		{name: "env names another directory", env: map[string]string{settings.TrustEnv: "/nowhere"}, args: []string{"--", "srv"}},
+		{name: "trust store", trust: true, args: []string{"--", "srv"}, applied: true},
+		{name: "trusted, then edited", trust: true, edited: true, args: []string{"--", "srv"}},
+		{name: "--config", config: true, args: []string{"--", "srv"}, applied: true},
 	}
-	if got.OTLPEndpoint != "http://127.0.0.1:4318" || got.OTLPHeader["Authorization"] != "Bearer s3" {
-		t.Errorf("endpoint %q header %v", got.OTLPEndpoint, got.OTLPHeader)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeSettings(t, body)
+			file := filepath.Join(dir, ".mcpward.toml")
+			home := t.TempDir()
+			var readToken bool
+			env := map[string]string{"OTLP_TOKEN": "s3", "HOME": home}
+			for k, v := range tt.env {
+				env[k] = strings.ReplaceAll(v, "DIR", dir)
+			}
+			lookup := func(k string) (string, bool) {
+				if k == "OTLP_TOKEN" {
+					readToken = true
+				}
+				v, ok := env[k]
+				return v, ok
+			}
+			if tt.trust {
+				if _, _, err := settings.TrustFile(file, lookup); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.edited {
+				if err := os.WriteFile(file, []byte(strings.Replace(body, "4318", "4319", 1)), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := tt.args
+			if tt.config {
+				args = append([]string{"--config", file}, args...)
+			}
+			ios, _, _, stderr := iostreams.Test()
+			f := &cmdutil.Factory{IOStreams: ios, Getwd: func() (string, error) { return dir, nil }, LookupEnv: lookup}
+			var got *ProxyOptions
+			cmd := NewCmdProxy(f, func(_ context.Context, o *ProxyOptions) error { got = o; return nil })
+			cmd.SetArgs(args)
+			cmd.SetOut(io.Discard)
+			cmd.SetErr(io.Discard)
+			if _, err := cmd.ExecuteC(); err != nil {
+				t.Fatal(err)
+			}
+			if !tt.applied {
+				if got.OTLPEndpoint != "" || len(got.OTLPHeader) > 0 || got.TraceFile != "" || got.HubSocket != "" || readToken {
+					t.Errorf("untrusted file applied: endpoint %q header %v trace %q hub %q, env read %v", got.OTLPEndpoint, got.OTLPHeader, got.TraceFile, got.HubSocket, readToken)
+				}
+				want := "mcpward: ignored trace-file, hub-socket, otlp.endpoint, otlp.headers of " + file + ": the file is in the working directory and not trusted"
+				if !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "trust it with: mcpward trust ") {
+					t.Errorf("stderr = %q, want the line naming what was ignored and how to trust it", stderr.String())
+				}
+				return
+			}
+			if got.OTLPEndpoint != "http://127.0.0.1:4318" || got.OTLPHeader["Authorization"] != "Bearer s3" || got.TraceFile != "/tmp/elsewhere.jsonl" || got.HubSocket != "/tmp/planted.sock" {
+				t.Errorf("endpoint %q header %v trace %q hub %q", got.OTLPEndpoint, got.OTLPHeader, got.TraceFile, got.HubSocket)
+			}
+			if strings.Contains(stderr.String(), "ignored") {
+				t.Errorf("stderr = %q, want no ignored line for a trusted file", stderr.String())
+			}
+		})
 	}
 }
 

@@ -61,6 +61,9 @@ type Options struct {
 	// applied ("" for none).
 	ConfigFile string
 	ConfigPath string
+	// TrustConfig (--trust-config) applies a settings file found in the
+	// working directory whole, as if it were trusted (settings.TrustEnv).
+	TrustConfig bool
 
 	// OTLPEndpoint is the collector spans of completed calls go to;
 	// OTLPHeaders the raw --otlp-header K=V flags, OTLPHeader them parsed
@@ -101,6 +104,7 @@ func AddFlags(cmd *cobra.Command, o *Options, target *string) {
 	fl.StringVar(&o.HubSocket, "hub-socket", "", "stream records live to the 'mcpward ui' hub at this socket `path` (default: hub.sock in the state directory)")
 	fl.BoolVar(&o.NoFeed, "no-feed", false, "do not stream records to a running 'mcpward ui' (the log is written all the same)")
 	fl.StringVar(&o.ConfigFile, "config", "", "read defaults from this settings `file` instead of ./.mcpward.toml or ~/.config/mcpward/config.toml")
+	fl.BoolVar(&o.TrustConfig, "trust-config", false, "apply a ./.mcpward.toml whole, trace-file, hub-socket and otlp included, without 'mcpward trust' (as "+settings.TrustEnv+"=1 does)")
 	// --config-file is the name this flag had; kept, hidden, for scripts.
 	fl.StringVar(&o.ConfigFile, "config-file", "", "alias of --config")
 	_ = fl.MarkHidden("config-file")
@@ -134,7 +138,7 @@ func (o *Options) ApplySettings(cmd *cobra.Command) error {
 	if o.Getwd != nil {
 		cwd, _ = o.Getwd()
 	}
-	file, err := settings.Load(o.ConfigFile, cwd, o.LookupEnv)
+	file, err := settings.LoadTrusting(o.ConfigFile, cwd, o.LookupEnv, o.TrustConfig)
 	if err != nil {
 		return err
 	}
@@ -142,6 +146,9 @@ func (o *Options) ApplySettings(cmd *cobra.Command) error {
 	if o.IO != nil {
 		for _, n := range file.Notices { // mcpsnoop's file: what to write in .mcpward.toml
 			fmt.Fprintf(o.IO.ErrOut, "mcpward: %s\n", n)
+		}
+		if line := file.IgnoredLine(); line != "" {
+			fmt.Fprintf(o.IO.ErrOut, "mcpward: %s\n", line)
 		}
 	}
 	fl := cmd.Flags()

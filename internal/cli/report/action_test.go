@@ -71,6 +71,9 @@ func TestActionContract(t *testing.T) {
 		`exit "$CODE"`,
 		"checksums.txt",
 		"sha256sum -c",
+		// A proxy the check starts applies the checkout's .mcpward.toml
+		// (issue 26 item 1: untrusted, it would be applied only in part).
+		`MCPWARD_TRUST_CONFIG: "1"`,
 	} {
 		if !strings.Contains(runs, want) {
 			t.Errorf("action.yml: runs lacks %q", want)
