@@ -238,6 +238,56 @@ func TestConnectEraDetection(t *testing.T) {
 			wantMethods: []string{"server/discover"},
 		},
 		{
+			name: "a discover result listing only legacy versions means initialize at the newest of them",
+			kind: "http",
+			handler: func(t *testing.T) func(jsonrpc.Message, http.Header) (*transport.Reply, error) {
+				return func(m jsonrpc.Message, _ http.Header) (*transport.Reply, error) {
+					switch {
+					case m.Method == "initialize" && strings.Contains(string(m.Params), `"2025-06-18"`):
+						return withHTTP(result(m, `{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`), 200), nil
+					case m.Method == "initialize":
+						t.Errorf("initialize at a version the server did not list: %s", m.Params)
+						return withHTTP(rpcError(m, -32602, ""), 200), nil
+					case metaVersion(t, m) == "2026-07-28" && m.Method != "server/discover":
+						return withHTTP(rpcError(m, -32022, `{"supported":["2025-06-18","2025-03-26"]}`), 400), nil
+					}
+					// go-sdk's stateful StreamableHTTPHandler: a result,
+					// but without the version asked for.
+					return withHTTP(result(m, `{"supportedVersions":["2025-06-18","2025-03-26"],"capabilities":{"tools":{}},"resultType":"complete","ttlMs":0,"cacheScope":"public"}`), 200), nil
+				}
+			},
+			wantEra: mcp.EraLegacy, wantVersion: "2025-06-18",
+			wantMethods: []string{"server/discover", "initialize", "notifications/initialized"},
+		},
+		{
+			name:    "a discover result listing another modern version retries discover at it",
+			kind:    "stdio",
+			version: "2027-01-01",
+			handler: func(t *testing.T) func(jsonrpc.Message, http.Header) (*transport.Reply, error) {
+				return func(m jsonrpc.Message, _ http.Header) (*transport.Reply, error) {
+					return result(m, discoverOK), nil
+				}
+			},
+			wantEra: mcp.EraModern, wantVersion: "2026-07-28",
+			wantMethods: []string{"server/discover", "server/discover"},
+		},
+		{
+			name: "HTTP 500 with -32603 before any session means legacy",
+			kind: "http",
+			handler: func(t *testing.T) func(jsonrpc.Message, http.Header) (*transport.Reply, error) {
+				return func(m jsonrpc.Message, _ http.Header) (*transport.Reply, error) {
+					if m.Method == "initialize" {
+						return withHTTP(result(m, initOK), 200), nil
+					}
+					r := withHTTP(nil, 500)
+					r.HTTP.Body = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"No valid session"}}`)
+					return r, nil
+				}
+			},
+			wantEra: mcp.EraLegacy, wantVersion: "2025-11-25",
+			wantMethods: []string{"server/discover", "initialize", "notifications/initialized"},
+		},
+		{
 			name: "HTTP: unrecognised 405 on both means try HTTP+SSE",
 			kind: "http",
 			handler: func(t *testing.T) func(jsonrpc.Message, http.Header) (*transport.Reply, error) {

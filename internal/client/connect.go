@@ -43,9 +43,12 @@ type Handshake struct {
 // server/discover first; a result or a recognised modern error (-32022,
 // -32020, -32021) means modern, with a retry at a version from
 // data.supported on -32022; any other error or a timeout means legacy, and
-// then initialize + notifications/initialized. On HTTP a 4xx body is read
-// before falling back, and a server that fails initialize too with an
-// unrecognised 400/404/405 yields ErrTrySSE.
+// then initialize + notifications/initialized. A DiscoverResult whose
+// supportedVersions lacks the version asked for is the server saying it
+// does not serve it: another modern version it lists is tried, and a list
+// of legacy versions only means initialize at the newest of them. On HTTP
+// a 4xx or 5xx body is read before falling back, and a server that fails
+// initialize too with an unrecognised 400/404/405 yields ErrTrySSE.
 func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 	hs := &Handshake{}
 	if c.opts.Era == mcp.EraLegacy {
@@ -65,8 +68,12 @@ func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 			return hs, c.initialize(ctx, hs, string(c.opts.LegacyVersion), true)
 		case err != nil:
 			var he *HTTPError
-			if errors.As(err, &he) && !he.Auth() && he.Info.Status >= 400 && he.Info.Status < 500 {
-				// An empty or unrecognised 4xx body means legacy.
+			if errors.As(err, &he) && !he.Auth() && he.Info.Status >= 400 {
+				// An empty or unrecognised 4xx body means legacy. A 5xx
+				// is no recognised modern answer either: a legacy server
+				// that fails an unknown method before any session (HTTP
+				// 500, -32603) still serves initialize (DIGEST §1.4: any
+				// non-modern answer means legacy).
 				hs.DiscoverFailure = err
 				hs.Steps = append(hs.Steps, fmt.Sprintf("server/discover: HTTP %d without a modern error → legacy", he.Info.Status))
 				if c.opts.Era == mcp.EraModern {
@@ -77,10 +84,37 @@ func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 			return hs, err
 		}
 		if resp.Msg.Error == nil {
-			hs.Steps = append(hs.Steps, fmt.Sprintf("server/discover (%s): result → modern", version))
-			c.setEra(mcp.EraModern, version)
-			hs.Era, hs.Version = mcp.EraModern, version
-			return hs, nil
+			supported, listed := discoverVersions(resp.Msg.Result)
+			if !listed || slices.Contains(supported, version) {
+				hs.Steps = append(hs.Steps, fmt.Sprintf("server/discover (%s): result → modern", version))
+				c.setEra(mcp.EraModern, version)
+				hs.Era, hs.Version = mcp.EraModern, version
+				return hs, nil
+			}
+			// A DiscoverResult that does not list the version asked for:
+			// the server said it does not serve it, so it is never judged
+			// at it. Another modern version is tried; only legacy ones
+			// mean the legacy handshake (DIGEST §1.4).
+			hs.Steps = append(hs.Steps, fmt.Sprintf("server/discover (%s): result lists %v, not %s", version, supported, version))
+			if next := pickModern(supported, version); next != "" {
+				version = next
+				continue
+			}
+			legacy := pickLegacy(supported)
+			switch {
+			case legacy == "":
+				// Nothing listed that mcpward knows (a draft date): the
+				// result was served at the version asked for, so that is
+				// the version the server is judged at.
+				hs.Steps = append(hs.Steps, fmt.Sprintf("no version mcpward knows listed → modern at %s", version))
+				c.setEra(mcp.EraModern, version)
+				hs.Era, hs.Version = mcp.EraModern, version
+				return hs, nil
+			case c.opts.Era == mcp.EraModern:
+				return hs, fault.Incomplete(fmt.Errorf("server/discover: the server lists only legacy versions (%v), and the era was forced to modern", supported))
+			}
+			hs.Steps = append(hs.Steps, "only legacy versions listed → legacy")
+			return hs, c.initialize(ctx, hs, legacy, false)
 		}
 		code := resp.Msg.Error.Code
 		if !mcp.IsModernError(code) || (c.conn.Kind() == "http" && resp.HTTPStatus() == http.StatusNotFound && code == mcp.CodeMethodNotFound) {
@@ -201,6 +235,19 @@ func supportedVersions(data json.RawMessage) []string {
 		return nil
 	}
 	return d.Supported
+}
+
+// discoverVersions reads supportedVersions of a DiscoverResult; listed is
+// false when the member is absent or not a list of strings (the result is
+// then taken at its word: it answered at the version asked for).
+func discoverVersions(result json.RawMessage) (versions []string, listed bool) {
+	var d struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	if json.Unmarshal(result, &d) != nil || d.SupportedVersions == nil {
+		return nil, false
+	}
+	return d.SupportedVersions, true
 }
 
 // pickModern returns the newest modern version in supported other than

@@ -61,6 +61,11 @@ func (e *engine) era(ctx context.Context) {
 		var ir mcp.InitializeResult
 		if json.Unmarshal(hs.Initialize.Msg.Result, &ir) == nil {
 			e.rep.SupportedVersions = []string{ir.ProtocolVersion}
+			if listed := legacyDiscover(hs); listed != nil {
+				// server/discover answered, listing legacy versions only:
+				// that list is the server's own word on what it serves.
+				e.rep.SupportedVersions = listed
+			}
 			if ir.ServerInfo.Name != "" {
 				e.serverName = ir.ServerInfo.Name
 				e.rep.Server = ir.ServerInfo.Name + "@" + ir.ServerInfo.Version
@@ -75,6 +80,9 @@ func (e *engine) era(ctx context.Context) {
 		rules.EraLegacy:     "legacy: serves only the initialize handshake; 2026-07-28-only clients cannot use it",
 		rules.EraUnknown:    "unknown: neither server/discover nor initialize succeeded",
 	}[e.rep.Era]
+	if listed := legacyDiscover(hs); listed != nil && e.rep.Era == rules.EraLegacy {
+		msg = fmt.Sprintf("legacy: server/discover lists only %s, so it is served through the initialize handshake; 2026-07-28-only clients cannot use it", strings.Join(listed, ", "))
+	}
 	e.finding("compat.era", "discover", "", msg, nil)
 
 	if e.rep.Era == rules.EraModernOnly && initResp != nil && initResp.Msg != nil && initResp.Msg.Error != nil {
@@ -92,6 +100,19 @@ func (e *engine) era(ctx context.Context) {
 				exchange(initReq, initResp, ""))
 		}
 	}
+}
+
+// legacyDiscover returns the versions of a DiscoverResult that led the
+// client to the legacy handshake (it lists no 2026-07-28), or nil.
+func legacyDiscover(hs *client.Handshake) []string {
+	if hs == nil || hs.Era != mcp.EraLegacy || hs.Discover == nil || hs.Discover.Msg == nil || hs.Discover.Msg.Error != nil {
+		return nil
+	}
+	var d mcp.DiscoverResult
+	if json.Unmarshal(hs.Discover.Msg.Result, &d) != nil || len(d.SupportedVersions) == 0 {
+		return nil
+	}
+	return d.SupportedVersions
 }
 
 // legacyInitialize sends the initialize a 2025-11-25 client sends: no

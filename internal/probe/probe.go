@@ -84,9 +84,14 @@ func Observe(ctx context.Context, s *target.Session, opts *Options) (*snapshot.E
 		ev.Target.Transport = "sse"
 	}
 	if hs.Discover != nil && hs.Discover.Msg != nil {
-		if hs.Discover.Msg.Error == nil {
+		switch {
+		case hs.Discover.Msg.Error == nil && hs.Era == mcp.EraLegacy:
+			// A DiscoverResult listing only legacy versions led to the
+			// legacy handshake: the surface is the initialize one, and the
+			// era_detection notes keep what discover said.
+		case hs.Discover.Msg.Error == nil:
 			ev.Discover = hs.Discover.Msg.Result
-		} else {
+		default:
 			e := hs.Discover.Msg.Error
 			ev.DiscoverError = &snapshot.SectionError{Kind: "error", Code: int(e.Code), Message: e.Message, HTTPStatus: hs.Discover.HTTPStatus()}
 		}
