@@ -49,9 +49,13 @@ const (
 	SignalSchema     = "schema"
 )
 
-// TrafficSignal returns the signal a traffic finding of the rule feeds.
+// TrafficSignal returns the signal a traffic finding of the rule feeds:
+// its Signal, else SignalWarn for a violation or risky rule (a protocol
+// warning, as mcpsnoop's warn). An info rule with no Signal is an
+// observation (mcpsnoop's "never fail check"): it feeds no signal, "",
+// and only its id, level or class selects it.
 func (r Rule) TrafficSignal() string {
-	if r.Signal == "" {
+	if r.Signal == "" && r.Class != Info {
 		return SignalWarn
 	}
 	return r.Signal
@@ -95,7 +99,7 @@ type Rule struct {
 	Traffic bool `json:"traffic,omitempty"`
 	// Signal is the `sessions check --fail-on` signal a traffic finding of
 	// the rule feeds (one of the Signal constants); empty means
-	// SignalWarn.
+	// SignalWarn, or none for an info rule (see TrafficSignal).
 	Signal string `json:"-"`
 	// TrafficGap, on a rule marked Traffic, says why the traffic checker
 	// does not judge it yet (the evidence a log does not hold); empty when

@@ -13,7 +13,7 @@
 // rule id, level and class, and a [Collector] keeps a bounded report of
 // them and decides the verdict of `mcpward sessions check`:
 //
-//	g, err := verdict.ParseTrafficGate(verdict.DefaultTrafficFailOn, false)
+//	g, err := verdict.ParseTrafficGate(verdict.DefaultTrafficFailOn)
 //	col := verdict.NewCollector(verdict.MaxResults)
 //	// traffic.Options.OnFinding: col.Add(f.RuleFinding, g.Selects(f.RuleFinding, f.Signal))
 //	col.Finish(res, verdict.DefaultTrafficFailOn)

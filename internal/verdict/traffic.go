@@ -13,9 +13,12 @@ import (
 	"github.com/mcpward/mcpward/internal/traffic"
 )
 
-// DefaultTrafficFailOn is the traffic gate without --fail-on (mcpsnoop's
-// default): violation and risky findings feeding these signals fail a
-// check; info findings never do.
+// DefaultTrafficFailOn is the traffic gate without --fail-on, mcpsnoop's
+// default, applied as if given: every finding feeding these signals fails
+// a check, so a session with failed calls (error responses, isError
+// results, HTTP statuses of 400 and above: the error signal) fails with
+// exit 1, as mcpsnoop's check did. An error response stays an info
+// finding (no MUST is broken), so it never exits 3.
 const DefaultTrafficFailOn = "error,invalid,warn"
 
 // MaxResults is how many traffic findings a report keeps by default
@@ -24,24 +27,19 @@ const MaxResults = 1000
 
 // A TrafficGate selects the traffic findings that fail a check.
 type TrafficGate struct {
-	// byDefault: no --fail-on was given. The default names signals whose
-	// info-class findings (an error response, a deprecation note) are not
-	// the server's fault, so it selects none of those; naming a signal
-	// selects its info findings too.
-	byDefault bool
-	signals   map[traffic.Signal]bool
-	ids       map[string]bool
-	levels    map[string]bool
-	classes   map[string]bool
+	signals map[traffic.Signal]bool
+	ids     map[string]bool
+	levels  map[string]bool
+	classes map[string]bool
 }
 
 // ParseTrafficGate reads --fail-on: any mix of signals, rule ids (the
 // protocol rules' and the diff rules'), levels (must, should, may) and
 // classes (violation, risky, info), comma-separated; "none" selects
-// nothing. explicit is false when the flag was not given (spec is then
-// [DefaultTrafficFailOn]).
-func ParseTrafficGate(spec string, explicit bool) (TrafficGate, error) {
-	g := TrafficGate{byDefault: !explicit, signals: map[traffic.Signal]bool{}, ids: map[string]bool{}, levels: map[string]bool{}, classes: map[string]bool{}}
+// nothing. The default, [DefaultTrafficFailOn], is read like any other
+// spec: what a report prints as its gate is what the gate did.
+func ParseTrafficGate(spec string) (TrafficGate, error) {
+	g := TrafficGate{signals: map[traffic.Signal]bool{}, ids: map[string]bool{}, levels: map[string]bool{}, classes: map[string]bool{}}
 	for _, w := range strings.Split(spec, ",") {
 		w = strings.TrimSpace(w)
 		switch {
@@ -78,9 +76,6 @@ func SignalNames() string {
 
 // Selects reports whether the gate selects a finding that fed signal sig.
 func (g TrafficGate) Selects(rf result.RuleFinding, sig traffic.Signal) bool {
-	if g.byDefault && rf.Class == rules.Info {
-		return false
-	}
 	return g.signals[sig] || g.ids[rf.RuleID] || g.levels[rf.Level] || g.classes[rf.Class]
 }
 

@@ -12,24 +12,25 @@ import (
 
 func TestParseTrafficGate(t *testing.T) {
 	for _, spec := range []string{"error,must,transport.server_request", "warn", "schema,should", "cache.hints_missing,tool.removed", "none"} {
-		if _, err := ParseTrafficGate(spec, true); err != nil {
+		if _, err := ParseTrafficGate(spec); err != nil {
 			t.Errorf("ParseTrafficGate(%q): %v", spec, err)
 		}
 	}
 	for _, spec := range []string{"", "error,", "bogus"} {
-		if _, err := ParseTrafficGate(spec, true); err == nil {
+		if _, err := ParseTrafficGate(spec); err == nil {
 			t.Errorf("ParseTrafficGate(%q) accepted", spec)
 		}
 	}
 }
 
-// TestTrafficGateSelects: the default gate leaves info findings out even
-// on a signal it names; naming the signal takes them in.
+// TestTrafficGateSelects: the default gate selects what the same spec
+// given as --fail-on selects (issue 22 item 4): an info finding on a
+// signal it names (an error response) fails the check.
 func TestTrafficGateSelects(t *testing.T) {
 	info := result.RuleFinding{RuleID: "x", Class: rules.Info, Level: rules.MAY}
 	risky := result.RuleFinding{RuleID: "x", Class: rules.Risky, Level: rules.SHOULD}
-	byDefault, _ := ParseTrafficGate(DefaultTrafficFailOn, false)
-	named, _ := ParseTrafficGate("error", true)
+	byDefault, _ := ParseTrafficGate(DefaultTrafficFailOn)
+	named, _ := ParseTrafficGate("error")
 	for _, tt := range []struct {
 		name string
 		g    TrafficGate
@@ -38,7 +39,8 @@ func TestTrafficGateSelects(t *testing.T) {
 		want bool
 	}{
 		{"default risky error", byDefault, risky, traffic.SignalError, true},
-		{"default info error", byDefault, info, traffic.SignalError, false},
+		{"default info error", byDefault, info, traffic.SignalError, true},
+		{"default info observation", byDefault, info, "", false},
 		{"default risky drift", byDefault, risky, traffic.SignalDrift, false},
 		{"named info error", named, info, traffic.SignalError, true},
 		{"named risky warn", named, risky, traffic.SignalWarn, false},
@@ -47,9 +49,13 @@ func TestTrafficGateSelects(t *testing.T) {
 			t.Errorf("%s: Selects() = %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	drift, _ := ParseTrafficGate("tool.removed", true)
+	drift, _ := ParseTrafficGate("tool.removed")
 	if !drift.SelectsDrift("tool.removed") || drift.SelectsDrift("") || byDefault.SelectsDrift("tool.removed") {
 		t.Error("SelectsDrift: want only the named rule id selected")
+	}
+	explicit, _ := ParseTrafficGate("error,invalid,warn")
+	if d := cmp.Diff(byDefault, explicit, cmp.AllowUnexported(TrafficGate{})); d != "" {
+		t.Errorf("the default gate differs from the same spec given (-default +given):\n%s", d)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/rules"
 )
 
 // A Verdict is the outcome a Result records: its exit code and the word
@@ -56,20 +57,26 @@ func VerdictOf(r *result.Result) Verdict {
 }
 
 // gateLabel names what failed r's gate: its violations by level, DRIFT when
-// a surface finding passed the gate, then its other failing rule findings
-// by level ("1 MUST violation, DRIFT, 2 SHOULD findings"); "" when nothing
-// in the Result explains the failure.
+// a surface finding passed the gate, the failed calls a sessions check's
+// gate selected (the error signal: error responses, isError results, HTTP
+// errors), then its other failing rule findings by level ("1 MUST
+// violation, DRIFT, 5 failed calls, 2 SHOULD findings"); "" when nothing in
+// the Result explains the failure.
 func gateLabel(r *result.Result) string {
 	var parts []string
 	violations := map[string]int{}
 	others := map[string]int{}
+	failedCalls := 0
 	for _, rf := range r.Violations {
 		if !RuleFails(r, rf) {
 			continue
 		}
-		if rf.Class == "violation" {
+		switch {
+		case rf.Class == "violation":
 			violations[rf.Level]++
-		} else {
+		case FailedCall(rf):
+			failedCalls++
+		default:
 			others[rf.Level]++
 		}
 	}
@@ -82,12 +89,26 @@ func gateLabel(r *result.Result) string {
 	if DriftFails(r) {
 		parts = append(parts, "DRIFT")
 	}
+	if failedCalls > 0 {
+		parts = append(parts, Plural(failedCalls, "failed call"))
+	}
 	for _, l := range append(levels, unknownLevels(others)...) {
 		if n := others[l]; n > 0 {
 			parts = append(parts, Plural(n, strings.TrimSpace(OneLine(l)+" finding")))
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// FailedCall reports whether rf is a traffic finding of the error signal
+// (a call that failed: a JSON-RPC error, an isError result, an HTTP error
+// status), which is info about the server, not a violation.
+func FailedCall(rf result.RuleFinding) bool {
+	if rf.Class == "violation" {
+		return false
+	}
+	r, ok := rules.Lookup(rf.RuleID)
+	return ok && r.Traffic && r.Signal == rules.SignalError
 }
 
 // unknownLevels returns the levels counted in m other than MUST, SHOULD and

@@ -105,13 +105,14 @@ func TestSummaryLineIgnored(t *testing.T) {
 // only when a surface finding passed the gate, rule findings by level
 // and class otherwise; a sessions check names the findings its gate
 // selected (issue 11 item 9: error responses and info findings are not
-// drift).
+// drift), error responses as failed calls (issue 22 item 4).
 func TestVerdictNamesWhatFailed(t *testing.T) {
 	drift := []result.Finding{{Finding: diff.Finding{RuleID: "tool.removed", Tier: diff.Breaking}}}
 	cosmetic := []result.Finding{{Finding: diff.Finding{RuleID: "tool.icons.changed", Tier: diff.Cosmetic}}}
 	must := result.RuleFinding{RuleID: "xhdr.not_token", Level: "MUST", Class: "violation"}
 	should := result.RuleFinding{RuleID: "transport.get_not_405", Level: "SHOULD", Class: "risky"}
 	info := result.RuleFinding{RuleID: "message.error_response", Level: "MAY", Class: "info"}
+	stale := result.RuleFinding{RuleID: "cache.stale_refetch", Level: "MAY", Class: "info"}
 	gated := func(rf result.RuleFinding) result.RuleFinding { rf.Gated = true; return rf }
 	tests := []struct {
 		name string
@@ -127,8 +128,12 @@ func TestVerdictNamesWhatFailed(t *testing.T) {
 			Violations: []result.RuleFinding{should, should, info}, Gate: result.Gate{FailOn: "risky"}}, "2 SHOULD findings (exit 1)"},
 		{"compat violations", result.Result{Command: "compat", ExitCode: 3,
 			Violations: []result.RuleFinding{must, must, should}}, "2 MUST violations, 1 SHOULD finding (exit 3)"},
-		{"sessions check, info selected explicitly", result.Result{Command: "sessions-check", ExitCode: 1,
-			Violations: []result.RuleFinding{gated(info), gated(info), should}, Gate: result.Gate{FailOn: "error"}}, "2 MAY findings (exit 1)"},
+		{"sessions check, failed calls", result.Result{Command: "sessions-check", ExitCode: 1,
+			Violations: []result.RuleFinding{gated(info), gated(info), should}, Gate: result.Gate{FailOn: "error,invalid,warn"}}, "2 failed calls (exit 1)"},
+		{"sessions check, failed calls and other findings", result.Result{Command: "sessions-check", ExitCode: 3,
+			Violations: []result.RuleFinding{gated(must), gated(info), gated(stale)}, Gate: result.Gate{FailOn: "error,must,cache.stale_refetch"}}, "1 MUST violation, 1 failed call, 1 MAY finding (exit 3)"},
+		{"sessions check, failed calls not selected", result.Result{Command: "sessions-check", ExitCode: 0,
+			Violations: []result.RuleFinding{info, info}, Gate: result.Gate{FailOn: "violation,risky"}}, "PASS (exit 0)"},
 		{"sessions check, assertion", result.Result{Command: "sessions-check", ExitCode: 1,
 			Violations: []result.RuleFinding{gated(should), info}, Gate: result.Gate{FailOn: "error,invalid,warn"}}, "1 SHOULD finding (exit 1)"},
 		{"sessions check, tool drift gated by the drift signal", result.Result{Command: "sessions-check", ExitCode: 1, Findings: cosmetic,

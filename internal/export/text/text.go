@@ -163,6 +163,11 @@ func (p *printer) result(r *result.Result) {
 		if v.Profile != "" {
 			tags = append(tags, "profile "+render.OneLine(v.Profile))
 		}
+		if v.Gated {
+			// sessions check's gate picks by signal and rule id, not by
+			// class: say which findings it selected.
+			tags = append(tags, "gated")
+		}
 		if len(tags) > 0 {
 			s += " [" + strings.Join(tags, ", ") + "]"
 		}

@@ -240,6 +240,23 @@ func TestLogNotALog(t *testing.T) {
 	}
 }
 
+// TestLogDefaultGate: the page's check of a log uses the CLI's default
+// gate as it prints it (issue 22 item 4): a failed call fails it (exit 1,
+// "1 failed call"), marked as gated, and is never a violation.
+func TestLogDefaultGate(t *testing.T) {
+	lc := NewLogCheck("errors.jsonl", "test")
+	lc.Write([]byte(`{"v":1,"session":"S1","label":"demo","seq":1,"ts":"2026-08-01T12:00:00.000Z","dir":"c2s","transport":"stdio","frame":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rm"}}}
+{"v":1,"session":"S1","label":"demo","seq":2,"ts":"2026-08-01T12:00:00.010Z","dir":"s2c","transport":"stdio","frame":{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"unknown file"}}}
+`))
+	rep, err := lc.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ExitCode != 1 || rep.Verdict != "1 failed call (exit 1)" || !strings.Contains(rep.Text, "[MAY, gated]") {
+		t.Errorf("exit %d, verdict %q:\n%s", rep.ExitCode, rep.Verdict, rep.Text)
+	}
+}
+
 // TestBigLog checks a generated log with a violation in the middle:
 // fed in 1 MiB chunks, the MUST violation is found and gates (exit 3).
 func TestBigLog(t *testing.T) {

@@ -11,9 +11,9 @@ import (
 	"github.com/mcpward/mcpward/internal/verdict"
 )
 
-// DefaultFailOn is the gate of `mcpward sessions check` without --fail-on:
-// violation and risky findings feeding these signals fail the check; info
-// findings never do.
+// DefaultFailOn is the gate of `mcpward sessions check` without --fail-on,
+// applied as given: any finding feeding these signals fails the check, so
+// a log with failed calls (the error signal) fails with exit 1.
 const DefaultFailOn = verdict.DefaultTrafficFailOn
 
 // MaxResults is how many findings a report keeps (--max-results' default);
@@ -82,7 +82,7 @@ func (c *LogCheck) Result() (*result.Result, error) {
 // checkLog is the body of `sessions check` for one log and the default
 // gate, without tool baselines (the browser has no state directory).
 func checkLog(r io.Reader, name, version string) (*result.Result, error) {
-	gate, err := verdict.ParseTrafficGate(DefaultFailOn, false)
+	gate, err := verdict.ParseTrafficGate(DefaultFailOn)
 	if err != nil {
 		return nil, err
 	}

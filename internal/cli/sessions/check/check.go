@@ -84,10 +84,14 @@ read as they are.
 --fail-on takes any mix of signals (` + verdict.SignalNames() + `),
 rule ids (message.id_reused, transport.server_request…), levels (must, should,
 may) and classes (violation, risky, info). Without --fail-on the gate is
-` + DefaultFailOn + ` over violation and risky findings only: info findings
-(error responses, deprecation notes) never fail a check unless named. A
-selected MUST-level violation exits 3, any other selected finding or failed
-assertion exits 1, nothing selected 0;
+mcpsnoop's, ` + DefaultFailOn + `: a failed call (a JSON-RPC error, an isError
+result, an HTTP status of 400 or more) fails the check with exit 1, as do
+protocol warnings and invalid frames; --fail-on violation,risky passes a
+session whose only findings are failed calls and other info. Info findings
+outside these signals (deprecation notes, observations such as
+cache.stale_refetch) fail only when named. The report marks each finding the
+gate selected. A selected MUST-level violation exits 3, any other selected
+finding or failed assertion exits 1, nothing selected 0;
 an unreadable log, or a file with no session records at all, exits 4. A log
 with torn or corrupt lines or missing frames (seq gaps, lost records) is
 INCOMPLETE: the rest is still checked and listed, and the run exits 2, which
@@ -104,7 +108,7 @@ or on stdin is only read against existing baselines: --tofu records them too,
   mcpward sessions check --label weather --expect-tool get_forecast --max-duration 2s`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Logs = args
-			g, err := verdict.ParseTrafficGate(opts.FailOn, cmd.Flags().Changed("fail-on"))
+			g, err := verdict.ParseTrafficGate(opts.FailOn)
 			if err != nil {
 				return cmdutil.FlagErrorWrap(err)
 			}
