@@ -20,8 +20,10 @@ import (
 const BackupSuffix = ".mcpward-backup"
 
 // LockSuffix is appended to a config file's name for the lock file that
-// serialises mcpward's edits of it. The lock file stays (removing it would
-// let two editors lock two different files).
+// serialises mcpward's edits of it. Close removes it while still holding
+// the lock; an editor that waited on the removed file sees it is no longer
+// the one at the path and locks the path anew (acquire), so two editors
+// never hold two different lock files.
 const LockSuffix = ".mcpward.lock"
 
 // lockWait bounds the wait for another mcpward editing the same file.
@@ -121,35 +123,59 @@ func Open(path string) (f *File, err error) {
 // acquire opens and locks the lock file. It returns nil and no error when
 // the lock file cannot be created.
 func acquire(name string) (*os.File, error) {
-	lf, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, nil
-	}
 	deadline := time.Now().Add(lockWait)
-	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
-		busy, err := tryLock(lf)
+	for {
+		lf, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
-			lf.Close()
-			return nil, nil // a file system without locks: go on unlocked
+			return nil, nil
 		}
-		if !busy {
+		for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+			busy, err := tryLock(lf)
+			if err != nil {
+				lf.Close()
+				return nil, nil // a file system without locks: go on unlocked
+			}
+			if !busy {
+				break
+			}
+			if time.Now().After(deadline) {
+				lf.Close()
+				return nil, ErrLocked
+			}
+			time.Sleep(pause)
+		}
+		if current(lf, name) {
 			return lf, nil
 		}
-		if time.Now().After(deadline) {
-			lf.Close()
-			return nil, ErrLocked
-		}
-		time.Sleep(pause)
+		// The holder removed the file we waited on: lock the new one.
+		unlock(lf)
+		lf.Close()
 	}
 }
 
-// Close releases the lock Open took. It is safe to call more than once.
+// current reports whether lf is still the file at name.
+func current(lf *os.File, name string) bool {
+	held, err := lf.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(name)
+	return err == nil && os.SameFile(held, now)
+}
+
+// Close removes the lock file and releases the lock Open took. It is safe
+// to call more than once.
 func (f *File) Close() error {
 	if f.lock == nil {
 		return nil
 	}
+	// Removed under the lock: whoever waits on it locks the path anew.
+	removed := os.Remove(f.lock.Name()) == nil
 	unlock(f.lock)
 	err := f.lock.Close()
+	if !removed {
+		_ = os.Remove(f.lock.Name()) // where an open file cannot be removed
+	}
 	f.lock = nil
 	return err
 }

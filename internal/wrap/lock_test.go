@@ -115,12 +115,16 @@ func TestLockReleased(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	lf, err := os.OpenFile(path+LockSuffix, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatalf("lock file: %v", err)
+	// The lock file goes with the lock (issue 25 item 13).
+	if _, err := os.Stat(path + LockSuffix); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock file after Close: %v; want it removed", err)
 	}
-	defer lf.Close()
-	if busy, err := tryLock(lf); busy || err != nil {
-		t.Errorf("tryLock after Close = %v, %v; want free", busy, err)
+	g, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := os.Stat(path + LockSuffix); err != nil {
+		t.Errorf("lock file of the next Open: %v", err)
 	}
 }

@@ -220,7 +220,15 @@ func Unwrap(doc, backup []byte, t Target, server string) (out []byte, restored b
 			return backup, true, nil
 		}
 	}
-	out = e.rewrite(doc, orig[0], orig[1:])
+	args := orig[1:]
+	if len(args) == 0 {
+		args = nil
+		if emptyArgs(backup, t, server, orig[0]) {
+			// The entry had "args": [] before the first wrap: it stays.
+			args = []string{}
+		}
+	}
+	out = e.rewrite(doc, orig[0], args)
 	if backup != nil && !bytes.Equal(out, backup) && sameJSON(out, backup) {
 		// Nothing but the layout differs from the backup (mcpsnoop's
 		// wrap reordered the entry's keys): the backup, byte for byte.
@@ -256,7 +264,18 @@ func Servers(doc []byte, t Target) ([]string, error) {
 	return nil, err
 }
 
-// rewrite splices a new command and args into the entry.
+// emptyArgs reports whether server's entry in backup runs command with an
+// empty "args" array.
+func emptyArgs(backup []byte, t Target, server, command string) bool {
+	if backup == nil {
+		return false
+	}
+	e, err := find(backup, t, server)
+	return err == nil && e.cmd == command && e.args != nil && len(e.argv) == 0
+}
+
+// rewrite splices a new command and args into the entry. An args member
+// is removed when args is nil and kept ("args": []) when it is empty.
 func (e *entry) rewrite(doc []byte, command string, args []string) []byte {
 	nl := lineEnding(doc)
 	type splice struct {
@@ -266,7 +285,7 @@ func (e *entry) rewrite(doc []byte, command string, args []string) []byte {
 	var sp []splice
 	sp = append(sp, splice{e.command.start, e.command.end, quote(command)})
 	switch {
-	case e.args != nil && len(args) == 0:
+	case e.args != nil && args == nil:
 		// Remove the member, with the separator before it (or after it
 		// when it comes first).
 		m := e.obj.members[e.argsIdx]

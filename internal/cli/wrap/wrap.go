@@ -26,7 +26,7 @@ import (
 type WrapOptions struct {
 	IO  *iostreams.IOStreams
 	Env wrap.Env
-	// Executable returns the running mcpward binary (the default --mcpward).
+	// Executable returns the running mcpward binary (the default --binary).
 	Executable func() (string, error)
 
 	Server string
@@ -115,8 +115,13 @@ so "node build/index.js" is recorded as "weather", not "index.js".
 Everything else in the file stays byte for byte as it was (indentation,
 key order, comments, line endings). Before the first wrap the file is
 copied to <file>.mcpward-backup; 'mcpward unwrap' puts it back. Edits of
-one file are serialised by a lock on <file>.mcpward.lock, so concurrent
-wraps of different servers all land; a read-only file is refused.
+one file are serialised by a lock on <file>.mcpward.lock (removed after the
+edit), so concurrent wraps of different servers all land; a read-only file is
+refused.
+
+The client is pointed at this mcpward binary, or at --binary PATH. A binary
+that 'go run' built (in the Go build cache or a temporary directory) is gone
+after the run: wrap refuses it (exit 4) and says how to install mcpward.
 
 Remote (url) servers cannot go through the stdio shim: use
 'mcpward proxy --target URL' and point the client at its --listen address.
@@ -137,8 +142,10 @@ Remote (url) servers cannot go through the stdio shim: use
 			if err := checkLocation(cmd, opts.Client, opts.Scope, opts.Config); err != nil {
 				return err
 			}
-			if cmd.Flags().Changed("mcpward") && !filepath.IsAbs(opts.Mcpward) {
-				return cmdutil.FlagErrorf("--mcpward must be an absolute path, got %q", opts.Mcpward)
+			for _, name := range []string{"binary", "mcpward"} {
+				if cmd.Flags().Changed(name) && !filepath.IsAbs(opts.Mcpward) {
+					return cmdutil.FlagErrorf("--%s must be an absolute path, got %q", name, opts.Mcpward)
+				}
 			}
 			if err := checkProxyFlags(opts.ProxyFlags); err != nil {
 				return err
@@ -159,7 +166,10 @@ Remote (url) servers cannot go through the stdio shim: use
 	}
 	addLocationFlags(cmd, &opts.Client, &opts.Scope, &opts.Config, &opts.DryRun)
 	cmd.Flags().StringVar(&opts.Label, "label", "", "`label` of the server's session logs (default: the server's name in the config)")
-	cmd.Flags().StringVar(&opts.Mcpward, "mcpward", "", "absolute `path` of the mcpward binary the client should run (default: this one)")
+	cmd.Flags().StringVar(&opts.Mcpward, "binary", "", "absolute `path` of the mcpward binary the client should run (default: this one, unless 'go run' built it)")
+	// The flag's first name, kept for the scripts that use it.
+	cmd.Flags().StringVar(&opts.Mcpward, "mcpward", "", "the same as --binary")
+	_ = cmd.Flags().MarkHidden("mcpward")
 	return cmd
 }
 
@@ -216,14 +226,15 @@ func wrapRun(opts *WrapOptions) error {
 	}
 	defer f.Close()
 	f.BeforeCommit = opts.beforeCommit
-	bin := opts.Mcpward
+	bin, transient := opts.Mcpward, ""
 	if bin == "" {
 		if bin, err = opts.Executable(); err != nil {
-			return fmt.Errorf("find the mcpward binary: %w (give it with --mcpward PATH)", err)
+			return fmt.Errorf("find the mcpward binary: %w (give it with --binary PATH)", err)
 		}
 		if abs, err := filepath.Abs(bin); err == nil {
 			bin = abs
 		}
+		transient = wrap.TransientBinary(bin, opts.Env)
 	}
 	out, err := wrap.Wrap(f.Data, target, opts.Server, wrap.Spec{Mcpward: bin, Flags: withLabel(opts.ProxyFlags, opts.Label, opts.Server)})
 	if errors.Is(err, wrap.ErrAlreadyWrapped) {
@@ -235,6 +246,11 @@ func wrapRun(opts *WrapOptions) error {
 	}
 	if opts.DryRun {
 		return showChange(opts.IO.Out, f.Data, out, target, opts.Server)
+	}
+	if transient != "" {
+		// The client would start a binary that is gone after this run.
+		return cmdutil.WithHint(fault.Input(fmt.Errorf("not writing %s into %s: %s", bin, f.Path, transient)),
+			"install mcpward first (from a clone: go install ./cmd/mcpward) and run 'mcpward wrap' again, or name the binary with --binary PATH")
 	}
 	if err := f.CheckWritable(); err != nil {
 		return fault.Input(err)
