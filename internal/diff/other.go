@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpward/mcpward/internal/heuristic"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
@@ -179,6 +180,8 @@ func (d *differ) manifest(o, n *snapshot.Manifest) {
 		for _, op := range sortedKeysB(no) {
 			if !oo[op] {
 				d.add("manifest.operation.added", p+".operations."+op, fmt.Sprintf("operation %q was added behind the existing tool %q", op, id), nil, op)
+				a, verb := heuristic.ReadIdentifier(op)
+				d.action("manifest.operation.added", p+".operations."+op, fmt.Sprintf("new operation %q of %q", op, id), a, verb, op)
 			}
 		}
 	}

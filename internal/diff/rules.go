@@ -61,6 +61,10 @@ var catalogue = []RuleInfo{
 	{"text.whitespace-only", Cosmetic, "a description, title or instructions change that is whitespace only", "equal once whitespace is removed", sg},
 
 	// mcpward: tools and schemas
+	{"tool.input.enum.added_destructive", Risky, "a new input enum value reads as a destructive action (delete, drop, purge, …; the heuristic's verbs), beside tool.input.enum.added", "a destructive action now hides behind an unchanged tool name: mcp-surfaceprint's 'upgrade adds a destructive operation' event", mw},
+	{"tool.input.enum.added_write", Risky, "a new input enum value reads as a write, send or execute action (update, send, exec, …; the heuristic's verbs), beside tool.input.enum.added", "a new state-changing action hides behind an unchanged tool name", mw},
+	{"tool.input.optional.added_destructive", Risky, "a new optional input whose name (or its description's leading verb) reads as destructive (force_delete, overwrite, …), beside tool.input.optional.added", "an old call still works, but the tool gained a destructive mode", mw},
+	{"tool.input.optional.added_write", Risky, "a new optional input whose name (or its description's leading verb) reads as a write, send or execute action (send_email, exec, …), beside tool.input.optional.added", "an old call still works, but the tool gained a state-changing mode", mw},
 	{"tool.input.optional.removed", Risky, "an optional input disappeared", "an old client still sends it: the server ignores it silently or rejects it", mw},
 	{"tool.input.additionalProperties.tightened", Breaking, "an input schema now closes or narrows additionalProperties (absent or true → a subschema → false)", "an old client sending an argument the schema does not list is now rejected", mw},
 	{"tool.input.additionalProperties.loosened", Compatible, "an input schema now opens or widens additionalProperties (false → a subschema → absent or true)", "everything an old client sent is still accepted", mw},
@@ -112,6 +116,8 @@ var catalogue = []RuleInfo{
 	{"manifest.tool.added", Risky, "a manifest entry appeared", "a new multiplexed capability: the action surface grows, like tool.added", mw},
 	{"manifest.tool.removed", Breaking, "a manifest entry disappeared", "declared operations behind it are gone", mw},
 	{"manifest.operation.added", Risky, "an operation appeared under an existing tool (one finding per operation)", "new actions hide behind an unchanged tool name", mw},
+	{"manifest.operation.added_destructive", Risky, "a new manifest operation reads as destructive (delete, drop, purge, …), beside manifest.operation.added", "names the heuristic's reading: a destructive action behind an unchanged tool name", mw},
+	{"manifest.operation.added_write", Risky, "a new manifest operation reads as a write, send or execute action, beside manifest.operation.added", "names the heuristic's reading: a state-changing action behind an unchanged tool name", mw},
 	{"manifest.operation.removed", Breaking, "an operation disappeared (one finding per operation)", "clients dispatching it fail", mw},
 	{"manifest.description.changed", Risky, "a manifest entry's description changed", "declared text describing what a tool can do", mw},
 	{"manifest.uri.changed", Cosmetic, "the manifest resource moved", "the content is diffed entry by entry", mw},

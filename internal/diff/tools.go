@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpward/mcpward/internal/heuristic"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
@@ -153,6 +154,22 @@ func (d *differ) tool(name string, o, n snapshot.Object) {
 	}
 }
 
+// action adds, beside the finding base for a new value, input or
+// operation, the heuristic's reading of its name when that names a
+// destructive (base+"_destructive") or other state-changing action
+// (base+"_write"): snapgauge's tier for base is kept, and the new action
+// behind an unchanged tool name is not passed at the default gate.
+func (d *differ) action(base, subject, what string, a heuristic.Action, verb string, after any) {
+	if !a.Changes() {
+		return
+	}
+	rule := base + "_write"
+	if a.Risk() == heuristic.Destructive {
+		rule = base + "_destructive"
+	}
+	d.add(rule, subject, fmt.Sprintf("%s reads as %s (heuristic: the verb %q) — a new action behind an unchanged tool name", what, a.Reads(), verb), nil, after)
+}
+
 func isTrue(m map[string]any, k string) bool {
 	b, ok := m[k].(bool)
 	return ok && b
@@ -248,6 +265,9 @@ func (d *differ) schema(output bool, path string, o, n map[string]any) {
 				d.add("tool.output.property.added", ps, fmt.Sprintf("output %q was added", k), nil, nv)
 			} else if !nreq[k] {
 				d.add("tool.input.optional.added", ps, fmt.Sprintf("optional input %q was added", k), nil, nv)
+				nm, _ := nv.(map[string]any)
+				a, verb := heuristic.ReadProperty(k, snapshot.Str(nm, "description"))
+				d.action("tool.input.optional.added", ps, fmt.Sprintf("new optional input %q", k), a, verb, nv)
 			}
 		case oin && !nin:
 			if output {
@@ -412,7 +432,12 @@ func (d *differ) enums(output bool, ps string, o, n map[string]any, pick func(st
 			if output {
 				d.add("output.enum.added", ps+".enum."+valueKey(v), fmt.Sprintf("output value %s was added — clients may not handle it", quoteVal(v)), nil, v)
 			} else {
-				d.add("tool.input.enum.added", ps+".enum."+valueKey(v), fmt.Sprintf("input value %s is now accepted", quoteVal(v)), nil, v)
+				subj := ps + ".enum." + valueKey(v)
+				d.add("tool.input.enum.added", subj, fmt.Sprintf("input value %s is now accepted", quoteVal(v)), nil, v)
+				if s, ok := v.(string); ok {
+					a, verb := heuristic.ReadIdentifier(s)
+					d.action("tool.input.enum.added", subj, fmt.Sprintf("new value %q", s), a, verb, v)
+				}
 			}
 		}
 	}
