@@ -28,6 +28,7 @@ type TablePrinter struct {
 	header []string
 	rows   [][]string
 	first  []int
+	wrap   []int
 }
 
 // minCellWidth is the narrowest a cut column gets: room for two runes and
@@ -59,6 +60,11 @@ func (t *TablePrinter) SetIndent(prefix string) { t.indent = prefix }
 // is too wide: free text such as a description, so that ids and names
 // stay whole. The other columns are cut only when these cannot be.
 func (t *TablePrinter) CutFirst(cols ...int) { t.first = cols }
+
+// WrapColumns names the columns (0-based) whose cells wrap at words onto
+// further lines instead of being cut, on a terminal: notes a reader needs
+// whole. Name them in CutFirst too, so that they are the ones narrowed.
+func (t *TablePrinter) WrapColumns(cols ...int) { t.wrap = cols }
 
 // AddHeader sets the column titles, shown on a terminal only.
 func (t *TablePrinter) AddHeader(cols ...string) { t.header = cols }
@@ -112,22 +118,53 @@ func (t *TablePrinter) Render() error {
 		for last > 0 && r[last] == "" {
 			last--
 		}
+		cells := make([][]string, last+1)
+		lines := 1
 		for i := 0; i <= last; i++ {
-			c := r[i]
-			if ansi.StringWidth(c) > widths[i] {
-				c = ansi.Truncate(c, widths[i], "…")
-				// "sits…", not "sits …".
-				c = strings.TrimRight(strings.TrimSuffix(c, "…"), " ") + "…"
-			}
-			b.WriteString(c)
-			if i < last {
-				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+2))
-			}
+			cells[i] = t.cell(r[i], i, widths[i])
+			lines = max(lines, len(cells[i]))
 		}
-		b.WriteByte('\n')
+		for l := range lines {
+			if l > 0 {
+				b.WriteString(t.indent)
+			}
+			end := last
+			for end > 0 && len(cells[end]) <= l {
+				end--
+			}
+			for i := 0; i <= end; i++ {
+				c := ""
+				if l < len(cells[i]) {
+					c = cells[i][l]
+				}
+				b.WriteString(c)
+				if i < end {
+					b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+2))
+				}
+			}
+			b.WriteByte('\n')
+		}
 	}
 	_, err := io.WriteString(t.out, b.String())
 	return err
+}
+
+// cell is the lines cell c of column i takes at width w: one, cut to w,
+// or for a column of WrapColumns as many as its words need.
+func (t *TablePrinter) cell(c string, i, w int) []string {
+	if ansi.StringWidth(c) <= w {
+		return []string{c}
+	}
+	if slices.Contains(t.wrap, i) {
+		lines := strings.Split(ansi.Wrap(c, w, ""), "\n")
+		for j, l := range lines {
+			lines[j] = strings.TrimRight(l, " ")
+		}
+		return lines
+	}
+	c = ansi.Truncate(c, w, "…")
+	// "sits…", not "sits …".
+	return []string{strings.TrimRight(strings.TrimSuffix(c, "…"), " ") + "…"}
 }
 
 // fitFirst cuts only the columns first, when the others fit whole and

@@ -175,3 +175,29 @@ func TestTablePrinterCutFirst(t *testing.T) {
 		t.Errorf("cut first, narrow:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestTablePrinterWrapColumns: a column of WrapColumns wraps at words onto
+// further lines, aligned under its column, instead of being cut (issue 25
+// item 4: migrate's notes).
+func TestTablePrinterWrapColumns(t *testing.T) {
+	got := render(t, true, 60, func(tp *TablePrinter) {
+		tp.CutFirst(2)
+		tp.WrapColumns(2)
+		tp.AddHeader("FILE", "KIND", "NOTE")
+		tp.AddRow("a.json", "snapshot", "the probe spec and the recorded time could not be carried over from the old file")
+		tp.AddRow("b.json", "config", "short")
+	})
+	want := `FILE    KIND      NOTE
+a.json  snapshot  the probe spec and the recorded time could
+                  not be carried over from the old file
+b.json  config    short
+`
+	if got != want {
+		t.Errorf("wrapped:\n%s\nwant:\n%s", got, want)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("line wider than 60: %q", l)
+		}
+	}
+}

@@ -52,7 +52,9 @@ func ClassifyFile(name string, data []byte) Kind {
 		return McpsnoopBaseline
 	case keys["mcpServers"] && wrappedByMcpsnoop(data):
 		return McpsnoopWrapped
-	case keys["command"] && keys["gate"] && keys["findings"] && keys["summary"]:
+	case keys["command"] && keys["gate"] && keys["findings"] && keys["summary"] && !keys["schemaVersion"] && !keys["tool"]:
+		// (schemaVersion and tool are mcpward's own Result's, as in
+		// snapgauge.IsResult: nothing to migrate.)
 		return SnapgaugeResult
 	case keys["snapgaugeVersion"] && keys["rows"] && keys["date"]:
 		return SnapgaugeBoard

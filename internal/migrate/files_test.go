@@ -23,6 +23,7 @@ func TestClassifyFile(t *testing.T) {
 		{"plain.json", `{"mcpServers":{"fs":{"command":"npx"}}}`, ""},
 		{"mcpward.snapshot.json", `{"formatVersion":3,"mcpwardVersion":"1.0.0"}`, ""},
 		{"log.jsonl", `{"v":1,"kind":"meta"}`, ""},
+		{"r.json", `{"schemaVersion":1,"tool":"mcpward","command":"diff","findings":[],"summary":{},"gate":{},"exitCode":1}`, ""},
 		{"package.json", `{"name":"x"}`, ""},
 		{"broken.json", `{"server":`, ""},
 		{"notes.txt", `{"snapgaugeVersion":"1"}`, ""},

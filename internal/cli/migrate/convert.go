@@ -23,6 +23,9 @@ type converter struct {
 	dir       string // the directory searched: snapshots go to its .mcpward/
 	lookupEnv func(string) (string, bool)
 	mcpward   string // the binary a wrapped client config is pointed at
+	// transient says why mcpward is no binary for a client to start
+	// (wrap.TransientBinary): such a config is not written.
+	transient string
 }
 
 func (c converter) convert(f foundFile) Item {
@@ -156,6 +159,10 @@ func (c converter) mcpsnoopWrapped(found foundFile, it *Item) {
 	it.Dest = found.path
 	if !c.write {
 		it.Result = shown
+		return
+	}
+	if c.transient != "" {
+		it.fail(fmt.Errorf("not pointing the client at %s: %s (install mcpward first: go install ./cmd/mcpward)", c.mcpward, c.transient))
 		return
 	}
 	f, err := wrap.Open(found.path)

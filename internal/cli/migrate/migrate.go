@@ -33,7 +33,10 @@ type MigrateOptions struct {
 	Getwd      func() (string, error)
 	Executable func() (string, error)
 
-	Dir    string
+	Dir string
+	// Binary is the mcpward a client config wrapped by mcpsnoop is
+	// pointed at ("": this one, unless 'go run' built it).
+	Binary string
 	Home   bool
 	Write  bool
 	Format string
@@ -72,6 +75,9 @@ converted (the others are still converted).`,
 			if len(args) == 1 {
 				opts.Dir = args[0]
 			}
+			if cmd.Flags().Changed("binary") && !filepath.IsAbs(opts.Binary) {
+				return cmdutil.FlagErrorf("--binary must be an absolute path, got %q", opts.Binary)
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -81,6 +87,7 @@ converted (the others are still converted).`,
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.Write, "write", false, "convert the files (the originals are kept)")
 	fl.BoolVar(&dryRun, "dry-run", false, "only show what would be converted (the default)")
+	fl.StringVar(&opts.Binary, "binary", "", "absolute `path` of the mcpward binary a client config wrapped by mcpsnoop is pointed at (default: this one, unless 'go run' built it)")
 	fl.BoolVar(&opts.Home, "home", false, "also search the mcpsnoop state directory and the client configs of this user")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "migrate")
 	return cmd
@@ -131,7 +138,9 @@ func migrateRun(ctx context.Context, opts *MigrateOptions) error {
 		}
 	}
 	conv := converter{write: opts.Write, dir: dir, lookupEnv: opts.LookupEnv}
-	if slices.ContainsFunc(found, func(f foundFile) bool { return f.kind == migrate.McpsnoopWrapped }) {
+	if opts.Binary != "" {
+		conv.mcpward = opts.Binary
+	} else if slices.ContainsFunc(found, func(f foundFile) bool { return f.kind == migrate.McpsnoopWrapped }) {
 		bin, err := opts.Executable()
 		if err != nil {
 			return fmt.Errorf("find the mcpward binary: %w", err)
@@ -140,6 +149,7 @@ func migrateRun(ctx context.Context, opts *MigrateOptions) error {
 			bin = abs
 		}
 		conv.mcpward = bin
+		conv.transient = wrap.TransientBinary(bin, wrap.Env{GOOS: runtime.GOOS, Home: home(opts.LookupEnv), LookupEnv: opts.LookupEnv})
 	}
 	rep := Report{Dir: dir, Written: opts.Write, Items: []Item{}}
 	failed := 0
@@ -177,10 +187,16 @@ func render(opts *MigrateOptions, rep *Report) error {
 		return nil
 	}
 	tp := cmdutil.NewTablePrinter(opts.IO, opts.Format)
-	tp.CutFirst(3)
-	tp.AddHeader("FILE", "KIND", "RESULT", "NOT CARRIED OVER")
+	tp.CutFirst(2, 3)
+	tp.WrapColumns(2, 3)
+	header := []string{"FILE", "KIND", "RESULT", "NOT CARRIED OVER"}
+	if tp.IsTTY() && !slices.ContainsFunc(rep.Items, func(it Item) bool { return len(it.NotCarried) > 0 }) {
+		// Nothing left behind: no column for it to take room from RESULT.
+		header = header[:3]
+	}
+	tp.AddHeader(header...)
 	for _, it := range rep.Items {
-		tp.AddRow(it.File, string(it.Kind), it.Result, strings.Join(it.NotCarried, "; "))
+		tp.AddRow([]string{it.File, string(it.Kind), it.Result, strings.Join(it.NotCarried, "; ")}[:len(header)]...)
 	}
 	if err := tp.Render(); err != nil {
 		return err
@@ -209,7 +225,9 @@ type foundFile struct {
 }
 
 // skipDirs are never searched: other tools' trees and mcpward's own.
-var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true, ".venv": true,
+// A test's fixtures (testdata) are no files of the repository's own: DIR
+// names one of these to search it.
+var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true, "testdata": true, ".venv": true,
 	"venv": true, "__pycache__": true, ".mcpward": true, ".hg": true, ".svn": true}
 
 // maxJSONBytes bounds a JSON document read whole to classify it.
@@ -289,10 +307,7 @@ func homeFiles(lookupEnv func(string) (string, bool)) []foundFile {
 			}
 		}
 	}
-	env := wrap.Env{GOOS: runtime.GOOS, Home: get("HOME"), LookupEnv: lookupEnv}
-	if env.Home == "" {
-		env.Home = get("USERPROFILE")
-	}
+	env := wrap.Env{GOOS: runtime.GOOS, Home: home(lookupEnv), LookupEnv: lookupEnv}
 	if env.Home == "" {
 		return out
 	}
@@ -306,6 +321,15 @@ func homeFiles(lookupEnv func(string) (string, bool)) []foundFile {
 		}
 	}
 	return out
+}
+
+// home is the user's home directory: $HOME, else $USERPROFILE.
+func home(lookupEnv func(string) (string, bool)) string {
+	if h, _ := lookupEnv("HOME"); h != "" {
+		return h
+	}
+	h, _ := lookupEnv("USERPROFILE")
+	return h
 }
 
 // mcpsnoopStateDir is mcpsnoop's base directory: $MCPSNOOP_HOME, else
