@@ -206,8 +206,9 @@ func classRank(c string) int {
 }
 
 // RuleFindings returns r's rule findings grouped by class (violation,
-// risky, info, anything else), then by rule id, subject and profile. The
-// Result is not modified.
+// risky, info, anything else), then by rule id, subject (numbers in it
+// compared as numbers: "seq 6" before "seq 10") and profile. The Result
+// is not modified.
 func RuleFindings(r *result.Result) []result.RuleFinding {
 	out := slices.Clone(r.Violations)
 	slices.SortStableFunc(out, func(a, b result.RuleFinding) int {
@@ -215,12 +216,44 @@ func RuleFindings(r *result.Result) []result.RuleFinding {
 			cmp.Compare(classRank(a.Class), classRank(b.Class)),
 			strings.Compare(a.Class, b.Class),
 			strings.Compare(a.RuleID, b.RuleID),
-			strings.Compare(a.Subject, b.Subject),
+			CompareNumbers(a.Subject, b.Subject),
 			strings.Compare(a.Profile, b.Profile),
 		)
 	})
 	return out
 }
+
+// CompareNumbers compares a and b as strings, except that runs of digits
+// are compared as numbers, so "session S1 seq 6" sorts before "session S1
+// seq 10". Equal numbers written differently ("7", "07") fall back to
+// the plain comparison, so the order is total.
+func CompareNumbers(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			si, sj := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			na, nb := strings.TrimLeft(a[si:i], "0"), strings.TrimLeft(b[sj:j], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb)); c != 0 {
+				return c
+			}
+			continue
+		}
+		if a[i] != b[j] {
+			return cmp.Compare(a[i], b[j])
+		}
+		i++
+		j++
+	}
+	return cmp.Or(cmp.Compare(len(a)-i, len(b)-j), strings.Compare(a, b))
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // ClassCounts counts rule findings per class.
 type ClassCounts struct{ Violation, Risky, Info int }

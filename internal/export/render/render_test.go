@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -168,6 +169,34 @@ func TestSummaryLineWithoutSurface(t *testing.T) {
 	for _, tt := range tests {
 		if got := SummaryLine(&tt.r); got != tt.want {
 			t.Errorf("SummaryLine(%s) = %q, want %q", tt.r.Command, got, tt.want)
+		}
+	}
+}
+
+// Findings are ordered by seq as a number (issue 22 item 8): seq 10 sorted
+// before seq 6 when subjects were compared as strings.
+func TestRuleFindingsBySeqNumber(t *testing.T) {
+	var r result.Result
+	for _, s := range []string{"session S1 seq 10", "session S1 seq 6", "session S2 seq 1", "session S1 seq 100", "session S1 seq 9"} {
+		r.Violations = append(r.Violations, result.RuleFinding{RuleID: "message.error_response", Class: "info", Subject: s})
+	}
+	var got []string
+	for _, rf := range RuleFindings(&r) {
+		got = append(got, rf.Subject)
+	}
+	want := []string{"session S1 seq 6", "session S1 seq 9", "session S1 seq 10", "session S1 seq 100", "session S2 seq 1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("RuleFindings order = %q, want %q", got, want)
+	}
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"seq 6", "seq 10", -1}, {"seq 10", "seq 6", 1}, {"seq 7", "seq 07", 1}, {"a2", "a2b", -1},
+		{"tool b", "tool a", 1}, {"x", "x", 0}, {"seq 9 z", "seq 9 a", 1},
+	} {
+		if got := CompareNumbers(tt.a, tt.b); got != tt.want {
+			t.Errorf("CompareNumbers(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package sessionexport
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/calls"
@@ -271,8 +274,30 @@ func (c *collector) finish(problems []string) error {
 	if c.err != nil {
 		return c.err
 	}
-	return c.sink.finish(&ending{Sessions: c.store.Sessions(), Findings: c.findings,
+	sessions := c.store.Sessions()
+	sortFindings(c.findings, sessions)
+	return c.sink.finish(&ending{Sessions: sessions, Findings: c.findings,
 		FindingsDropped: c.dropped, Problems: problems})
+}
+
+// sortFindings orders findings by session (as the log first shows them),
+// then by seq as a number, findings of no one frame (seq 0) last; the
+// checker reports some only when a session ends (a request never
+// answered), so its order is not the log's.
+func sortFindings(fs []traffic.Finding, sessions []*calls.Session) {
+	index := make(map[string]int, len(sessions))
+	for i, ss := range sessions {
+		index[ss.ID] = i
+	}
+	seq := func(f traffic.Finding) uint64 {
+		if f.Seq == 0 {
+			return math.MaxUint64
+		}
+		return f.Seq
+	}
+	slices.SortStableFunc(fs, func(a, b traffic.Finding) int {
+		return cmp.Or(cmp.Compare(index[a.Session], index[b.Session]), cmp.Compare(seq(a), seq(b)))
+	})
 }
 
 func sortCalls(cs []*calls.Call) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -254,6 +255,30 @@ func TestLogDefaultGate(t *testing.T) {
 	}
 	if rep.ExitCode != 1 || rep.Verdict != "1 failed call (exit 1)" || !strings.Contains(rep.Text, "[MAY, gated]") {
 		t.Errorf("exit %d, verdict %q:\n%s", rep.ExitCode, rep.Verdict, rep.Text)
+	}
+}
+
+// TestLogFindingsBySeq: the page lists findings by seq as a number (issue
+// 22 item 8), as the CLI does: seq 6 before seq 10.
+func TestLogFindingsBySeq(t *testing.T) {
+	lc := NewLogCheck("errors.jsonl", "test")
+	for _, seq := range []int{6, 10} {
+		fmt.Fprintf(lc, `{"v":1,"session":"S1","label":"demo","seq":%d,"ts":"2026-08-01T12:00:00.000Z","dir":"c2s","transport":"stdio","frame":{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"rm"}}}
+{"v":1,"session":"S1","label":"demo","seq":%d,"ts":"2026-08-01T12:00:00.010Z","dir":"s2c","transport":"stdio","frame":{"jsonrpc":"2.0","id":%d,"error":{"code":-32602,"message":"unknown file"}}}
+`, seq-1, seq, seq, seq)
+	}
+	rep, err := lc.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, g := range rep.Groups {
+		for _, l := range g.Lines {
+			lines = append(lines, l.Text)
+		}
+	}
+	if len(lines) < 2 || !strings.Contains(lines[0], "seq 6 ") || !strings.Contains(lines[1], "seq 10 ") {
+		t.Errorf("lines out of seq order:\n%s", strings.Join(lines, "\n"))
 	}
 }
 
