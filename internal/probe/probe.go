@@ -137,7 +137,7 @@ func Observe(ctx context.Context, s *target.Session, opts *Options) (*snapshot.E
 	}
 	if opts.DualEraCheck && hs.Era == mcp.EraModern {
 		progress("dual-era check")
-		ev.DualEra = dualEra(ctx, s)
+		ev.DualEra, ev.DualEraVersions = dualEra(ctx, s)
 	}
 	if s.Stderr != nil {
 		ev.Stderr = string(s.Stderr())
@@ -245,13 +245,18 @@ func runProbe(ctx context.Context, c *client.Client, p Probe) snapshot.ProbeEvid
 
 // dualEra asks a modern server for the legacy handshake on a fresh
 // session. A successful initialize means the server speaks both eras.
-func dualEra(ctx context.Context, s *target.Session) bool {
+func dualEra(ctx context.Context, s *target.Session) (bool, []string) {
 	fresh, err := s.Fresh(ctx, func(o *client.Options) { o.Era = mcp.EraLegacy })
 	if err != nil {
-		return false
+		return false, nil
 	}
 	defer fresh.Close()
-	return fresh.Handshake.Era == mcp.EraLegacy
+	if fresh.Handshake.Era != mcp.EraLegacy {
+		return false, nil
+	}
+	// Which legacy revisions it serves, as for a legacy server.
+	versions, _, _ := legacyVersions(ctx, fresh)
+	return true, versions
 }
 
 // legacyVersions learns which legacy revisions a legacy server accepts.

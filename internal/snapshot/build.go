@@ -108,6 +108,9 @@ func Build(ev *Evidence, opts *BuildOptions) (*Snapshot, error) {
 	obs.Target = ev.Target
 	obs.Era = ev.Era
 	obs.DualEra = ev.DualEra
+	if len(ev.DualEraVersions) > 0 {
+		obs.DualEraVersions = slices.Compact(slices.Sorted(slices.Values(ev.DualEraVersions)))
+	}
 	obs.ProtocolVersion = ev.ProtocolVersion
 	obs.ClientCapabilities = compactRaw(ev.ClientCapabilities)
 	obs.ClientInfo = compactRaw(ev.ClientInfo)

@@ -26,6 +26,9 @@ type Evidence struct {
 	// DualEra is true when a modern server also answered initialize (only
 	// known when the prober tried both).
 	DualEra bool
+	// DualEraVersions are the legacy revisions such a server accepted at
+	// initialize.
+	DualEraVersions []string
 	// ProtocolVersion is the version the conversation used.
 	ProtocolVersion string
 	// ClientCapabilities is what the client declared (per request in the

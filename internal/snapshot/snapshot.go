@@ -101,6 +101,9 @@ type Observation struct {
 	// Era is "modern" or "legacy" (empty when the handshake failed).
 	Era     string `json:"era,omitempty"`
 	DualEra bool   `json:"dualEra,omitempty"`
+	// DualEraVersions are the legacy revisions a dual-era server also
+	// accepts at initialize (surface.discover lists its modern ones).
+	DualEraVersions []string `json:"dualEraVersions,omitempty"`
 	// ProtocolVersion is the version the conversation used.
 	ProtocolVersion string `json:"protocolVersion,omitempty"`
 	// SupportedVersionsSource says how surface.discover.supportedVersions

@@ -77,7 +77,11 @@ func renderTo(w *errWriter, ios *iostreams.IOStreams, s *snapshot.Snapshot, sign
 		fmt.Fprintf(kv, "  status\t%s\n", statusLine(s))
 	}
 	if d := sf.Discover; d != nil {
-		fmt.Fprintf(kv, "  versions\t%s\n", orNone(strings.Join(d.SupportedVersions, ", ")))
+		versions := orNone(strings.Join(d.SupportedVersions, ", "))
+		if len(o.DualEraVersions) > 0 {
+			versions += "; by initialize: " + strings.Join(o.DualEraVersions, ", ")
+		}
+		fmt.Fprintf(kv, "  versions\t%s\n", versions)
 		fmt.Fprintf(kv, "  capabilities\t%s\n", orNone(capabilityLine(d.Capabilities)))
 		if hints := cacheLine(s); hints != "" {
 			fmt.Fprintf(kv, "  cache hints\t%s\n", hints)

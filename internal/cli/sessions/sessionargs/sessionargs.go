@@ -153,10 +153,35 @@ func ResolveLog(f *cmdutil.Factory, log, sessionID string) (string, error) {
 		return "", err
 	}
 	if len(paths) > 1 {
+		if newest, ok := newestLabelled(paths, log); ok && sessionID == "" {
+			// A label names a server, whose latest session is meant (as
+			// with no argument at all); which one is said.
+			_, id := sessionlog.Name(newest)
+			if f.IOStreams != nil {
+				fmt.Fprintf(f.IOStreams.ErrOut, "%d sessions are labelled %s: using the newest, %s (name another by its id)\n", len(paths), log, id)
+			}
+			return newest, nil
+		}
 		return "", fault.Input(cmdutil.WithHint(fmt.Errorf("%d session logs match %q", len(paths), log+sessionID),
 			"name one log file or a longer session id"))
 	}
 	return paths[0], nil
+}
+
+// newestLabelled returns the newest of paths (session ids sort by start
+// time) when every one of them is labelled label.
+func newestLabelled(paths []string, label string) (string, bool) {
+	var best, bestID string
+	for _, p := range paths {
+		l, id := sessionlog.Name(p)
+		if l != label {
+			return "", false
+		}
+		if id > bestID {
+			best, bestID = p, id
+		}
+	}
+	return best, best != ""
 }
 
 // CompleteSessions completes a session id from the logs in the state
