@@ -12,9 +12,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
@@ -77,12 +79,58 @@ type Baseline struct {
 	// RecordedAt is when it was accepted (RFC 3339); Source names the log.
 	RecordedAt string `json:"recordedAt,omitempty"`
 	Source     string `json:"source,omitempty"`
+	// SourceStart is when the session the tools came from started (RFC
+	// 3339 with nanoseconds): a session that started before it predates
+	// the baseline (see Predates).
+	SourceStart string `json:"sourceStart,omitempty"`
 	// Unverified names the tool members the baseline did not record
 	// (title, outputSchema, annotations, icons for a version 1 mcpsnoop
 	// baseline): they are left out of the comparison on both sides, so
 	// that what was never recorded is not reported as drift.
 	Unverified []string `json:"unverified,omitempty"`
 	Tools      []Tool   `json:"tools"`
+}
+
+// SetSource records the session the baseline's tools come from and when it
+// started.
+func (b *Baseline) SetSource(session string, start time.Time) {
+	b.Source = session
+	if !start.IsZero() {
+		b.SourceStart = start.UTC().Format(time.RFC3339Nano)
+	}
+}
+
+// sourceStart is when the baseline's source session started: SourceStart,
+// or for a baseline written before that was recorded, the time in its
+// source's session id.
+func (b *Baseline) sourceStart() (time.Time, bool) {
+	if b.SourceStart != "" {
+		t, err := time.Parse(time.RFC3339Nano, b.SourceStart)
+		return t, err == nil
+	}
+	return session.IDTime(b.Source)
+}
+
+// Predates reports whether a session that started at start (with id
+// sessionID) began before the session the baseline's tools come from. Its
+// tools are older than the baseline's: a difference is history, not drift,
+// and accepting them would put older tools over newer ones. A baseline that
+// does not say when its source started predates nothing.
+func (b *Baseline) Predates(sessionID string, start time.Time) bool {
+	if b == nil || start.IsZero() || sessionID == b.Source {
+		return false
+	}
+	t, ok := b.sourceStart()
+	return ok && start.Before(t)
+}
+
+// PredatesNote says why a session that Predates the baseline is not
+// compared with it: "session A started 2026-08-01T12:00:00Z, before
+// session B (2026-08-02T12:00:00Z), whose tools the baseline holds".
+func (b *Baseline) PredatesNote(sessionID string, start time.Time) string {
+	t, _ := b.sourceStart()
+	return fmt.Sprintf("session %s started %s, before session %s (%s), whose tools the baseline holds",
+		sessionID, start.UTC().Format(time.RFC3339), b.Source, t.UTC().Format(time.RFC3339))
 }
 
 // FromTools builds a baseline from raw tool definitions (a complete

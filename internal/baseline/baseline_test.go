@@ -5,10 +5,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
@@ -152,5 +154,38 @@ func TestStoreKeyedByIdentity(t *testing.T) {
 	}
 	if err := Remove(dir, a.Identity); err != nil {
 		t.Errorf("second Remove: %v", err)
+	}
+}
+
+// TestPredates: a session predates a baseline when it started before the
+// baseline's source session, told by SourceStart or, in a baseline written
+// before that was recorded, by the time in the source's session id.
+func TestPredates(t *testing.T) {
+	t0 := time.Date(2026, 8, 2, 12, 0, 0, 0, time.UTC)
+	b := &Baseline{}
+	b.SetSource("B", t0)
+	id, err := session.NewID(t0, strings.NewReader(strings.Repeat("x", 10)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &Baseline{Source: id}
+	for _, tt := range []struct {
+		name  string
+		b     *Baseline
+		id    string
+		start time.Time
+		want  bool
+	}{
+		{"older", b, "A", t0.Add(-time.Second), true},
+		{"newer", b, "C", t0.Add(time.Second), false},
+		{"the source itself", b, "B", t0.Add(-time.Second), false},
+		{"start unknown", b, "A", time.Time{}, false},
+		{"older, time from the source id", old, "A", t0.Add(-time.Second), true},
+		{"newer, time from the source id", old, "C", t0.Add(time.Second), false},
+		{"no source time", &Baseline{Source: "mcpsnoop tool baseline"}, "A", t0, false},
+	} {
+		if got := tt.b.Predates(tt.id, tt.start); got != tt.want {
+			t.Errorf("%s: Predates() = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/diff"
@@ -28,6 +29,10 @@ type Drift struct {
 	// Recorded is set when this listing became the baseline (trust on
 	// first use): nothing to compare yet.
 	Recorded bool
+	// Predates says why the listing was not compared: the session started
+	// before the baseline's source session (a newer one was accepted), so
+	// its tools are history, not drift ("" otherwise).
+	Predates string
 }
 
 // Drifted reports whether the tools differ from the baseline (the yellow
@@ -41,7 +46,9 @@ func (d Drift) Failed() bool { return d.Err != nil }
 // everything the comparison needs, copied out of the store so that it can
 // run inside a tea.Cmd while the store keeps changing.
 type DriftCheck struct {
-	Session  string
+	Session string
+	// Start is when the session started.
+	Start    time.Time
 	Gen      int // the session's listing generation (see [Store.SetDrift])
 	Identity baseline.Identity
 	Tools    []json.RawMessage
@@ -61,6 +68,15 @@ func CheckDrift(c DriftCheck, load common.BaselineLoader) Drift {
 	if err != nil {
 		return Drift{Checked: true, Found: true, Err: err}
 	}
+	return compare(c, old, cur)
+}
+
+// compare is the drift of cur from old, or none when c's session predates
+// old.
+func compare(c DriftCheck, old, cur *baseline.Baseline) Drift {
+	if old.Predates(c.Session, c.Start) {
+		return Drift{Checked: true, Found: true, Predates: old.PredatesNote(c.Session, c.Start)}
+	}
 	return Drift{Checked: true, Found: true, Findings: baseline.Compare(old, cur)}
 }
 
@@ -72,7 +88,7 @@ func TrustDrift(c DriftCheck, trust common.BaselineTruster) Drift {
 	if err != nil {
 		return Drift{Checked: true, Err: err}
 	}
-	cur.Source = c.Session
+	cur.SetSource(c.Session, c.Start)
 	old, recorded, err := trust(cur)
 	switch {
 	case err != nil:
@@ -80,7 +96,7 @@ func TrustDrift(c DriftCheck, trust common.BaselineTruster) Drift {
 	case recorded:
 		return Drift{Checked: true, Found: true, Recorded: true}
 	}
-	return Drift{Checked: true, Found: true, Findings: baseline.Compare(old, cur)}
+	return compare(c, old, cur)
 }
 
 // DriftChecks returns a check for each session whose tools/list was seen
@@ -105,7 +121,7 @@ func (s *Store) DriftChecks() []DriftCheck {
 			continue
 		}
 		label, server, endpoint := c.Identity()
-		chk := DriftCheck{Session: id, Gen: ss.listGen,
+		chk := DriftCheck{Session: id, Start: c.Start, Gen: ss.listGen,
 			Identity: baseline.Identity{Label: label, Server: server, Endpoint: endpoint},
 			Tools:    make([]json.RawMessage, len(defs))}
 		for i, d := range defs {

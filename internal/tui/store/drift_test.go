@@ -107,6 +107,27 @@ func TestCheckDrift(t *testing.T) {
 	}
 }
 
+// TestCheckDriftPredates: a session that started before the session whose
+// tools the baseline holds is not compared with it (issue 22 item 6): the
+// live UI marked it drifted and offered to accept the older log.
+func TestCheckDriftPredates(t *testing.T) {
+	newer := mustBaseline(t, cleanID, echoTool, addTool)
+	newer.SetSource("B", t0.Add(time.Hour))
+	load := func(baseline.Identity) (*baseline.Baseline, error) { return newer, nil }
+	d := CheckDrift(DriftCheck{Session: "A", Start: t0, Identity: cleanID, Tools: raws(echoTool)}, load)
+	if d.Drifted() || d.Failed() || !strings.Contains(d.Predates, "session A started 2026-03-01T12:00:00Z, before session B") {
+		t.Errorf("older session: drifted %v, failed %v, predates %q", d.Drifted(), d.Failed(), d.Predates)
+	}
+	d = CheckDrift(DriftCheck{Session: "C", Start: t0.Add(2 * time.Hour), Identity: cleanID, Tools: raws(echoTool)}, load)
+	if !d.Drifted() || d.Predates != "" {
+		t.Errorf("newer session: drifted %v, predates %q; want drift", d.Drifted(), d.Predates)
+	}
+	trust := func(*baseline.Baseline) (*baseline.Baseline, bool, error) { return newer, false, nil }
+	if d := TrustDrift(DriftCheck{Session: "A", Start: t0, Identity: cleanID, Tools: raws(echoTool)}, trust); d.Drifted() || d.Predates == "" {
+		t.Errorf("TrustDrift of an older session: drifted %v, predates %q", d.Drifted(), d.Predates)
+	}
+}
+
 // TestCheckDriftFiles goes through baseline.Read, as `mcpward ui` does:
 // a corrupt file and a newer format are errors, a missing one is not, and
 // nothing is written.

@@ -126,8 +126,17 @@ func baselineRun(opts *BaselineOptions) error {
 		return fault.Input(err)
 	}
 	cur.RecordedAt = opts.Now().UTC().Format(time.RFC3339)
-	cur.Source = ss.ID
+	cur.SetSource(ss.ID, ss.Start)
 	old, err := baseline.Read(dir, id)
+	if err == nil && old.Predates(ss.ID, ss.Start) {
+		if !opts.Accept {
+			// Its tools are older than the baseline's: not drift, and
+			// nothing to accept.
+			fmt.Fprintf(opts.IO.ErrOut, "not compared: the session predates the baseline (%s)\n", old.PredatesNote(ss.ID, ss.Start))
+			return nil
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "note: %s; its older tools replace the newer ones\n", old.PredatesNote(ss.ID, ss.Start))
+	}
 	switch {
 	case opts.Accept || errors.Is(err, baseline.ErrNotFound):
 		if err := baseline.Write(dir, cur); err != nil {

@@ -320,7 +320,7 @@ func drift(opts *CheckOptions, res *result.Result, col *verdict.Collector, dir, 
 			now = opts.Factory.Now
 		}
 		cur.RecordedAt = now().UTC().Format(time.RFC3339)
-		cur.Source = ss.ID
+		cur.SetSource(ss.ID, ss.Start)
 		base, recorded, err = baseline.TrustOnFirstUse(dir, cur)
 	} else {
 		base, err = baseline.Read(dir, id)
@@ -337,6 +337,13 @@ func drift(opts *CheckOptions, res *result.Result, col *verdict.Collector, dir, 
 	if recorded {
 		res.NotEvaluated = append(res.NotEvaluated, result.NotEvaluated{What: "tool drift of session " + ss.ID + " (" + label + ")",
 			Why: fmt.Sprintf("recorded first-seen tool baseline %s: %d tools, trusted, not verified", baseline.Path(dir, id), len(cur.Tools))})
+		return
+	}
+	if base.Predates(ss.ID, ss.Start) {
+		// Accepting a newer session moved the baseline on: an older
+		// session's tools are history, not a breaking change against it.
+		res.NotEvaluated = append(res.NotEvaluated, result.NotEvaluated{What: "tool drift of session " + ss.ID + " (" + label + ")",
+			Why: "it predates the baseline: " + base.PredatesNote(ss.ID, ss.Start)})
 		return
 	}
 	if len(base.Unverified) > 0 {

@@ -257,6 +257,10 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 		}
 		add("  accept them: "+accept, st.Faint.Render)
 		add("", nil)
+	case drift.Predates != "":
+		add("baseline     not compared: this session predates the baseline", st.Faint.Render)
+		add("  "+drift.Predates, st.Faint.Render)
+		add("", nil)
 	case drift.Recorded:
 		add("baseline     recorded from this session: first sight, trusted, not verified", st.Faint.Render)
 		add("", nil)
