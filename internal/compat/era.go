@@ -3,8 +3,10 @@ package compat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -83,6 +85,10 @@ func (e *engine) era(ctx context.Context) {
 	if listed := legacyDiscover(hs); listed != nil && e.rep.Era == rules.EraLegacy {
 		msg = fmt.Sprintf("legacy: server/discover lists only %s, so it is served through the initialize handshake; 2026-07-28-only clients cannot use it", strings.Join(listed, ", "))
 	}
+	e.discoverServerError()
+	if forced := e.s.Client.Options().Era; forced != "" {
+		msg += " (the session under test was forced to the " + string(forced) + " era with --era)"
+	}
 	e.finding("compat.era", "discover", "", msg, nil)
 
 	if e.rep.Era == rules.EraModernOnly && initResp != nil && initResp.Msg != nil && initResp.Msg.Error != nil {
@@ -100,6 +106,31 @@ func (e *engine) era(ctx context.Context) {
 				exchange(initReq, initResp, ""))
 		}
 	}
+}
+
+// discoverServerError reports a server/discover answered with HTTP 5xx
+// (the client fell back to initialize all the same).
+func (e *engine) discoverServerError() {
+	hs := e.s.Handshake
+	if hs == nil || e.kind != "http" {
+		return
+	}
+	req := []byte(`{"method":"server/discover"}`)
+	var ex *exchangeT
+	var he *client.HTTPError
+	switch {
+	case hs.Discover != nil && hs.Discover.HTTPStatus() >= 500:
+		ex = exchange(req, hs.Discover, "request body not kept; method shown")
+	case errors.As(hs.DiscoverFailure, &he) && he.Info.Status >= 500:
+		ex = &exchangeT{Request: req, Method: http.MethodPost, Status: he.Info.Status, Response: compactJSON(truncate(he.Info.Body, 2048)), Note: "request body not kept; method shown"}
+	default:
+		return
+	}
+	then := "mcpward fell back to initialize"
+	if hs.Era != mcp.EraLegacy {
+		then = "initialize did not succeed either"
+	}
+	e.finding("era.discover_server_error", "discover", "", fmt.Sprintf("server/discover was answered HTTP %d; %s", ex.Status, then), ex)
 }
 
 // legacyDiscover returns the versions of a DiscoverResult that led the

@@ -81,9 +81,21 @@ func (e *engine) httpAssertions(ctx context.Context) {
 		r := e.send(c, q)
 		e.judge(id, r, pass(r), want)
 	}
-	get("transport.get_not_405", rawReq{httpMethod: "GET", noDefaults: true, header: map[string][]string{"Accept": {"text/event-stream"}}},
-		func(r rawResp) bool { return r.status() == 405 }, "405")
-	get("transport.delete_not_405", rawReq{httpMethod: "DELETE", noDefaults: true}, func(r rawResp) bool { return r.status() == 405 }, "405")
+	// The 405 for GET and DELETE and ignoring Last-Event-ID are how a
+	// server that supports only 2026-07-28 turns legacy clients away
+	// (DIGEST §3.2, backward-compatibility handling by a modern-only
+	// server); a dual-era server serves those clients their revision's
+	// GET stream, DELETE and resumption (§3.3).
+	dual := e.rep.Era == rules.EraDual
+	const naDual = "n/a (dual-era server): binds a server that supports only 2026-07-28; a server that also serves legacy clients implements their GET stream, DELETE and resumption (legacy Streamable HTTP)"
+	if dual {
+		e.assert("transport.get_not_405", NA, naDual, nil)
+		e.assert("transport.delete_not_405", NA, naDual, nil)
+	} else {
+		get("transport.get_not_405", rawReq{httpMethod: "GET", noDefaults: true, header: map[string][]string{"Accept": {"text/event-stream"}}},
+			func(r rawResp) bool { return r.status() == 405 }, "405")
+		get("transport.delete_not_405", rawReq{httpMethod: "DELETE", noDefaults: true}, func(r rawResp) bool { return r.status() == 405 }, "405")
+	}
 
 	r := e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: v, header: map[string][]string{"Mcp-Session-Id": {"mcpward-canary"}}})
 	sid := ""
@@ -92,8 +104,12 @@ func (e *engine) httpAssertions(ctx context.Context) {
 	}
 	e.judgeDetail("transport.session_id_echoed", r, sid == "", fmt.Sprintf("a request carrying Mcp-Session-Id: mcpward-canary got Mcp-Session-Id: %q back", sid), "no Mcp-Session-Id in the response")
 
-	get("transport.last_event_id_honored", rawReq{httpMethod: "GET", noDefaults: true, header: map[string][]string{"Accept": {"text/event-stream"}, "Last-Event-ID": {"42"}}},
-		func(r rawResp) bool { return !(r.status() == 200 && isSSE(r)) }, "no 200 event stream")
+	if dual {
+		e.assert("transport.last_event_id_honored", NA, naDual, nil)
+	} else {
+		get("transport.last_event_id_honored", rawReq{httpMethod: "GET", noDefaults: true, header: map[string][]string{"Accept": {"text/event-stream"}, "Last-Event-ID": {"42"}}},
+			func(r rawResp) bool { return !(r.status() == 200 && isSSE(r)) }, "no 200 event stream")
+	}
 
 	r = e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: v, header: map[string][]string{"Mcp-Protocol-Version": nil}})
 	servesOld := slices.ContainsFunc(e.rep.SupportedVersions, func(s string) bool { return s <= "2025-03-26" }) || e.rep.Era == rules.EraDual
@@ -230,6 +246,14 @@ func (e *engine) unsupportedVersion(ctx context.Context, modern bool, sess *targ
 		}
 		pass := r.code() == mcp.CodeUnsupportedProtocolVersion && len(d.Supported) > 0
 		if e.kind == "http" {
+			if pass && r.status() == 400 && e.rep.Era == rules.EraDual {
+				if lr, v, ok := e.legacyUnsupportedVersion(ctx); ok && lr.status() != 400 {
+					// A dual-era server's legacy sessions are bound by
+					// their revision's rule too (2025-06-18 and later).
+					e.judge(id, lr, false, "400 (on a legacy session at "+v+" an unsupported MCP-Protocol-Version is a bad request)")
+					return
+				}
+			}
 			e.judge(id, r, pass && r.status() == 400, "400 with -32022 and data.supported")
 			return
 		}
@@ -238,6 +262,29 @@ func (e *engine) unsupportedVersion(ctx context.Context, modern bool, sess *targ
 	}
 	r := e.send(ctx, rawReq{method: mcp.MethodToolsList, noDefaults: true, header: map[string][]string{"Mcp-Protocol-Version": {unknownVersion}}})
 	e.judge(id, r, r.status() == 400, "400 (legacy: an unsupported MCP-Protocol-Version is a bad request)")
+}
+
+// legacyUnsupportedVersion sends a request at unknownVersion on a fresh
+// legacy session of a dual-era server; ok is false when no such session
+// at 2025-06-18 or later (where MCP-Protocol-Version exists) could be had.
+func (e *engine) legacyUnsupportedVersion(ctx context.Context) (r rawResp, version string, ok bool) {
+	fs, err := e.s.Fresh(ctx, func(o *client.Options) { o.Era = mcp.EraLegacy })
+	if err != nil {
+		return rawResp{}, "", false
+	}
+	defer fs.Close()
+	v := fs.Client.ProtocolVersion()
+	if v < "2025-06-18" {
+		return rawResp{}, v, false
+	}
+	r = e.send(ctx, rawReq{method: mcp.MethodToolsList, noDefaults: true, legacy: true, sess: fs, header: map[string][]string{"Mcp-Protocol-Version": {unknownVersion}}})
+	if r.err != nil && r.reply == nil {
+		return r, v, false
+	}
+	if r.ex != nil {
+		r.ex.Note = strings.TrimSpace("on a fresh legacy session at " + v + " (the modern request was answered 400 -32022). " + r.ex.Note)
+	}
+	return r, v, true
 }
 
 func (e *engine) origin(ctx context.Context, v string, applies bool) {

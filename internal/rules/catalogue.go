@@ -5,14 +5,16 @@ package rules
 var catalogue = []Rule{
 	// T-group: Streamable HTTP (2026-07-28), snapgauge's 21 assertions.
 	{ID: "transport.get_not_405", Group: GroupTransport, Level: SHOULD, Class: Risky, On: OnHTTP,
-		Summary: "a GET on the MCP endpoint is not answered 405", Spec: "HTTP-GET-405", Section: "§3.2"},
+		Summary: "a GET on the MCP endpoint is not answered 405", Spec: "HTTP-GET-405", Section: "§3.2",
+		Note: "binds a server that supports only 2026-07-28; n/a on a dual-era server, which serves legacy clients their GET stream"},
 	{ID: "transport.delete_not_405", Group: GroupTransport, Level: SHOULD, Class: Risky, On: OnHTTP,
-		Summary: "a DELETE on the MCP endpoint is not answered 405", Spec: "HTTP-GET-405", Section: "§3.2"},
+		Summary: "a DELETE on the MCP endpoint is not answered 405", Spec: "HTTP-GET-405", Section: "§3.2",
+		Note: "binds a server that supports only 2026-07-28; n/a on a dual-era server, which serves legacy clients their DELETE"},
 	{ID: "transport.session_id_echoed", Group: GroupTransport, Level: MUST, Class: Violation, Must: "HTTP-NO-SESSION", On: OnHTTP, Traffic: true,
 		Summary: "a modern response carries Mcp-Session-Id (minted or echoed)", Spec: "HTTP-NO-SESSION", Section: "§3.2"},
 	{ID: "transport.last_event_id_honored", Group: GroupTransport, Level: SHOULD, Class: Risky, On: OnHTTP,
 		Summary: "a GET with Last-Event-ID opens an SSE stream (modern streams cannot be resumed)", Spec: "HTTP-NO-RESUME, HTTP-GET-405", Section: "§3.2",
-		Note: "snapgauge calls this MUST; the spec gives HTTP-NO-RESUME no level and HTTP-GET-405 is a SHOULD"},
+		Note: "snapgauge calls this MUST; the spec gives HTTP-NO-RESUME no level and HTTP-GET-405 is a SHOULD; n/a on a dual-era server, which may resume legacy streams"},
 	{ID: "transport.missing_protocol_version_accepted", Group: GroupTransport, Level: MUST, Class: Violation, Must: "HDR-MISMATCH-400", On: OnHTTP,
 		Summary: "a request without MCP-Protocol-Version is served by a server that does not serve 2025-03-26 clients", Spec: "HDR-PROTO-VERSION, HDR-MISMATCH-400", Section: "§3.2",
 		Note: "snapgauge passes when the request is accepted; the spec says it is rejected (400, -32020) unless the server serves pre-2025-06-18 clients"},
@@ -129,6 +131,10 @@ var catalogue = []Rule{
 	// Era.
 	{ID: "era.removed_method_served", Group: GroupEra, Level: MAY, Class: Info, On: OnAny, Traffic: true,
 		Summary: "a modern-only server answers a method 2026-07-28 removed (ping, logging/setLevel…)", Spec: "removed methods, deprecated features", Section: "§2.1, §10"},
+
+	{ID: "era.discover_server_error", Group: GroupEra, Level: SHOULD, Class: Risky, On: OnHTTP,
+		Summary: "server/discover was answered with an HTTP 5xx: era detection expects 200, or a 4xx (a modern error, else legacy), so a client that follows it may not fall back to initialize", Spec: "era detection", Section: "§1.4",
+		Note: "mcpward falls back to initialize, since any answer that is not a recognised modern one means legacy; no MUST names the status, so risky at most"},
 
 	// Compat: profiles, versions, honesty across connections.
 	{ID: "compat.era", Group: GroupCompat, Level: MAY, Class: Info, On: OnAny,

@@ -3,6 +3,10 @@ package cmdutil
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpward/mcpward/internal/mcp"
 )
 
 // JSONObjectFlag validates that a flag's value is one JSON object and
@@ -14,4 +18,24 @@ func JSONObjectFlag(name, value string) (json.RawMessage, error) {
 		return nil, FlagErrorf("%s must be a JSON object, got %q", name, value)
 	}
 	return json.RawMessage(v), nil
+}
+
+// AddEraFlag adds --era, which forces the era of the handshake instead of
+// detecting it (modern, legacy, or auto: detect, the default).
+func AddEraFlag(cmd *cobra.Command, p *string) {
+	cmd.Flags().StringVar(p, "era", "auto", "force the era of the handshake: modern, legacy, or auto (detect it)")
+	_ = cmd.RegisterFlagCompletionFunc("era", cobra.FixedCompletions([]string{"modern", "legacy", "auto"}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// ParseEra reads an --era value: "" or auto detects (the empty era).
+func ParseEra(value string) (mcp.Era, error) {
+	switch value {
+	case "", "auto":
+		return "", nil
+	case "modern":
+		return mcp.EraModern, nil
+	case "legacy":
+		return mcp.EraLegacy, nil
+	}
+	return "", FlagErrorf("--era must be modern, legacy or auto, got %q", value)
 }

@@ -49,6 +49,8 @@ type CompatOptions struct {
 	Probes   []string
 	Format   string
 	ReadOnly bool
+	// Era is --era: modern, legacy or auto (detect).
+	Era string
 }
 
 // NewCmdCompat builds `mcpward compat`.
@@ -108,6 +110,9 @@ targets, the worst of theirs: 5 > 4 > 2 > 3 > 1 > 0.`,
 					return cmdutil.FlagErrorf("target name %q is not allowed (letters, digits and . _ @ - only)", n)
 				}
 			}
+			if _, err := cmdutil.ParseEra(opts.Era); err != nil {
+				return err
+			}
 			if opts.ReadOnly && len(opts.Probes) > 0 {
 				return cmdutil.FlagErrorf("--read-only never sends tools/call, so --probe %s would not run: give one or the other", opts.Probes[0])
 			}
@@ -134,6 +139,7 @@ targets, the worst of theirs: 5 > 4 > 2 > 3 > 1 > 0.`,
 	fl.StringArrayVar(&opts.Probes, "probe", nil, "replay tools/call `TOOL[=ARGS_JSON]` under every profile (repeatable; default: a fixture's declared probes)")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "compat")
 	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
+	cmdutil.AddEraFlag(cmd, &opts.Era)
 	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` the NAMEs are targets of (default mcpward.json)")
 	cmdutil.AddFleetFlags(cmd, &opts.Fleet)
 	_ = cmd.RegisterFlagCompletionFunc("profiles", cmdutil.CompleteLazyList(cmdutil.ProfileNames))

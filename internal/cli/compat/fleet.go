@@ -99,9 +99,11 @@ func configPath(opts *CompatOptions) string {
 // run connects, runs the engine and returns the Result; the session (and
 // a stdio server's process) is closed before it returns.
 func (j *compatJob) run(ctx context.Context, opts *CompatOptions, show func(string)) (*result.Result, error) {
+	era, _ := cmdutil.ParseEra(opts.Era) // validated by RunE
 	show("connecting")
 	sess, err := target.Connect(ctx, j.spec, opts.Env, &client.Options{
 		ClientInfo:     mcp.Implementation{Name: "mcpward", Version: opts.Version},
+		Era:            era,
 		Capabilities:   j.capabilities,
 		RequestTimeout: j.spec.Timeout,
 	})

@@ -99,10 +99,8 @@ it after a successful run too, --quiet never.`,
 			if !opts.Target.Set() {
 				return cmdutil.FlagErrorf("no target: use --fixture NAME, --url URL or -- <command…>")
 			}
-			switch opts.Era {
-			case "", "modern", "legacy":
-			default:
-				return cmdutil.FlagErrorf("--era must be modern or legacy, got %q", opts.Era)
+			if _, err := cmdutil.ParseEra(opts.Era); err != nil {
+				return err
 			}
 			caps, err := cmdutil.JSONObjectFlag("--capabilities", capsFlag)
 			if err != nil {
@@ -118,7 +116,7 @@ it after a successful run too, --quiet never.`,
 	cmdutil.AddTargetFlags(cmd, &opts.Target)
 	cmdutil.AddJSONFlags(cmd, &opts.JSON, "inspect")
 	cmd.Flags().BoolVar(&opts.NoSignals, "no-signals", false, "hide heuristic signals (prompt-injection phrases and the like)")
-	cmd.Flags().StringVar(&opts.Era, "era", "", "force the era (modern or legacy) instead of detecting it")
+	cmdutil.AddEraFlag(cmd, &opts.Era)
 	cmd.Flags().StringVar(&capsFlag, "capabilities", "{}", "ClientCapabilities `JSON` to declare (servers list different tools for different clients)")
 	cmd.Flags().StringVar(&opts.Save, "save", "", "also write the snapshot to `file` (written even when the server fails)")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "never show the server's stderr, nor progress")
@@ -138,11 +136,12 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 	if opts.Quiet {
 		show = func(string) {}
 	}
+	era, _ := cmdutil.ParseEra(opts.Era) // validated by RunE
 	show("connecting")
 	sess, err := target.Connect(ctx, spec, opts.Env, &client.Options{
 		ClientInfo:     mcp.Implementation{Name: "mcpward", Version: opts.Version},
 		Capabilities:   opts.Capabilities,
-		Era:            mcp.Era(opts.Era),
+		Era:            era,
 		RequestTimeout: spec.Timeout,
 	})
 	if err != nil {
