@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -141,6 +142,7 @@ type Model struct {
 	flashUntil    time.Time
 	err           error
 	srcErr        error
+	srcDone       bool // the source delivered everything (io.EOF): nothing live
 	content       string
 	rendered      bool
 	quitting      bool
@@ -265,7 +267,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case FramesMsg:
 		redraw = false
 		if msg.Err != nil {
-			if !errors.Is(msg.Err, context.Canceled) {
+			switch {
+			case errors.Is(msg.Err, io.EOF):
+				// Finished logs: the view shows no live or follow state.
+				m.srcDone = true
+				m.refresh()
+				redraw = true
+			case !errors.Is(msg.Err, context.Canceled):
 				m.srcErr = msg.Err
 			}
 			break // the source is done: no further wait
@@ -501,7 +509,8 @@ func (m *Model) header() string {
 			crumb = "sessions › " + label
 		}
 	}
-	s := header.State{Crumb: crumb, Follow: m.active == pageStream && m.str.Follow(), Paused: m.paused, SrcErr: m.srcErr}
+	s := header.State{Crumb: crumb, Follow: !m.srcDone && m.active == pageStream && m.str.Follow(), Paused: m.paused,
+		SrcErr: m.srcErr, Done: m.srcDone}
 	if m.mode != modeFilter {
 		s.Filter = m.filterText()
 	}

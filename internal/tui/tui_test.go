@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -444,4 +445,38 @@ func TestMemoryBoundedWindow(t *testing.T) {
 	}
 	hs.keys("enter")
 	hs.want("frames 50/400 (350 older not held)")
+}
+
+// TestEndedSessionUnanswered: a call still open when its session ended
+// (an exit record, or a source that has nothing more: `ui FILE`) is
+// "unanswered (session ended)", not a spinner that runs for ever (issue 22
+// item 7); a finished log shows no live or follow state.
+func TestEndedSessionUnanswered(t *testing.T) {
+	for _, how := range []string{"exit record", "finished logs"} {
+		t.Run(how, func(t *testing.T) {
+			hs := newHarness(t, 160, 30, Options{})
+			recs := memsource.Script("clean-1-aaaa", "clean", t0)
+			hs.push(recs...)
+			hs.keys("enter")
+			hs.want("pending", "1 pending", "● live", "⇣ follow")
+			switch how {
+			case "exit record":
+				last := recs[len(recs)-1]
+				hs.push(&session.Record{V: session.Version, Session: last.Session, Label: last.Label, Seq: last.Seq + 1,
+					Time: last.Time.Add(time.Millisecond), Dir: session.Meta, Transport: last.Transport, Kind: session.KindExit,
+					Info: []byte(`{"code":0}`)})
+			case "finished logs":
+				hs.src.Close()
+				hs.send(FramesMsg{Err: io.EOF})
+			}
+			hs.now = t0.Add(time.Minute)
+			hs.send(TickMsg(hs.now))
+			hs.want("unanswered", "unanswered (session ended)", "1 unanswered")
+			hs.wantNot("pending", "59.")
+			if how == "finished logs" {
+				hs.want("○ recorded")
+				hs.wantNot("● live", "⇣ follow")
+			}
+		})
+	}
 }

@@ -60,6 +60,8 @@ func openFiles(paths []string, warn io.Writer) (*fileSource, error) {
 		}
 		src.Push(recs...)
 	}
+	// Finished logs: nothing more comes, no session is live.
+	src.Close()
 	return src, nil
 }
 

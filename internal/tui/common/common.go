@@ -91,7 +91,9 @@ type Batch struct {
 // never slows the proxies.
 type Source interface {
 	// Next waits for records ingested since the previous call and returns
-	// all of them (coalesced). It returns ctx.Err() when ctx is done.
+	// all of them (coalesced). It returns ctx.Err() when ctx is done, and
+	// io.EOF once it has delivered every record it ever will (a set of
+	// finished logs: nothing is live).
 	Next(ctx context.Context) (Batch, error)
 	// Sessions lists the sessions the source knows, with their counters.
 	Sessions() []SessionInfo

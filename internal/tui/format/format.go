@@ -35,10 +35,15 @@ func Glyph(r *store.Row) string {
 var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 // Duration is the DUR column: the call's duration on its request and
-// response rows, a spinner and the elapsed time while it is pending.
+// response rows, a spinner and the elapsed time while it is pending, and
+// nothing for a call its ended session never answered (no spinner that
+// runs for ever).
 func Duration(r *store.Row, now time.Time) string {
 	if r.Call == nil || (r.Kind != calls.KindRequest && r.Kind != calls.KindResponse) {
 		return ""
+	}
+	if r.Unanswered() {
+		return "–"
 	}
 	if r.Call.State.Open() {
 		if r.Kind != calls.KindRequest || r.Call.State == calls.Streaming {
@@ -49,6 +54,9 @@ func Duration(r *store.Row, now time.Time) string {
 	}
 	return Dur(r.Call.Duration())
 }
+
+// Unanswered is what a call an ended session never answered is called.
+const Unanswered = "unanswered (session ended)"
 
 // Dur formats a duration compactly (850µs, 12ms, 1.4s, 2m3s).
 func Dur(d time.Duration) string {
@@ -69,6 +77,9 @@ func Dur(d time.Duration) string {
 // the compact params, result or error.
 func Detail(r *store.Row) string {
 	var parts []string
+	if r.Unanswered() {
+		parts = append(parts, Unanswered)
+	}
 	if w := store.Warning(r); w != "" {
 		parts = append(parts, "⚠ "+w)
 	}

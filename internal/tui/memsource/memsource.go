@@ -5,6 +5,7 @@ package memsource
 
 import (
 	"context"
+	"io"
 	"slices"
 	"sync"
 
@@ -40,8 +41,11 @@ func (s *Source) Push(recs ...*session.Record) {
 	for _, r := range recs {
 		in := s.infos[r.Session]
 		if in == nil {
-			in = &common.SessionInfo{ID: r.Session, Label: r.Label, Transport: r.Transport, First: r.Time}
+			in = &common.SessionInfo{ID: r.Session, Label: r.Label, Transport: r.Transport, First: r.Time, Live: !s.closed}
 			s.infos[r.Session] = in
+		}
+		if r.Dir == session.Meta && r.Kind == session.KindExit {
+			in.Exited = true
 		}
 		in.Records++
 		in.Last = r.Time
@@ -71,10 +75,14 @@ func (s *Source) SetClient(id, client string) {
 	}
 }
 
-// Close makes Next return context.Canceled once drained.
+// Close says that no more records will be pushed: every session is no
+// longer live, and Next returns io.EOF once drained.
 func (s *Source) Close() {
 	s.mu.Lock()
 	s.closed = true
+	for _, in := range s.infos {
+		in.Live = false
+	}
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
@@ -95,7 +103,7 @@ func (s *Source) Next(ctx context.Context) (common.Batch, error) {
 		closed := s.closed
 		s.mu.Unlock()
 		if closed {
-			return common.Batch{}, context.Canceled
+			return common.Batch{}, io.EOF
 		}
 		select {
 		case <-s.wake:

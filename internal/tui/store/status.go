@@ -3,7 +3,8 @@ package store
 import "github.com/mcpward/mcpward/internal/calls"
 
 // Status is a row's STATUS column: ok, err, warn, pending, streaming,
-// superseded, cancel, late, bad, input_required, state! or a task status.
+// superseded, cancel, late, bad, input_required, state!, a task status, or
+// unanswered (an open call of a session that ended, see Row.Unanswered).
 func Status(r *Row) string {
 	switch r.Kind {
 	case calls.KindInvalid:
@@ -39,6 +40,9 @@ func Status(r *Row) string {
 		return ""
 	}
 	c := r.Call
+	if r.Unanswered() {
+		return "unanswered"
+	}
 	if c.TaskStatus != "" && c.State.Open() {
 		return c.TaskStatus
 	}

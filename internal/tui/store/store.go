@@ -70,6 +70,8 @@ type Row struct {
 	// Observation is what the row shows without it being a fault: the
 	// client re-fetched a result that was still fresh (cache.stale_refetch).
 	Observation string
+	// ss is the session the row belongs to (see Unanswered).
+	ss *Session
 	// rec is the record the row was made from. It is weak: the source
 	// owns records (the hub's MemoryBudget bounds them), and a row must
 	// not keep one alive after the source let it go.
@@ -99,6 +101,22 @@ type Session struct {
 	listGen int
 	// cache follows the fresh cacheable results (stale re-fetches).
 	cache traffic.CacheTracker
+	// exited: an exit record was seen (see Ended).
+	exited bool
+}
+
+// Ended reports whether the session can receive no more frames: its log
+// has an exit record, or its source says it is over (the writer is gone,
+// or the source is a set of finished logs). A call still open then will
+// never be answered.
+func (ss *Session) Ended() bool {
+	return ss.exited || ss.Info.Exited || (ss.Info.ID != "" && !ss.Info.Live)
+}
+
+// Unanswered reports whether r is the request of a call that was never
+// answered and never will be: it is still open and its session ended.
+func (r *Row) Unanswered() bool {
+	return r.Kind == calls.KindRequest && r.Call != nil && r.Call.State.Open() && r.ss != nil && r.ss.Ended()
 }
 
 // A Store correlates records and keeps a bounded window of rows.
@@ -270,7 +288,8 @@ func (ss *Session) Pair(r *Row) *Row {
 	return nil
 }
 
-// Pending counts the held request rows whose call is still open.
+// Pending counts the held request rows whose call is still pending (in an
+// ended session: never answered).
 func (ss *Session) Pending() int {
 	n := 0
 	for i := 0; i < ss.n; i++ {
@@ -313,7 +332,10 @@ func (s *Store) onFrame(f *calls.Frame) {
 	}
 	ss.LastSeen = rec.Time
 	r := &Row{Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, Kind: f.Kind, Call: f.Call, Notes: f.Notes,
-		HTTPStatus: rec.Status, Truncated: rec.Truncated, RecKind: rec.Kind, rec: weak.Make(rec)}
+		HTTPStatus: rec.Status, Truncated: rec.Truncated, RecKind: rec.Kind, ss: ss, rec: weak.Make(rec)}
+	if rec.Dir == session.Meta && rec.Kind == session.KindExit {
+		ss.exited = true
+	}
 	if f.Batch {
 		r.Batch = f.BatchIndex + 1
 	}

@@ -21,6 +21,9 @@ type State struct {
 	Paused bool
 	// SrcErr is the error that ended the source, if any.
 	SrcErr error
+	// Done: the source delivered everything it will (finished logs), so
+	// nothing is live.
+	Done bool
 }
 
 // View renders the header line.
@@ -38,6 +41,8 @@ func View(c common.Common, s State) string {
 		parts = append(parts, st.Paused.Render("● paused"))
 	case s.SrcErr != nil:
 		parts = append(parts, st.Err.Render("● source: "+s.SrcErr.Error()))
+	case s.Done:
+		parts = append(parts, st.Faint.Render("○ recorded"))
 	default:
 		parts = append(parts, st.Live.Render("● live"))
 	}

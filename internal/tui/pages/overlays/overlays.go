@@ -26,6 +26,8 @@ func Inspector(c common.Common, ss *store.Session, r *store.Row, rec *session.Re
 	pair := "–"
 	if r.Call != nil {
 		switch {
+		case r.Unanswered():
+			pair = fmt.Sprintf("req %d ⇄ %s", r.Call.ReqSeq, format.Unanswered)
 		case r.Call.State == calls.Streaming:
 			pair = fmt.Sprintf("req %d ⇄ streaming", r.Call.ReqSeq)
 		case r.Call.State.Open():

@@ -129,6 +129,9 @@ func dur(r *store.Row, now time.Time) time.Duration {
 	if r.Call == nil || (r.Kind != calls.KindRequest && r.Kind != calls.KindResponse) {
 		return 0
 	}
+	if r.Unanswered() {
+		return 0
+	}
 	if r.Call.State.Open() {
 		return now.Sub(r.Call.Start)
 	}
@@ -234,6 +237,8 @@ func (p *Page) View() string {
 			stSt = &st.Warn
 		case "pending", "streaming":
 			stSt = &st.Pending
+		case "unanswered":
+			stSt = &st.Warn
 		case "ok":
 			stSt = &st.OK
 		}
@@ -278,7 +283,11 @@ func (p *Page) Footer() string {
 	if ss.Info.Missing > 0 {
 		s += fmt.Sprintf(" · %d missing", ss.Info.Missing)
 	}
-	return s + fmt.Sprintf(" · %d err · %d bad · %d warn · %d pending", ss.Errors, ss.Bad, ss.Warn, ss.Pending())
+	open := "pending"
+	if ss.Ended() {
+		open = "unanswered"
+	}
+	return s + fmt.Sprintf(" · %d err · %d bad · %d warn · %d %s", ss.Errors, ss.Bad, ss.Warn, ss.Pending(), open)
 }
 
 // ShortHelp implements help.KeyMap.
