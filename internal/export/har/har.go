@@ -82,6 +82,7 @@ type Request struct {
 type PostData struct {
 	MimeType string `json:"mimeType"`
 	Text     string `json:"text"`
+	Comment  string `json:"comment,omitempty"`
 }
 
 // A Response is the HTTP response (synthetic for stdio).

@@ -21,17 +21,30 @@ const maxCallFrames = 1000
 // A frameInfo is one frame (a batch element counts as one) as the sinks
 // see it. Rec is the record (redacted when redaction is on).
 type frameInfo struct {
-	Rec      *session.Record
-	Line     int
-	Kind     calls.Kind
-	Method   string // the frame's method, or its call's for a response
-	ID       string // raw JSON id
-	Batch    bool
-	Index    int
+	Rec    *session.Record
+	Line   int
+	Kind   calls.Kind
+	Method string // the frame's method, or its call's for a response
+	ID     string // raw JSON id
+	Batch  bool
+	Index  int
+	// Elem is a batch element's own bytes: each element's row carries
+	// them, not the whole batch again (n elements each writing the whole
+	// frame made an export quadratic in the batch's size).
+	Elem     []byte
 	Call     *calls.Call
 	Redacted bool
 	// Findings are the rule ids the checker reported on this frame.
 	Findings []string
+}
+
+// body is the bytes of the frame this row stands for: a batch element's
+// own, else the record's whole frame.
+func (f *frameInfo) body() []byte {
+	if f.Batch {
+		return f.Elem
+	}
+	return f.Rec.Frame
 }
 
 // An item is what the structured formats write: a call with every frame
@@ -189,6 +202,9 @@ func (c *collector) frame(f *calls.Frame) {
 	}
 	fi := &frameInfo{Rec: f.Record, Line: f.Line, Kind: f.Kind, Method: f.Msg.Method,
 		Batch: f.Batch, Index: f.BatchIndex, Call: f.Call, Redacted: c.curRed}
+	if f.Batch {
+		fi.Elem = f.Msg.Raw
+	}
 	if !f.Msg.ID.IsZero() {
 		fi.ID = string(f.Msg.ID.Raw())
 	}

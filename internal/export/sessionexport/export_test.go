@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +59,47 @@ func TestExporterErrors(t *testing.T) {
 	x.Add(record("S1", 1, session.Stderr, "hello"), 1)
 	if err := x.Finish(nil, 0); !errors.Is(err, fault.ErrInput) {
 		t.Errorf("Finish with an unknown session = %v, want an input error", err)
+	}
+}
+
+// batchLog exports a session whose client sends one JSON-RPC batch of n
+// requests and whose server answers it with one batch, in format.
+func batchExportSize(t *testing.T, format string, n int) int {
+	t.Helper()
+	var req, resp strings.Builder
+	req.WriteByte('[')
+	resp.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			req.WriteByte(',')
+			resp.WriteByte(',')
+		}
+		fmt.Fprintf(&req, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"element %d"}}}`, i, i)
+		fmt.Fprintf(&resp, `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"element %d"}]}}`, i, i)
+	}
+	req.WriteByte(']')
+	resp.WriteByte(']')
+	var out bytes.Buffer
+	x, err := New(&out, &Options{Format: format, Version: "test", Log: "batch.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Add(record("S1", 1, session.ClientToServer, req.String()), 1)
+	x.Add(record("S1", 2, session.ServerToClient, resp.String()), 2)
+	if err := x.Finish(nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	return out.Len()
+}
+
+// A batch of n elements was written n times over, once per element (a
+// 219 KB log gave 1.1 GB of JSON or HTML): the export of a batch 8 times
+// larger must be about 8 times larger, not 64.
+func TestExportLinearInBatchSize(t *testing.T) {
+	for _, format := range []string{"json", "html", "text", "har", "otlp"} {
+		small, big := batchExportSize(t, format, 100), batchExportSize(t, format, 800)
+		if ratio := float64(big) / float64(small); ratio > 12 {
+			t.Errorf("%s: %d bytes for a batch of 100, %d for 800 (×%.1f): not linear", format, small, big, ratio)
+		}
 	}
 }

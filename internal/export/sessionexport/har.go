@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/calls"
@@ -86,9 +87,12 @@ func harEntry(it *item) *har.Entry {
 		e.Request.Headers = []har.Header{{Name: "Content-Type", Value: "application/json"}}
 	}
 	if req != nil {
-		body := req.Rec.Frame
+		body := req.body()
 		e.Request.PostData = &har.PostData{MimeType: mime(req.Rec, "application/json"), Text: strings.ToValidUTF8(string(body), "\uFFFD")}
 		e.Request.BodySize = int64(len(body))
+		if req.Batch {
+			e.Request.PostData.Comment = batchComment(req.Index)
+		}
 	}
 	if resp == nil {
 		e.Response.StatusText = c.State.String()
@@ -108,7 +112,13 @@ func harEntry(it *item) *har.Entry {
 	if r.SSE {
 		e.Response.Content.Comment = "one server-sent event of the response stream"
 	}
-	if r.HasFrame {
+	switch {
+	case r.HasFrame && resp.Batch:
+		e.Response.Content.Text = strings.ToValidUTF8(string(resp.Elem), "\uFFFD")
+		e.Response.Content.Size = int64(len(resp.Elem))
+		e.Response.BodySize = int64(len(resp.Elem))
+		e.Response.Content.Comment = batchComment(resp.Index)
+	case r.HasFrame:
 		e.Response.Content.Text = strings.ToValidUTF8(string(r.Frame), "\uFFFD")
 		e.Response.Content.Size = max(r.Size, int64(len(r.Frame)))
 		e.Response.BodySize = int64(len(r.Frame))
@@ -117,6 +127,12 @@ func harEntry(it *item) *har.Entry {
 		}
 	}
 	return e
+}
+
+// batchComment says that a body is one element of a JSON-RPC batch: the
+// entry carries that element, not the whole batch once per element.
+func batchComment(i int) string {
+	return "element " + strconv.Itoa(i) + " of a JSON-RPC batch (the body holds this element only)"
 }
 
 func hasHeader(hs []har.Header, name string) bool {

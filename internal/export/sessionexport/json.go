@@ -264,7 +264,19 @@ func appendFrame(b []byte, f *frameInfo, typ string) []byte {
 		b = append(b, `,"info":`...)
 		b = append(b, bytes.TrimSpace(r.Info)...)
 	}
-	if r.HasFrame {
+	switch {
+	case r.HasFrame && f.Batch:
+		// A batch element: its own bytes, which decoded as JSON.
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, int64(len(f.Elem)), 10)
+		if bytes.ContainsAny(f.Elem, "\n\r") {
+			b = append(b, `,"frameText":`...)
+			b = appendStr(b, string(f.Elem))
+		} else {
+			b = append(b, `,"frame":`...)
+			b = append(b, f.Elem...)
+		}
+	case r.HasFrame:
 		b = append(b, `,"size":`...)
 		b = strconv.AppendInt(b, max(r.Size, int64(len(r.Frame))), 10)
 		switch {
