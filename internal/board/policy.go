@@ -44,9 +44,12 @@ func Classify(a netip.Addr) string {
 		}
 		return "mapped"
 	}
-	if a.Is6() && netip.MustParsePrefix("64:ff9b::/96").Contains(a) {
-		b := a.As16()
-		return Classify(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
+	if a.Is6() {
+		if v4, ok := embeddedIPv4(a); ok {
+			if r := Classify(v4); r != "" {
+				return r
+			}
+		}
 	}
 	for _, b := range blocked {
 		if b.p.Contains(a) {
@@ -54,6 +57,35 @@ func Classify(a netip.Addr) string {
 		}
 	}
 	return ""
+}
+
+// The IPv6 ranges that carry an IPv4 address, which a host or a router
+// may turn into a connection to that IPv4 address: NAT64 (well-known and
+// local-use), SIIT's IPv4-translated ::ffff:0:a.b.c.d, the deprecated
+// IPv4-compatible ::a.b.c.d, and 6to4 (2002:AABB:CCDD::/48).
+var (
+	nat64       = netip.MustParsePrefix("64:ff9b::/96")
+	nat64Local  = netip.MustParsePrefix("64:ff9b:1::/48")
+	translated  = netip.MustParsePrefix("::ffff:0:0:0/96")
+	compatible  = netip.MustParsePrefix("::/96")
+	sixToFour   = netip.MustParsePrefix("2002::/16")
+	unspecified = netip.IPv6Unspecified()
+)
+
+// embeddedIPv4 returns the IPv4 address an IPv6 address carries in one of
+// the ranges above.
+func embeddedIPv4(a netip.Addr) (netip.Addr, bool) {
+	b := a.As16()
+	last := netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+	switch {
+	case nat64.Contains(a), nat64Local.Contains(a), translated.Contains(a):
+		return last, true
+	case compatible.Contains(a) && a != unspecified && a != netip.IPv6Loopback():
+		return last, true
+	case sixToFour.Contains(a):
+		return netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}), true
+	}
+	return netip.Addr{}, false
 }
 
 // A Resolver looks up a host's addresses.
@@ -69,7 +101,7 @@ func Pin(ctx context.Context, resolve Resolver, host string, allowLoopback bool)
 	} else {
 		addrs, err = resolve(ctx, host)
 		if err != nil {
-			return netip.Addr{}, fmt.Errorf("resolve %s: %w", host, err)
+			return netip.Addr{}, fmt.Errorf("resolve %s: %s", host, resolveFailure(err))
 		}
 	}
 	if len(addrs) == 0 {
@@ -83,6 +115,22 @@ func Pin(ctx context.Context, resolve Resolver, host string, allowLoopback bool)
 		return netip.Addr{}, fmt.Errorf("%w: %s resolves to a %s address (public-only)", ErrNotAllowed, host, r)
 	}
 	return addrs[0], nil
+}
+
+// resolveFailure says why a lookup failed without the resolver's own
+// words, which name the resolver's address ("lookup x on 10.0.0.2:53: …"):
+// a public client of the hosted check must not learn it.
+func resolveFailure(err error) string {
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "lookup timed out"
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		return "no such host"
+	case errors.As(err, &dnsErr) && dnsErr.IsTimeout:
+		return "lookup timed out"
+	}
+	return "lookup failed"
 }
 
 // SystemResolver resolves with the system resolver.

@@ -3,7 +3,10 @@ package board
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/netip"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +23,10 @@ func TestClassify(t *testing.T) {
 		{"fe80::1", "link-local"}, {"fe80::1%eth0", "link-local"}, {"fec0::1", "reserved"}, {"ff02::1", "multicast"},
 		{"2001:db8::1", "reserved"}, {"::ffff:127.0.0.1", "loopback"}, {"::ffff:169.254.169.254", "metadata"},
 		{"::ffff:8.8.8.8", "mapped"}, {"64:ff9b::10.0.0.1", "private"}, {"64:ff9b::8.8.8.8", ""},
+		// IPv6 forms that carry an IPv4 address (each was public before).
+		{"::127.0.0.1", "loopback"}, {"::10.0.0.1", "private"}, {"::ffff:0:127.0.0.1", "loopback"},
+		{"::ffff:0:169.254.169.254", "metadata"}, {"2002:7f00:1::1", "loopback"}, {"2002:a00:1::", "private"},
+		{"2002:a9fe:a9fe::1", "metadata"}, {"64:ff9b:1::192.168.0.1", "private"}, {"2002:808:808::1", ""},
 	}
 	for _, tt := range tests {
 		if got := Classify(netip.MustParseAddr(tt.ip)); got != tt.want {
@@ -69,4 +76,23 @@ func indexOf(s, sub string) int {
 		}
 	}
 	return -1
+}
+
+// A failed lookup's error named the resolver's address ("lookup x on
+// 10.0.0.2:53: no such host"), which the hosted check showed its public
+// clients.
+func TestPinErrorHidesResolver(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&net.DNSError{Err: "no such host", Name: "x.example", Server: "10.0.0.2:53", IsNotFound: true}, "no such host"},
+		{&net.DNSError{Err: "i/o timeout", Name: "x.example", Server: "10.0.0.2:53", IsTimeout: true}, "lookup timed out"},
+		{fmt.Errorf("dial udp 10.0.0.2:53: connection refused"), "lookup failed"},
+	} {
+		_, err := Pin(context.Background(), func(context.Context, string) ([]netip.Addr, error) { return nil, tc.err }, "x.example", false)
+		if err == nil || strings.Contains(err.Error(), "10.0.0.2") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Pin error = %v, want %q without the resolver's address", err, tc.want)
+		}
+	}
 }
