@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -31,6 +32,15 @@ const (
 	maxCheckBody = 4096
 	// maxCached bounds the result cache.
 	maxCached = 1024
+	// DefaultPerClientRunning is how many checks one client network may
+	// run at once.
+	DefaultPerClientRunning = 1
+	// DefaultSlotBudget is how long one client network's checks may hold
+	// slots, in all, within DefaultSlotWindow: a few addresses pointing
+	// at slow targets held every slot for the whole time limit, again and
+	// again.
+	DefaultSlotBudget = 3 * time.Minute
+	DefaultSlotWindow = 10 * time.Minute
 )
 
 // Default rates of CheckOptions: a client may run 3 checks at once, then
@@ -48,6 +58,12 @@ type CheckOptions struct {
 	// Concurrency caps the checks running at once; one more is refused
 	// (503), never queued.
 	Concurrency int
+	// PerClientRunning caps the checks one client network (its /24 or
+	// /64) runs at once; SlotBudget bounds the time its checks hold
+	// slots in all within SlotWindow, and a check's time limit is cut to
+	// what is left of it.
+	PerClientRunning       int
+	SlotBudget, SlotWindow time.Duration
 	// Timeout bounds one whole check; RequestTimeout each request of it.
 	Timeout, RequestTimeout time.Duration
 	// CacheTTL is how long a URL's result is answered again without a
@@ -77,6 +93,15 @@ type checker struct {
 
 	mu    sync.Mutex
 	cache map[string]cached
+	// held is, per client network, its running checks and the slot time
+	// its checks used in the current window.
+	held map[string]*holding
+}
+
+type holding struct {
+	running     int
+	used        time.Duration
+	windowStart time.Time
 }
 
 type cached struct {
@@ -85,7 +110,7 @@ type cached struct {
 }
 
 func newChecker(o *CheckOptions, version string) (*checker, error) {
-	c := &checker{opts: *o, version: version, cache: map[string]cached{}}
+	c := &checker{opts: *o, version: version, cache: map[string]cached{}, held: map[string]*holding{}}
 	if c.opts.PerClient == (Rate{}) {
 		c.opts.PerClient = DefaultPerClient
 	}
@@ -97,6 +122,15 @@ func newChecker(o *CheckOptions, version string) (*checker, error) {
 	}
 	if c.opts.Timeout <= 0 {
 		c.opts.Timeout = DefaultCheckTimeout
+	}
+	if c.opts.PerClientRunning <= 0 {
+		c.opts.PerClientRunning = DefaultPerClientRunning
+	}
+	if c.opts.SlotBudget <= 0 {
+		c.opts.SlotBudget = DefaultSlotBudget
+	}
+	if c.opts.SlotWindow <= 0 {
+		c.opts.SlotWindow = DefaultSlotWindow
 	}
 	if c.opts.RequestTimeout <= 0 {
 		c.opts.RequestTimeout = DefaultRequestTimeout
@@ -220,13 +254,75 @@ func readCheckURL(w http.ResponseWriter, r *http.Request) (string, *checkError) 
 	return "", &checkError{status: http.StatusUnsupportedMediaType, code: "bad_content_type", msg: "send application/json {\"url\": \"https://…\"} or a form with url="}
 }
 
-// clientKey is the client's address, the key of its rate limit.
+// clientKey is the client's network, the key of its limits: the /24 of
+// an IPv4 address and the /64 of an IPv6 one (one host of IPv6 has a
+// whole /64 to pick addresses from, so the full address keyed nothing).
 func clientKey(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
 	}
-	return host
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	a = a.WithZone("").Unmap()
+	bits := 64
+	if a.Is4() {
+		bits = 24
+	}
+	p, err := a.Prefix(bits)
+	if err != nil {
+		return host
+	}
+	return p.String()
+}
+
+// hold takes one of client's running checks, or says how long until it
+// may run one: when it runs PerClientRunning already (a few seconds), or
+// its slot time in this window is spent (until the window ends). It
+// returns the slot time the client has left.
+func (c *checker) hold(client string, now time.Time) (left time.Duration, wait time.Duration, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h := c.held[client]
+	if h == nil {
+		if len(c.held) >= maxCached {
+			c.dropIdleLocked(now)
+		}
+		h = &holding{windowStart: now}
+		c.held[client] = h
+	}
+	if now.Sub(h.windowStart) >= c.opts.SlotWindow || now.Before(h.windowStart) {
+		h.used, h.windowStart = 0, now
+	}
+	if h.used >= c.opts.SlotBudget {
+		return 0, h.windowStart.Add(c.opts.SlotWindow).Sub(now), false
+	}
+	if h.running >= c.opts.PerClientRunning {
+		return 0, 5 * time.Second, false
+	}
+	h.running++
+	return c.opts.SlotBudget - h.used, 0, true
+}
+
+// release gives back client's running check, which held a slot for d.
+func (c *checker) release(client string, d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if h := c.held[client]; h != nil {
+		h.running--
+		h.used += max(d, 0)
+	}
+}
+
+// dropIdleLocked forgets clients with nothing running and a spent window.
+func (c *checker) dropIdleLocked(now time.Time) {
+	for k, h := range c.held {
+		if h.running == 0 && now.Sub(h.windowStart) >= c.opts.SlotWindow {
+			delete(c.held, k)
+		}
+	}
 }
 
 // check answers POST /api/check. In order: the input (400, 413, 414,
@@ -269,20 +365,32 @@ func (c *checker) do(r *http.Request, w http.ResponseWriter) (board.Row, bool, *
 		return board.Row{}, false, nil, &checkError{status: http.StatusTooManyRequests, code: "rate_limited",
 			msg: "too many checks right now; try again later", retryAfter: wait}
 	}
+	left, wait, ok := c.hold(client, now)
+	if !ok {
+		c.perClient.giveBack(client, now)
+		c.global.giveBack("", now)
+		return board.Row{}, false, nil, &checkError{status: http.StatusTooManyRequests, code: "rate_limited",
+			msg: "your network's checks are running or used their time; try again later", retryAfter: wait}
+	}
 	select {
 	case c.slots <- struct{}{}:
 	default:
+		c.release(client, 0)
 		c.perClient.giveBack(client, now)
 		c.global.giveBack("", now)
 		return board.Row{}, false, nil, &checkError{status: http.StatusServiceUnavailable, code: "over_capacity",
 			msg: fmt.Sprintf("%d checks are running, the most at once; try again shortly", cap(c.slots)), retryAfter: 5 * time.Second}
 	}
 	defer func() { <-c.slots }()
+	defer func() { c.release(client, c.opts.Now().Sub(now)) }()
 
-	// The check runs to its time limit even if the client goes away: its
-	// row is cached for the next ask.
-	ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
+	// The check ends with the request (a client that left frees its slot)
+	// and with the server, at its time limit or when the client network's
+	// slot time runs out, whichever comes first.
+	ctx, cancel := context.WithTimeout(r.Context(), min(c.opts.Timeout, left))
 	defer cancel()
+	stop := context.AfterFunc(c.ctx, cancel)
+	defer stop()
 	if _, err := board.Pin(ctx, c.opts.Resolve, u.Hostname(), c.opts.AllowLoopback); err != nil {
 		if errors.Is(err, board.ErrNotAllowed) {
 			return board.Row{}, false, nil, &checkError{status: http.StatusForbidden, code: "address_refused", msg: err.Error()}
@@ -290,6 +398,11 @@ func (c *checker) do(r *http.Request, w http.ResponseWriter) (board.Row, bool, *
 		return board.Row{}, false, nil, &checkError{status: http.StatusUnprocessableEntity, code: "unresolvable", msg: err.Error()}
 	}
 	row := c.opts.Run(ctx, u)
+	if r.Context().Err() != nil || c.ctx.Err() != nil {
+		// Cut short by the client leaving or the server stopping: the
+		// row says nothing about the target, so it is not cached.
+		return row, false, u, nil
+	}
 	c.store(key, row, c.opts.Now())
 	return row, false, u, nil
 }

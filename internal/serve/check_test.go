@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -143,7 +144,7 @@ func TestCheckRealPolicyRefusesLoopback(t *testing.T) {
 		{"https://nowhere.example/mcp", 422, "unresolvable"},
 	}
 	for i, tt := range tests {
-		rec := post(t, app, "192.0.2."+itoa(i+1), "application/json", checkURL(tt.url))
+		rec := post(t, app, "192.0."+itoa(i+1)+".1", "application/json", checkURL(tt.url))
 		if rec.Code != tt.status || !strings.Contains(rec.Body.String(), `"code":"`+tt.code+`"`) {
 			t.Errorf("check %s = %d %s, want %d %s", tt.url, rec.Code, rec.Body, tt.status, tt.code)
 		}
@@ -242,17 +243,17 @@ func TestCheckRateLimits(t *testing.T) {
 	}
 	// Client 2 takes the last global token; client 3 is then refused
 	// globally though its own bucket is full.
-	if rec := check("192.0.2.2"); rec.Code != 200 {
+	if rec := check("198.51.100.2"); rec.Code != 200 {
 		t.Fatalf("client 2 = %d %s", rec.Code, rec.Body)
 	}
-	rec = check("192.0.2.3")
+	rec = check("203.0.113.3")
 	if rec.Code != 429 || rec.Header().Get("Retry-After") != "10" {
 		t.Errorf("client 3 = %d Retry-After %q, want 429 after 10 (global)", rec.Code, rec.Header().Get("Retry-After"))
 	}
 	// The global refusal gave client 3's token back: after 10s it has
 	// both of its own.
 	clock.Add(10 * time.Second)
-	if rec := check("192.0.2.3"); rec.Code != 200 {
+	if rec := check("203.0.113.3"); rec.Code != 200 {
 		t.Errorf("client 3 after 10s = %d %s", rec.Code, rec.Body)
 	}
 	clock.Add(50 * time.Second)
@@ -283,7 +284,7 @@ func TestCheckConcurrencyCap(t *testing.T) {
 	done := make(chan *httptest.ResponseRecorder)
 	go func() { done <- post(t, app, "192.0.2.1", "application/json", checkURL("http://127.0.0.1:1001/")) }()
 	<-started
-	rec := post(t, app, "192.0.2.2", "application/json", checkURL("http://127.0.0.1:1002/"))
+	rec := post(t, app, "198.51.100.2", "application/json", checkURL("http://127.0.0.1:1002/"))
 	if rec.Code != 503 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), `"over_capacity"`) {
 		t.Errorf("check over capacity = %d %q %s", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
 	}
@@ -291,7 +292,7 @@ func TestCheckConcurrencyCap(t *testing.T) {
 	if rec := <-done; rec.Code != 200 {
 		t.Errorf("running check = %d %s", rec.Code, rec.Body)
 	}
-	if rec := post(t, app, "192.0.2.2", "application/json", checkURL("http://127.0.0.1:1002/")); rec.Code != 200 {
+	if rec := post(t, app, "198.51.100.2", "application/json", checkURL("http://127.0.0.1:1002/")); rec.Code != 200 {
 		t.Errorf("check once the slot is free = %d %s", rec.Code, rec.Body)
 	}
 }
@@ -386,5 +387,116 @@ func countedOK(ran *atomic.Int64) func(context.Context, *url.URL) board.Row {
 	return func(_ context.Context, u *url.URL) board.Row {
 		ran.Add(1)
 		return board.Row{Server: u.Host, Status: board.StatusOK}
+	}
+}
+
+// TestCheckClientKey: the limits key on the client's /24 or /64; the
+// full IPv6 address let one host take any number of keys.
+func TestCheckClientKey(t *testing.T) {
+	key := func(addr string) string {
+		return clientKey(&http.Request{RemoteAddr: addr})
+	}
+	for _, tc := range []struct{ a, b string }{
+		{"192.0.2.1:1", "192.0.2.254:2"},
+		{"[2001:db8:1:2::1]:1", "[2001:db8:1:2:ffff:ffff:ffff:ffff]:2"},
+		{"[::ffff:192.0.2.9]:1", "192.0.2.10:1"},
+		{"[fe80::1%eth0]:1", "[fe80::2]:1"},
+	} {
+		if key(tc.a) != key(tc.b) {
+			t.Errorf("%s and %s key apart: %s, %s", tc.a, tc.b, key(tc.a), key(tc.b))
+		}
+	}
+	for _, tc := range []struct{ a, b string }{
+		{"192.0.2.1:1", "192.0.3.1:1"},
+		{"[2001:db8:1:2::1]:1", "[2001:db8:1:3::1]:1"},
+	} {
+		if key(tc.a) == key(tc.b) {
+			t.Errorf("%s and %s share the key %s", tc.a, tc.b, key(tc.a))
+		}
+	}
+}
+
+// TestCheckEndsWithClient: a check whose client went away stops (its
+// slot is free again) and its row is not cached.
+func TestCheckEndsWithClient(t *testing.T) {
+	started, ended := make(chan struct{}), make(chan error, 1)
+	var ran atomic.Int64
+	app, err := New(&Options{Version: "test", Public: true, Check: &CheckOptions{Concurrency: 1, AllowLoopback: true,
+		Run: func(ctx context.Context, u *url.URL) board.Row {
+			if ran.Add(1) == 1 {
+				close(started)
+				<-ctx.Done() // a target that never answers
+				ended <- ctx.Err()
+				return board.Row{Server: u.Host, Status: board.StatusUnreachable, StatusDetail: ctx.Err().Error()}
+			}
+			return board.Row{Server: u.Host, Status: board.StatusOK}
+		}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequest("POST", "http://127.0.0.1/api/check", strings.NewReader(checkURL("http://127.0.0.1:1001/")))
+	req = req.WithContext(context.WithValue(ctx, http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}))
+	req.RemoteAddr = "192.0.2.1:40000"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", "http://127.0.0.1")
+	done := make(chan struct{})
+	go func() { app.ServeHTTP(httptest.NewRecorder(), req); close(done) }()
+	<-started
+	cancel()
+	if err := <-ended; !errors.Is(err, context.Canceled) {
+		t.Fatalf("check ended with %v, want the client's cancellation", err)
+	}
+	<-done
+	// The slot is free and nothing was cached: the same URL runs again.
+	if rec := post(t, app, "198.51.100.1", "application/json", checkURL("http://127.0.0.1:1001/")); rec.Code != 200 || decodeCheck(t, rec).Row.Status != board.StatusOK {
+		t.Errorf("check after the client left = %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestCheckClientSlotLimits: one client network runs one check at once,
+// and its checks hold slots for at most SlotBudget per SlotWindow; other
+// networks are not held up.
+func TestCheckClientSlotLimits(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
+	started, release := make(chan struct{}), make(chan struct{})
+	app, err := New(&Options{Version: "test", Public: true, Check: &CheckOptions{Concurrency: 4, AllowLoopback: true, Now: clock.Now,
+		PerClient: Rate{Every: time.Second, Burst: 100}, Global: Rate{Every: time.Second, Burst: 100},
+		SlotBudget: 3 * time.Minute, SlotWindow: 10 * time.Minute,
+		Run: func(_ context.Context, u *url.URL) board.Row {
+			switch u.Port() {
+			case "1001":
+				close(started)
+				<-release
+			case "2000":
+				clock.Add(2 * time.Minute) // a slow target
+			}
+			return board.Row{Server: u.Host, Status: board.StatusOK}
+		}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	done := make(chan *httptest.ResponseRecorder)
+	go func() { done <- post(t, app, "192.0.2.1", "application/json", checkURL("http://127.0.0.1:1001/")) }()
+	<-started
+	if rec := post(t, app, "192.0.2.77", "application/json", checkURL("http://127.0.0.1:1002/")); rec.Code != 429 {
+		t.Errorf("second check of the same /24 while one runs = %d %s, want 429", rec.Code, rec.Body)
+	}
+	if rec := post(t, app, "198.51.100.1", "application/json", checkURL("http://127.0.0.1:1003/")); rec.Code != 200 {
+		t.Errorf("another network's check = %d %s", rec.Code, rec.Body)
+	}
+	close(release)
+	<-done
+	// Two slow checks of 2 minutes each spend the 3-minute budget.
+	for i, want := range []int{200, 200, 429} {
+		rec := post(t, app, "203.0.113.5", "application/json", checkURL("http://127.0.0.1:2000/?"+itoa(i)))
+		if rec.Code != want {
+			t.Errorf("slow check %d = %d %s, want %d", i+1, rec.Code, rec.Body, want)
+		}
+		if want == 429 && rec.Header().Get("Retry-After") != "360" {
+			t.Errorf("Retry-After = %q, want 360 (the window's end)", rec.Header().Get("Retry-After"))
+		}
 	}
 }

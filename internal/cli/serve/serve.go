@@ -83,8 +83,11 @@ With --public the app shows only the board and the live check: POST /api/check
 runs the board's read-only probes (no tools/call, no credentials) on a public
 https:// URL, under the board's address policy (the name is resolved once and
 must be public; no redirects), with per-client and global rate limits, a cap
-on checks at once, a time limit per check and a short result cache. The
-sessions, snapshots and results of this machine are not served then.`,
+on checks at once, a time limit per check and a short result cache. A client
+is its network (the /24 of an IPv4 address, the /64 of an IPv6 one): it runs
+one check at once, and its checks hold slots for at most 3 minutes in any 10;
+a check stops when its client leaves. The sessions, snapshots and results of
+this machine are not served then.`,
 		Example: `  mcpward serve                          # then open the URL it prints
   mcpward serve --listen 127.0.0.1:0     # any free port (printed)
   mcpward serve --results out/ --board boards/
