@@ -10,6 +10,7 @@ import (
 	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/migrate"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/settings"
@@ -245,6 +246,10 @@ func (c converter) place(it *Item, dest string, do func() error) {
 		it.Dest = ""
 		return
 	}
+	if err := c.inside(dest); err != nil {
+		it.fail(err)
+		return
+	}
 	if !c.write {
 		it.Result = "→ " + shown
 		return
@@ -254,6 +259,42 @@ func (c converter) place(it *Item, dest string, do func() error) {
 		return
 	}
 	it.Result = "→ " + shown + " (written)"
+}
+
+// inside refuses a destination in the searched directory whose real
+// place is outside it: a symlinked .mcpward (say, to ~/.ssh) in a cloned
+// repository must not make --write put files where the link points.
+// Destinations outside the directory (mcpward's state directory) are
+// where they say.
+func (c converter) inside(dest string) error {
+	rel, err := filepath.Rel(c.dir, dest)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	root, err := filepath.EvalSymlinks(c.dir)
+	if err != nil {
+		return nil // the walk read it; nothing to compare with
+	}
+	// The deepest part of dest that exists, resolved.
+	p := filepath.Dir(dest)
+	for {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+		if parent := filepath.Dir(p); parent != p {
+			p = parent
+			continue
+		}
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return fmt.Errorf("%s: %w", displayPath(c.dir, p), fault.WithoutPath(err))
+	}
+	if r, err := filepath.Rel(root, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s leads out of %s (to %s): not written there", displayPath(c.dir, p), c.dir, real)
+	}
+	return nil
 }
 
 func (it *Item) fail(err error) {

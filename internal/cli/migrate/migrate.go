@@ -157,7 +157,12 @@ func migrateRun(ctx context.Context, opts *MigrateOptions) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		it := conv.convert(f)
+		var it Item
+		if f.unread != nil {
+			it = Item{Result: "not read: " + f.unread.Error()}
+		} else {
+			it = conv.convert(f)
+		}
 		it.File = displayPath(dir, f.path)
 		if it.Failed {
 			failed++
@@ -222,6 +227,9 @@ type foundFile struct {
 	// target is where a client config keeps its servers (from
 	// wrap.Locate for the ones --home finds; mcpServers otherwise).
 	target wrap.Target
+	// unread says why a candidate file or a directory could not be read:
+	// it is listed, not passed over in silence.
+	unread error
 }
 
 // skipDirs are never searched: other tools' trees and mcpward's own.
@@ -241,7 +249,13 @@ func findFiles(ctx context.Context, dir string) ([]foundFile, error) {
 			if p == dir {
 				return err
 			}
-			return nil // an unreadable corner of the tree is not ours to migrate
+			// An unreadable corner of the tree may hold what the user
+			// wants migrated: say so.
+			out = append(out, foundFile{path: p, unread: fault.WithoutPath(err)})
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if err := ctx.Err(); err != nil {
 			return err
@@ -255,7 +269,9 @@ func findFiles(ctx context.Context, dir string) ([]foundFile, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		if k := classifyPath(p); k != "" {
+		if k, err := classifyPath(p); err != nil {
+			out = append(out, foundFile{path: p, unread: err})
+		} else if k != "" {
 			out = append(out, foundFile{path: p, kind: k})
 		}
 		return nil
@@ -266,15 +282,20 @@ func findFiles(ctx context.Context, dir string) ([]foundFile, error) {
 	return out, nil
 }
 
-// classifyPath reads as much of the file at p as classifying it needs.
-func classifyPath(p string) migrate.Kind {
+// openFile opens a candidate file; tests make it fail (root reads any
+// file whatever its mode).
+var openFile = func(p string) (io.ReadCloser, error) { return os.Open(p) }
+
+// classifyPath reads as much of the file at p as classifying it needs; a
+// candidate it cannot read is an error.
+func classifyPath(p string) (migrate.Kind, error) {
 	name := filepath.Base(p)
 	if name != ".mcpsnoop.toml" && !strings.HasSuffix(name, ".json") && !strings.HasSuffix(name, ".jsonl") {
-		return ""
+		return "", nil
 	}
-	fh, err := os.Open(p)
+	fh, err := openFile(p)
 	if err != nil {
-		return ""
+		return "", fault.WithoutPath(err)
 	}
 	defer fh.Close()
 	limit := int64(maxJSONBytes)
@@ -283,9 +304,9 @@ func classifyPath(p string) migrate.Kind {
 	}
 	data, err := io.ReadAll(io.LimitReader(fh, limit))
 	if err != nil {
-		return ""
+		return "", fault.WithoutPath(err)
 	}
-	return migrate.ClassifyFile(filepath.ToSlash(p), data)
+	return migrate.ClassifyFile(filepath.ToSlash(p), data), nil
 }
 
 // homeFiles finds the foreign files of this user: mcpsnoop's session logs
@@ -301,7 +322,9 @@ func homeFiles(lookupEnv func(string) (string, bool)) []foundFile {
 			}
 			for _, e := range entries {
 				p := filepath.Join(state, sub, e.Name())
-				if k := classifyPath(p); k != "" {
+				if k, err := classifyPath(p); err != nil {
+					out = append(out, foundFile{path: p, unread: err})
+				} else if k != "" {
 					out = append(out, foundFile{path: p, kind: k})
 				}
 			}
@@ -316,7 +339,7 @@ func homeFiles(lookupEnv func(string) (string, bool)) []foundFile {
 		if err != nil {
 			continue
 		}
-		if k := classifyPath(p); k == migrate.McpsnoopWrapped {
+		if k, _ := classifyPath(p); k == migrate.McpsnoopWrapped { // a client's missing config is the usual case
 			out = append(out, foundFile{path: p, kind: k, target: t})
 		}
 	}
