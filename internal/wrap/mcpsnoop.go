@@ -81,7 +81,9 @@ func (e *entry) mcpsnoop() (*snoopEntry, bool) {
 			s.flags = append(s.flags, tokens...)
 		}
 	}
-	if len(s.orig) == 0 {
+	if len(s.orig) == 0 || strings.TrimSpace(s.orig[0]) == "" {
+		// No server command to take over (an empty word): the entry is
+		// wrapped as it stands, so unwrap never writes "command": "".
 		return nil, false
 	}
 	return s, true
