@@ -23,6 +23,12 @@ import (
 // ErrNotRegular is wrapped by the error for a directory or a device.
 var ErrNotRegular = errors.New("not a regular file")
 
+// isDirectory says what the system says of reading a directory.
+type isDirectory struct{}
+
+func (isDirectory) Error() string        { return "is a directory" }
+func (isDirectory) Is(target error) bool { return target == ErrNotRegular }
+
 // TooLargeError is the error for input past the caller's limit.
 type TooLargeError struct {
 	Limit int64
@@ -92,7 +98,7 @@ func checkMode(m fs.FileMode) error {
 	case m.IsRegular(), m&fs.ModeNamedPipe != 0, m&fs.ModeSocket != 0:
 		return nil
 	case m.IsDir():
-		return fmt.Errorf("%w: a directory", ErrNotRegular)
+		return isDirectory{}
 	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
 		return fmt.Errorf("%w: a device", ErrNotRegular)
 	}
