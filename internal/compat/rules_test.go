@@ -110,7 +110,6 @@ var alwaysReported = map[string]string{
 // internal/traffic/testdata has their cases.
 var notCompat = map[string]string{
 	"transport.server_request":      "a modern server's JSON-RPC request is judged in recorded traffic; compat's client answers what arrives and does not judge it",
-	"stdio.stdout_not_clean":        "a non-MCP line on stdout is judged in the recorded log; compat does not look at the transport's diagnostics",
 	"cache.hints_on_input_required": "compat judges hints on complete list results only; an input_required result is seen in traffic",
 	"cache.stale_refetch":           "it judges a client that fetches again within ttlMs; in compat mcpward is the client, so only recorded traffic shows it",
 }

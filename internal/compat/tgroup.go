@@ -551,6 +551,7 @@ func (e *engine) stdioAssertions(ctx context.Context) {
 			e.assert("stdio.notification_answered", Pass, "no response to the notification", ex)
 		}
 	}
+	e.stdoutClean(diags)
 	e.malformed(ctx)
 	if e.modern {
 		// On a process of their own: earlier probes on the session under
@@ -571,6 +572,32 @@ func (e *engine) stdioAssertions(ctx context.Context) {
 		e.assert(ruleUnsupportedVersion, NA, "n/a ("+e.rep.Era+" server on stdio): a legacy server negotiates the version in initialize, answering an unknown one with a version it supports", nil)
 	}
 	e.commonAssertions(ctx)
+}
+
+// stdoutClean judges STDIO-STDOUT-CLEAN (a MUST in every revision) on
+// what the session under test's server wrote to stdout from its start: a
+// line that is not a JSON-RPC message (a banner, a log line, pretty-printed
+// JSON) is one the transport's diagnostics kept. The fresh processes that
+// other probes start are not looked at: mcpward sends them broken input on
+// purpose.
+func (e *engine) stdoutClean(diags interface{ Diagnostics() []transport.Diagnostic }) {
+	id := "stdio.stdout_not_clean"
+	if diags == nil {
+		e.assert(id, Skipped, "skipped: the connection keeps no diagnostics", nil)
+		return
+	}
+	var bad []transport.Diagnostic
+	for _, d := range diags.Diagnostics() {
+		if strings.HasPrefix(d.Text, "invalid frame:") {
+			bad = append(bad, d)
+		}
+	}
+	if len(bad) == 0 {
+		e.assert(id, Pass, "every line on stdout was a JSON-RPC message", nil)
+		return
+	}
+	ex := &exchangeT{Response: compactJSON(truncate(bad[0].Raw, 512)), Note: "Response is the first line on stdout that is not a JSON-RPC message: " + oneLine(bad[0].Text)}
+	e.assert(id, Fail, fmt.Sprintf("%d line(s) on stdout are not JSON-RPC messages; the first: %s", len(bad), oneLine(string(truncate(bad[0].Raw, 120)))), ex)
 }
 
 // malformed sends a broken line on a fresh process: silence and a -32700
