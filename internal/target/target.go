@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -166,6 +167,9 @@ func dial(ctx context.Context, s *Spec, env Env, answer func(jsonrpc.Message) []
 			})
 			return conn, noStderr, err
 		}
+		if len(s.Env) > 0 {
+			f = f.WithEnv(fixtureEnv(s.Env, env))
+		}
 		return startFixture(ctx, f, answer)
 	case s.URL != "":
 		opts := &transport.HTTPOptions{URL: s.URL, Header: s.Headers, RoundTripper: s.RoundTripper, OnServerRequest: answer}
@@ -242,6 +246,23 @@ func withStderrHint(err error, stderr func() []byte) error {
 		return err
 	}
 	return &transport.StderrError{Err: err, Stderr: b}
+}
+
+// fixtureEnv is what an in-process fixture reads: the --env values over
+// mcpward's own environment, as a child process would see them.
+func fixtureEnv(kvs []string, env Env) func(string) string {
+	return func(k string) string {
+		for i := len(kvs) - 1; i >= 0; i-- {
+			if key, v, ok := strings.Cut(kvs[i], "="); ok && key == k {
+				return v
+			}
+		}
+		if env.LookupEnv != nil {
+			v, _ := env.LookupEnv(k)
+			return v
+		}
+		return os.Getenv(k)
+	}
 }
 
 // startFixture runs an embedded fixture's stdio framing in-process over

@@ -28,6 +28,12 @@ type TargetFlags struct {
 	Headers     []string
 	Timeout     time.Duration
 	Command     []string
+	// CommandFlag and ArgsFlag are --command and --args, as init takes
+	// them: another way to give Command.
+	CommandFlag, ArgsFlag string
+	// CommandTwice: --command and a command after -- were both given
+	// (Validate refuses it).
+	CommandTwice bool
 }
 
 // AddTargetFlags registers the target flags on cmd.
@@ -42,17 +48,26 @@ func AddTargetFlags(cmd *cobra.Command, tf *TargetFlags) {
 	fl.StringVar(&tf.Home, "home", "", "HOME `dir`ectory of the server process")
 	fl.BoolVar(&tf.IsolateHome, "isolate-home", false, "point HOME and XDG dirs at a fresh temporary folder, removed afterwards (not a sandbox)")
 	fl.StringArrayVar(&tf.Headers, "header", nil, "send HTTP header `K=V` (only ${ENV} is interpolated; repeatable)")
+	fl.StringVar(&tf.CommandFlag, "command", "", "stdio server `command`, as init takes it (the same as -- <command…>)")
+	fl.StringVar(&tf.ArgsFlag, "args", "", "the --command's arguments, space-separated")
 	TimeoutVar(fl, &tf.Timeout, "timeout", client.DefaultRequestTimeout, "per-request timeout")
 	_ = cmd.RegisterFlagCompletionFunc("fixture", FixtureNames)
 	_ = cmd.MarkFlagDirname("cwd")
 	_ = cmd.MarkFlagDirname("home")
 }
 
-// SetCommand takes the words after "--" as the stdio server command.
+// SetCommand takes the words after "--" (or --command and --args) as the
+// stdio server command.
 func (tf *TargetFlags) SetCommand(cmd *cobra.Command, args []string) []string {
 	if at := cmd.ArgsLenAtDash(); at >= 0 {
 		tf.Command = append([]string(nil), args[at:]...)
-		return args[:at]
+		args = args[:at]
+	}
+	if tf.CommandFlag != "" {
+		tf.CommandTwice = len(tf.Command) > 0
+		if !tf.CommandTwice {
+			tf.Command = append([]string{tf.CommandFlag}, strings.Fields(tf.ArgsFlag)...)
+		}
 	}
 	return args
 }
@@ -61,6 +76,12 @@ func (tf *TargetFlags) SetCommand(cmd *cobra.Command, args []string) []string {
 func (tf *TargetFlags) Validate() error {
 	if tf.Timeout <= 0 {
 		return FlagErrorf("--timeout must be positive, got %s", tf.Timeout)
+	}
+	if tf.CommandTwice {
+		return FlagErrorf("--command and a command after -- exclude each other: give one")
+	}
+	if tf.ArgsFlag != "" && tf.CommandFlag == "" {
+		return FlagErrorf("--args needs --command (or give the whole command after --)")
 	}
 	for _, kv := range tf.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
@@ -78,8 +99,11 @@ func (tf *TargetFlags) Validate() error {
 	if tf.FixtureHTTP && tf.Fixture == "" {
 		return FlagErrorf("--fixture-http needs --fixture")
 	}
-	if (len(tf.Env) > 0 || tf.Cwd != "" || tf.Home != "" || tf.IsolateHome) && len(tf.Command) == 0 {
-		return FlagErrorf("--env, --cwd, --home and --isolate-home apply only to a server command given after --")
+	if len(tf.Env) > 0 && len(tf.Command) == 0 && (tf.Fixture == "" || tf.FixtureHTTP) {
+		return FlagErrorf("--env applies only to a server command (--command CMD, or -- <command…>) or a --fixture over stdio")
+	}
+	if (tf.Cwd != "" || tf.Home != "" || tf.IsolateHome) && len(tf.Command) == 0 {
+		return FlagErrorf("--cwd, --home and --isolate-home apply only to a server command (--command CMD, or -- <command…>)")
 	}
 	if len(tf.Headers) > 0 && tf.URL == "" {
 		return FlagErrorf("--header applies only to --url targets")

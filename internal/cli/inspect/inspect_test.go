@@ -68,7 +68,7 @@ func TestNewCmdInspectFlags(t *testing.T) {
 		{name: "command after --", args: []string{"--isolate-home", "--env", "A=b", "--timeout", "3s", "--", "node", "srv.js", "--flag"}, want: cmdutil.TargetFlags{IsolateHome: true, Env: []string{"A=b"}, Timeout: 3 * time.Second, Command: []string{"node", "srv.js", "--flag"}}},
 		{name: "no target", args: []string{}, wantErr: "no target"},
 		{name: "stray argument", args: []string{"srv.js"}, wantErr: `unexpected argument "srv.js"`},
-		{name: "env without command", args: []string{"--fixture", "x", "--env", "A=b"}, wantErr: "apply only to a server command"},
+		{name: "env without command", args: []string{"--url", "http://127.0.0.1:9/", "--env", "A=b"}, wantErr: "applies only to a server command"},
 		{name: "bad env", args: []string{"--env", "nokey", "--", "x"}, wantErr: `want K=V`},
 		{name: "bad era", args: []string{"--fixture", "x", "--era", "ancient"}, wantErr: "--era must be"},
 	}
