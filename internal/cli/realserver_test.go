@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/testenv"
 )
 
@@ -236,6 +239,7 @@ func TestRealServers(t *testing.T) {
 		}()
 	}
 	spawn("everything-2025-01-then-2026-08", versionsAcrossReleases)
+	spawn("go-sdk-stdio-burst", burstThroughShim)
 	for _, rs := range realServers {
 		spawn(rs.name, func(t *testing.T) {
 			began := time.Now()
@@ -365,6 +369,106 @@ func versionsAcrossReleases(t *testing.T) {
 	}
 	if !slices.Equal(versions, want) {
 		t.Errorf("version findings = %q, want %q", versions, want)
+	}
+}
+
+// burstThroughShim sends a 1,000-call burst through the real shim
+// (`mcpward --trace-file LOG -- <go-sdk everything-server>`) without
+// waiting for answers, and requires every response to be logged after its
+// request (issue 22 item 2: before the fix, 4 to 79 per run were not).
+func burstThroughShim(t *testing.T) {
+	const calls = 1000
+	bin := testenv.EverythingServer(t)
+	logPath := filepath.Join(t.TempDir(), "burst.jsonl")
+	// The test binary is mcpward under that name in $PATH (TestMain).
+	cmd := exec.Command("mcpward", "--trace-file", logPath, "--", bin)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Initialize, then the burst, one line per write as a client sends
+	// them: the server answers the first while the shim relays the next.
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 1<<20)
+	if _, err := io.WriteString(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"burst","version":"1"}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if !sc.Scan() {
+		t.Fatalf("no answer to initialize through the shim:\n%s", stderr.String())
+	}
+	go func() {
+		_, _ = io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+		for i := 1; i <= calls; i++ {
+			if _, err := fmt.Fprintf(in, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i); err != nil {
+				return
+			}
+		}
+	}()
+	answers := 1
+	for answers <= calls && sc.Scan() {
+		if bytes.Contains(sc.Bytes(), []byte(`"id":`)) {
+			answers++
+		}
+	}
+	in.Close()
+	_, _ = io.Copy(io.Discard, out)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("shim: %v\n%s", err, stderr.String())
+	}
+	if answers != calls+1 {
+		t.Fatalf("%d answers through the shim, want %d", answers, calls+1)
+	}
+	f, err := os.Open(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	requests := map[string]uint64{}
+	var inverted []string
+	pairs := 0
+	rd := session.NewReader(f)
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if rec.Dir == session.Meta || json.Unmarshal(rec.Frame, &m) != nil || len(m.ID) == 0 {
+			continue
+		}
+		if m.Method != "" {
+			requests[string(rec.Dir)+string(m.ID)] = rec.Seq
+			continue
+		}
+		pairs++
+		from := session.ClientToServer
+		if rec.Dir == session.ClientToServer {
+			from = session.ServerToClient
+		}
+		if q, ok := requests[string(from)+string(m.ID)]; !ok {
+			inverted = append(inverted, fmt.Sprintf("id %s: response seq %d before its request", m.ID, rec.Seq))
+		} else if q > rec.Seq {
+			inverted = append(inverted, fmt.Sprintf("id %s: response seq %d < request seq %d", m.ID, rec.Seq, q))
+		}
+	}
+	t.Logf("%d calls through the shim, %d responses logged before their request", pairs, len(inverted))
+	if pairs != calls+1 || len(inverted) > 0 {
+		t.Errorf("%d responses logged, want %d; %d logged before their request: %s", pairs, calls+1, len(inverted), strings.Join(inverted[:min(5, len(inverted))], "; "))
 	}
 }
 

@@ -261,41 +261,85 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if isSSE && r.Method == http.MethodGet {
 		endpoint = &endpointRewrite{from: p.origin, to: proxyOrigin(r)}
 	}
-	buf := make([]byte, 32<<10)
 	var readErr, writeErr error
+	forward := func(chunk []byte) {
+		fwd := chunk
+		if endpoint != nil {
+			fwd = endpoint.feed(chunk)
+			if endpoint.done {
+				endpoint = nil
+			}
+		}
+		if writeErr == nil && len(fwd) > 0 {
+			if _, werr := w.Write(fwd); werr != nil {
+				writeErr = werr
+			} else {
+				_ = rc.Flush()
+			}
+		}
+	}
+	// A read fails also when the client goes away: the upstream request
+	// shares its context. That is the client's abort, not the server's.
+	clientGone := func() bool { return writeErr != nil || (readErr != nil && r.Context().Err() != nil) }
+	recordWhole := func() {
+		rec := respRec
+		rec.Time = p.opts.Now()
+		if b, size := whole.freeze(); size > 0 {
+			rec.Frame, rec.HasFrame, rec.Size, rec.Truncated = b, true, size, size > int64(len(b))
+		}
+		rec.Error = streamErr(readErr, writeErr, clientGone())
+		p.record(rec)
+	}
+	// The order of the wire: what the client reads is recorded before it
+	// is forwarded, since the client may answer it at once (an event is a
+	// server's request; a whole body ends a call). An event is recorded
+	// when its blank line is read; a whole body when its last read is, which
+	// the announced length or an EOF coming with the data tells; a body of
+	// unknown length is forwarded one read behind, so that the read after
+	// a chunk tells whether the chunk was the last.
+	behindOne := whole != nil && resp.ContentLength < 0
+	buf, spare := make([]byte, 32<<10), []byte(nil)
+	if behindOne {
+		spare = make([]byte, len(buf))
+	}
+	var (
+		behind   []byte // read, not yet forwarded (behindOne)
+		total    int64
+		recorded bool // whole is in the log
+	)
 	for {
 		n, err := resp.Body.Read(buf)
+		total += int64(n)
+		if err != nil && !errors.Is(err, io.EOF) {
+			readErr = err
+		}
+		last := err != nil || (resp.ContentLength >= 0 && total >= resp.ContentLength)
+		chunk := buf[:n]
+		switch {
+		case n == 0:
+		case sse != nil:
+			p.recordEvents(&respRec, sse.feed(chunk))
+		case whole != nil:
+			whole.Write(chunk)
+		}
+		if last && whole != nil && !recorded {
+			recordWhole()
+			recorded = true
+		}
+		if behind != nil {
+			forward(behind)
+			behind = nil
+		}
 		if n > 0 {
-			chunk := buf[:n]
-			fwd := chunk
-			if endpoint != nil {
-				fwd = endpoint.feed(chunk)
-				if endpoint.done {
-					endpoint = nil
-				}
-			}
-			if writeErr == nil && len(fwd) > 0 {
-				if _, werr := w.Write(fwd); werr != nil {
-					writeErr = werr
-				} else {
-					_ = rc.Flush()
-				}
-			}
-			switch {
-			case sse != nil:
-				p.recordEvents(&respRec, sse.feed(chunk))
-			case whole != nil:
-				whole.Write(chunk)
+			if behindOne && !last && writeErr == nil {
+				behind = chunk
+				buf, spare = spare, buf
+			} else {
+				forward(chunk)
 			}
 		}
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				readErr = err
-			}
-			break
-		}
-		if writeErr != nil {
-			// The client is gone; stop reading the upstream.
+		if err != nil || writeErr != nil {
+			// At the end, or the client is gone: stop reading the upstream.
 			break
 		}
 	}
@@ -303,10 +347,7 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(endpoint.held)
 		_ = rc.Flush()
 	}
-	// A read fails also when the client goes away: the upstream request
-	// shares its context. That is the client's abort, not the server's.
-	clientGone := writeErr != nil || (readErr != nil && r.Context().Err() != nil)
-	errText := streamErr(readErr, writeErr, clientGone)
+	errText := streamErr(readErr, writeErr, clientGone())
 	switch {
 	case !recording:
 	case sse != nil:
@@ -314,16 +355,13 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if errText != "" {
 			p.record(session.Record{Time: p.opts.Now(), Dir: session.ServerToClient, Transport: session.HTTP, Exchange: ex, Error: errText})
 		}
-	default:
-		rec := respRec
-		rec.Time = p.opts.Now()
-		if b, size := whole.freeze(); size > 0 {
-			rec.Frame, rec.HasFrame, rec.Size, rec.Truncated = b, true, size, size > int64(len(b))
-		}
-		rec.Error = errText
-		p.record(rec)
+	case !recorded:
+		recordWhole()
+	case writeErr != nil:
+		// The body was recorded whole; forwarding its end failed.
+		p.record(session.Record{Time: p.opts.Now(), Dir: session.ServerToClient, Transport: session.HTTP, Exchange: ex, Error: errText})
 	}
-	if readErr != nil && !clientGone {
+	if readErr != nil && !clientGone() {
 		// The upstream response broke off: break off the client's too,
 		// so that it sees a truncated transfer instead of a clean end.
 		panic(http.ErrAbortHandler)

@@ -13,10 +13,10 @@ import (
 // says about the proxy itself.
 
 // HTTPStartRecord opens an HTTP proxy's log: the target, its credentials
-// redacted (url.Redacted), the address the proxy listens on and the
-// mcpward version.
+// redacted (url.Redacted), the address the proxy listens on, the mcpward
+// version and the capture order (session.OrderWire).
 func HTTPStartRecord(t time.Time, target *url.URL, listen, version string) session.Record {
-	info, _ := json.Marshal(map[string]string{"target": target.Redacted(), "listen": listen, "mcpwardVersion": version})
+	info, _ := json.Marshal(startInfo{Target: target.Redacted(), Listen: listen, Version: version, Order: session.OrderWire})
 	return session.Record{Time: t, Dir: session.Meta, Transport: session.HTTP, Kind: session.KindStart, Info: info}
 }
 

@@ -10,7 +10,8 @@ import (
 )
 
 // The HTTP start record names the target with its password redacted, the
-// listen address and the version; the exit record says code 0.
+// listen address, the version and the capture order; the exit record says
+// code 0.
 func TestHTTPMetaRecords(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	u, err := url.Parse("http://user:s3cret@127.0.0.1:9/mcp?x=1")
@@ -21,7 +22,7 @@ func TestHTTPMetaRecords(t *testing.T) {
 	if start.Dir != session.Meta || start.Transport != session.HTTP || start.Kind != session.KindStart || !start.Time.Equal(now) {
 		t.Errorf("start record = %+v", start)
 	}
-	want := `{"listen":"127.0.0.1:8080","mcpwardVersion":"v1.2.3","target":"http://user:xxxxx@127.0.0.1:9/mcp?x=1"}`
+	want := `{"target":"http://user:xxxxx@127.0.0.1:9/mcp?x=1","listen":"127.0.0.1:8080","mcpwardVersion":"v1.2.3","order":"wire"}`
 	if got := string(start.Info); got != want {
 		t.Errorf("start info = %s, want %s", got, want)
 	}

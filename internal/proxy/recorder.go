@@ -12,7 +12,14 @@ import (
 )
 
 // A Recorder receives the frames the relays observed. The relays call it
-// after the bytes were forwarded, with the frames of one read in one call.
+// with the frames of one read in one call, before that read is forwarded:
+// the call is the read's stamp in the order of the wire. A Log numbers
+// the records of a call under the lock every relay shares (both stdio
+// directions, every HTTP exchange), so a frame that answers another, read
+// only after the other was forwarded, always gets the higher seq, and the
+// file order is the causal order. The stamp is per read, not per line: a
+// relay that forwards bytes it never sees (splice) would reserve its place
+// in the same way before forwarding, and have the lines cut later.
 //
 // Record copies the records it is given (the caller may reuse the slice)
 // and takes ownership of their Frame bytes (the caller must not touch them
@@ -75,7 +82,8 @@ type LogStats struct {
 // A Log is the Recorder that writes a session log. Seq numbers are
 // assigned under the same lock that enqueues the record, so the file holds
 // records in strictly increasing seq order on every transport, concurrent
-// HTTP included. Encoding (one validation pass per frame) and writing run
+// HTTP included; since the relays record a read before forwarding it, seq
+// order is also the order of the wire (see [Recorder]). Encoding (one validation pass per frame) and writing run
 // on the Log's own goroutine, off the relay path, with memory bounded by
 // QueueBytes.
 //

@@ -50,6 +50,12 @@ type RelayResult struct {
 // does no JSON work and copies nothing: frames are slices of the read
 // buffers (see splitter); only a line spanning buffers is joined, once,
 // for the recorder.
+//
+// The lines a read completes reach the recorder before the read is
+// written to dst: the recorder numbers them then (see [Recorder]), so
+// whatever the peer sends in answer, read by the relay of the other
+// direction after the peer had these bytes, is numbered after them. A
+// final unterminated line is known to be one only at the end of src.
 func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
 	var o RelayOptions
 	if opts != nil {
@@ -80,6 +86,12 @@ func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
 		if n > 0 {
 			chunk := b[:n]
 			res.Bytes += int64(n)
+			if sp != nil {
+				// The order of the wire: the frames this chunk completes
+				// are numbered before it is forwarded, so a peer's answer,
+				// read after the peer had the chunk, is numbered after them.
+				sp.feed(chunk)
+			}
 			if writing {
 				if _, werr := dst.Write(chunk); werr != nil {
 					res.WriteErr = werr
@@ -89,15 +101,11 @@ func Relay(dst io.Writer, src io.Reader, opts *RelayOptions) RelayResult {
 					}
 					if !o.KeepReading {
 						if sp != nil {
-							sp.feed(chunk)
 							sp.finish()
 						}
 						return res
 					}
 				}
-			}
-			if sp != nil {
-				sp.feed(chunk)
 			}
 		}
 		if err != nil {

@@ -146,7 +146,7 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 		cwd = opts.Cwd
 	}
 	if rec != nil {
-		info := startInfo{Argv: opts.Command, Cwd: cwd, EnvNames: envNames(opts.Env), Version: opts.Version}
+		info := startInfo{Argv: opts.Command, Cwd: cwd, EnvNames: envNames(opts.Env), Version: opts.Version, Order: session.OrderWire}
 		if startErr == nil {
 			info.PID = cmd.Process.Pid
 		}
@@ -285,6 +285,9 @@ type startInfo struct {
 	Target   string   `json:"target,omitempty"`
 	Listen   string   `json:"listen,omitempty"`
 	Version  string   `json:"mcpwardVersion,omitempty"`
+	// Order says that seq order is the order of the wire (the relays
+	// number a read before forwarding it).
+	Order string `json:"order,omitempty"`
 }
 
 type exitInfo struct {

@@ -45,6 +45,15 @@ const (
 	KindNote  = "note"  // anything else mcpward wants on the record
 )
 
+// OrderWire is the "order" member of a start record's info written by a
+// recorder that numbers frames in the order of the wire: each read is
+// numbered before it is forwarded, so a response always has a higher seq
+// than its request (issue 22). A log without it (mcpward before 22, or
+// mcpsnoop) may hold a response numbered just before its request: its
+// relays forwarded a read before numbering it, and the two directions
+// raced.
+const OrderWire = "wire"
+
 // A Record is one line of a session log. The same type is filled by the
 // proxy before encoding (Seq, Session and Label are then assigned by the
 // recorder) and by [Reader] after decoding.
@@ -56,9 +65,11 @@ type Record struct {
 	Label   string
 	// Seq is strictly increasing within a session, starting at 1, and is
 	// assigned in arrival order on every transport: a gap means frames
-	// were lost, and a lost record says how many.
+	// were lost, and a lost record says how many. In a log whose start
+	// record says OrderWire, seq order is the order of the wire.
 	Seq uint64
-	// Time is when the frame was observed (after it was relayed).
+	// Time is when the frame was observed (its last bytes read, before
+	// they were relayed).
 	Time      time.Time
 	Dir       Direction
 	Transport Transport
