@@ -4,8 +4,10 @@
 // core (internal/site/engine) compiled to WebAssembly, run by the page's
 // Web Worker (internal/site/assets/engine-worker.js). It sets
 // globalThis.mcpwardEngine and waits for calls; it does no I/O of its own
-// and never touches the network. `mcpward site` builds it with
-// GOOS=js GOARCH=wasm (see internal/site).
+// and never touches the network. It is built once for all releases and
+// embedded in mcpward (internal/site/prebuilt, written by go generate; see
+// internal/site), so it carries no version of its own: the worker passes
+// mcpward's version as its first argument (go.argv).
 //
 // Every function returns a JSON string: {"report": …} or {"error": …}
 // (engine.Report, engine.Error). Bytes are passed as Uint8Array.
@@ -13,21 +15,26 @@
 //	diff(oldName, oldBytes, newName, newBytes, failOn, migrate)
 //	result(name, bytes)
 //	logBegin(name) -> handle; logWrite(handle, bytes) -> "" or error JSON; logEnd(handle)
+//	demo() -> Promise of the JSON (records the fixtures clean@v1 and
+//	       drift-breaking@v2 in process and diffs them: engine.Demo)
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"syscall/js"
 
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/site/engine"
 )
 
-// version is mcpward's version, set by the site builder with -ldflags -X.
-var version = "dev"
-
 func main() {
+	version := "dev"
+	if len(os.Args) > 1 && os.Args[1] != "" {
+		version = os.Args[1]
+	}
 	logs := map[int]*engine.LogCheck{}
 	next := 0
 	api := map[string]any{
@@ -42,6 +49,15 @@ func main() {
 		"result": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			rep, err := engine.ReadResult(engine.Input{Name: a[0].String(), Data: bytesOf(a[1])})
 			return answer(rep, err)
+		}),
+		"demo": js.FuncOf(func(_ js.Value, _ []js.Value) any {
+			// The fixtures answer on goroutines and the client keeps
+			// timers: run on a goroutine of its own and answer with a
+			// Promise, so the worker's event loop is free meanwhile.
+			return promise(func() string {
+				rep, err := engine.Demo(context.Background(), version)
+				return answer(rep, err)
+			})
 		}),
 		"logBegin": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			next++
@@ -70,6 +86,18 @@ func main() {
 	}
 	js.Global().Set("mcpwardEngine", js.ValueOf(api))
 	select {} // serve calls until the worker ends
+}
+
+// promise runs f on a goroutine and returns a Promise of its answer.
+func promise(f func() string) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, a []js.Value) any {
+		resolve := a[0]
+		executor.Release()
+		go func() { resolve.Invoke(f()) }()
+		return nil
+	})
+	return js.Global().Get("Promise").New(executor)
 }
 
 func bytesOf(v js.Value) []byte {

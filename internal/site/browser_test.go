@@ -1,12 +1,14 @@
 package site
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -134,6 +136,10 @@ func TestEnginePage(t *testing.T) {
 	}
 	if n, m := p.Count("#groups li"), p.Count("#groups li a.rule"); n != m || n == 0 {
 		t.Errorf("%d findings, %d linked to their rule", n, m)
+	}
+	// Issue 25 item 10: the result, below the inputs, is brought into view.
+	if !inView(p, "output") {
+		t.Error("the result is not in view after the diff")
 	}
 	p.Screenshot("site-engine-diff")
 
@@ -271,5 +277,73 @@ func TestOtherPages(t *testing.T) {
 	if n := p.Count("#injected"); n != 0 {
 		t.Error("markup in the board's notes became an element")
 	}
+	// Issue 25 item 10: the board page keeps the site's navigation.
+	if got := browser.Eval[[]string](p, `[...document.querySelectorAll("#nav a")].map((a) => a.textContent + " " + a.getAttribute("href"))`); strings.Join(got, ", ") != "Home ../index.html, Demo ../demo.html, Engine ../engine.html, Board ../board/index.html, Rules ../rules.html" {
+		t.Errorf("board page navigation = %q", got)
+	}
 	p.NoErrors()
+}
+
+// inView reports whether the top of the element of id is in the window.
+func inView(p *browser.Page, id string) bool {
+	return browser.Eval[bool](p, `(() => { const r = document.getElementById(`+strconv.Quote(id)+`).getBoundingClientRect();
+		return r.top >= 0 && r.top < window.innerHeight; })()`)
+}
+
+// TestDemoPage is snapgauge's /demo: from the index, one click on the
+// demo page records clean@v1 and drift-breaking@v2 inside the engine's
+// worker and shows their diff, the six findings `mcpward diff` prints
+// for the two recorded snapshots, and the gate's verdict. Nothing is
+// chosen or dropped (the page has no file input), the engine is fetched
+// only on the click, and every request is a GET of the site's own files.
+func TestDemoPage(t *testing.T) {
+	p := browser.New(t)
+	dir := writeSite(t)
+	srv := serve(t, dir)
+	p.Load(srv.URL + "/index.html")
+	p.WaitText("#demo-link", "Demo")
+	p.Click("#demo-link")
+	p.WaitFunc("the demo page", `location.pathname === "/demo.html" && document.body.dataset.ready === "1"`)
+	if n := p.Count("input[type=file], textarea, .drop"); n != 0 {
+		t.Errorf("the demo asks for input: %d inputs", n)
+	}
+	if n := srv.count("GET /engine.wasm.gz"); n != 0 {
+		t.Errorf("the engine was loaded before the click (%d requests)", n)
+	}
+	p.Click("#run-demo")
+	p.WaitText("#verdict", "gate fail-on=risky -> DRIFT (exit 1)")
+	want, err := engine.Demo(context.Background(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := groupLines(p)
+	if len(got) != 6 || !slices.Equal(got, reportLines(want)) {
+		t.Errorf("the demo shows %d findings:\n%s\nwant the six of mcpward diff:\n%s", len(got), strings.Join(got, "\n"), strings.Join(reportLines(want), "\n"))
+	}
+	for _, rule := range []string{"tool.removed", "tool.input.required.added"} {
+		if n := p.Count(`#groups a.rule[href="rules.html#` + rule + `"]`); n != 1 {
+			t.Errorf("%d findings linked to %s", n, rule)
+		}
+	}
+	if got := p.Text("#text"); got != want.Text {
+		t.Errorf("text report:\n%s\nwant:\n%s", got, want.Text)
+	}
+	if !inView(p, "output") {
+		t.Error("the result is not in view after the run")
+	}
+	p.Screenshot("site-demo")
+	p.NoErrors()
+	for _, r := range srv.requests() {
+		path, ok := strings.CutPrefix(r, "GET /")
+		if !ok {
+			t.Errorf("request %q sent something", r)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, path)); err != nil && path != "favicon.ico" {
+			t.Errorf("request for %q, not a file of the site", r)
+		}
+	}
+	if n := srv.count("GET /engine.wasm.gz"); n != 1 {
+		t.Errorf("engine.wasm.gz fetched %d times, want once", n)
+	}
 }

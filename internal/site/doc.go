@@ -3,7 +3,8 @@
 // the board pages (rendered by internal/board from board files), and the
 // engine page, where mcpward's pure core, compiled to WebAssembly, runs in
 // a Web Worker and diffs snapshots, checks session logs and renders Result
-// documents from files the user drops or pastes. The site needs no server
+// documents from files the user drops or pastes, and the demo page, where
+// it records two of its own fixture servers and diffs them, offline. The site needs no server
 // of its own: any static host (GitHub Pages, `python3 -m http.server`)
 // serves it, and nothing the user opens is sent anywhere.
 //
@@ -20,20 +21,20 @@
 // # Where the engine comes from
 //
 // The engine (engine.wasm.gz and wasm_exec.js, the Go runtime's loader that
-// must match the Go that built it) is compiled when the site is written,
-// by [BuildEngine]: `GOOS=js GOARCH=wasm go build -trimpath -ldflags=-s -w`
-// of cmd/mcpward-wasm in the mcpward source tree, with the go command on
-// PATH; `mcpward site --engine DIR` takes a prebuilt one instead. Without
-// Go or the source, `mcpward site` fails with a message that says so.
+// must match the Go that built it) is embedded in mcpward ([Embedded]), so
+// `mcpward site` needs neither Go nor the source. It is a generated file,
+// internal/site/prebuilt, written by `go generate ./internal/site/...`
+// (internal/site/enginegen): `GOOS=js GOARCH=wasm go build -trimpath
+// -buildvcs=false -ldflags=-s -w` of cmd/mcpward-wasm, rebuilt only when
+// the hash of its sources (enginebuild.SourceHash) differs from the one
+// engine.sum records; TestEmbeddedEngineFresh fails with that command when
+// a package the engine is built from changed. docs/design.md says why.
+// `mcpward site --source DIR` compiles it from a checkout instead
+// (enginebuild.BuildEngine), `--engine DIR` takes another prebuilt one.
 //
-// The alternative, building the engine at `go generate` time and embedding
-// it in the mcpward binary, was rejected: the artefact is about 2 MB
-// compressed and changes whenever any core package changes, so every such
-// commit would carry a binary diff (or CI's "go generate leaves the tree
-// clean" check would fail until someone regenerated it), and mcpward
-// itself would grow by the size of the engine for one command. A site is
-// written from a checkout (the Pages workflow, a maintainer), where Go is
-// present, so building there costs one cached `go build`.
+// The demo page needs no input: the engine records two fixture servers
+// built into it (clean@v1 and drift-breaking@v2, internal/fixture, run in
+// process in the worker) and diffs them, as `mcpward demo` does.
 //
 // The engine is lazy: the engine page loads only its own small script;
 // the worker, and with it the download of engine.wasm.gz, starts when the

@@ -2,12 +2,10 @@ package site
 
 import (
 	"bytes"
-	"compress/gzip"
 	"embed"
 	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +18,7 @@ import (
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/site/enginebuild"
 )
 
 //go:embed assets
@@ -46,7 +45,7 @@ type Options struct {
 	// Now decides whether a board is stale.
 	Now func() time.Time
 	// Engine is the compiled engine (BuildEngine or ReadEngine).
-	Engine *Engine
+	Engine *enginebuild.Engine
 	// Boards are published under board/, the newest date first.
 	Boards []Board
 }
@@ -64,9 +63,12 @@ func Write(dir string, opts *Options) ([]File, error) {
 		return nil, errors.New("write the site: no WebAssembly engine")
 	}
 	files := map[string][]byte{}
-	gz, err := gzipBytes(opts.Engine.Wasm)
-	if err != nil {
-		return nil, err
+	gz := opts.Engine.Gz
+	if gz == nil {
+		var err error
+		if gz, err = enginebuild.Gzip(opts.Engine.Wasm); err != nil {
+			return nil, err
+		}
 	}
 	files["engine.wasm.gz"] = gz
 	files["wasm_exec.js"] = opts.Engine.WasmExec
@@ -102,6 +104,10 @@ func Write(dir string, opts *Options) ([]File, error) {
 		"Scripts": []string{"engine.js"}, "EngineSize": sizeText(len(gz))}); err != nil {
 		return nil, err
 	}
+	if err := page("demo.html", "demo.html", map[string]any{"Title": "Demo", "CSP": cspEngine,
+		"Scripts": []string{"engine.js"}, "EngineSize": sizeText(len(gz))}); err != nil {
+		return nil, err
+	}
 	if err := page("rules.html", "rules.html", map[string]any{"Title": "Rules", "CSP": cspStatic,
 		"Groups": ruleGroups(all), "DiffRules": diff.Rules()}); err != nil {
 		return nil, err
@@ -115,6 +121,13 @@ func Write(dir string, opts *Options) ([]File, error) {
 		return nil, err
 	}
 	return writeFiles(dir, files)
+}
+
+// siteNav is the navigation of layout.html, for the board pages that
+// internal/board renders (root is the way back to the site's top).
+func siteNav(root string) []board.Link {
+	return []board.Link{{Text: "Home", Href: root + "index.html"}, {Text: "Demo", Href: root + "demo.html"},
+		{Text: "Engine", Href: root + "engine.html"}, {Text: "Board", Href: root + "board/index.html"}, {Text: "Rules", Href: root + "rules.html"}}
 }
 
 type ruleGroup struct {
@@ -160,7 +173,7 @@ func boardPages(opts *Options, files map[string][]byte) ([]boardLink, error) {
 			return nil, fault.Input(fmt.Errorf("board %s: date %q is not YYYY-MM-DD", bf.Name, b.Date))
 		}
 		var html, js bytes.Buffer
-		if err := board.Render(&html, b, now()); err != nil {
+		if err := board.RenderNav(&html, b, now(), siteNav("../")); err != nil {
 			return nil, err
 		}
 		if err := export.WriteJSON(&js, b); err != nil {
@@ -200,31 +213,6 @@ func writeFiles(dir string, files map[string][]byte) ([]File, error) {
 		out = append(out, File{Path: name, Size: len(files[name])})
 	}
 	return out, nil
-}
-
-// gzipBytes compresses b as much as gzip can; the same bytes always give
-// the same output (no name, no time in the header).
-func gzipBytes(b []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(b); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-func gunzip(b []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(zr)
 }
 
 func sizeText(n int) string {

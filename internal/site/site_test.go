@@ -16,17 +16,18 @@ import (
 	"github.com/mcpward/mcpward/internal/board"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/site/enginebuild"
 )
 
 var (
 	engineOnce sync.Once
-	engineVal  *Engine
+	engineVal  *enginebuild.Engine
 	engineErr  error
 )
 
 // testEngine builds the real engine once per test binary (the go build
 // cache makes it a link after the first time).
-func testEngine(t *testing.T) *Engine {
+func testEngine(t *testing.T) *enginebuild.Engine {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -36,7 +37,7 @@ func testEngine(t *testing.T) *Engine {
 	}
 	engineOnce.Do(func() {
 		start := time.Now()
-		engineVal, engineErr = BuildEngine(context.Background(), BuildOptions{Dir: ".", Version: "test"})
+		engineVal, engineErr = enginebuild.BuildEngine(context.Background(), enginebuild.BuildOptions{Dir: "."})
 		t.Logf("engine built in %v", time.Since(start).Round(time.Millisecond))
 	})
 	if engineErr != nil {
@@ -46,7 +47,7 @@ func testEngine(t *testing.T) *Engine {
 }
 
 // fakeEngine is enough for the tests that do not run it.
-var fakeEngine = &Engine{Wasm: []byte("\x00asm\x01\x00\x00\x00"), WasmExec: []byte("// wasm_exec.js\n")}
+var fakeEngine = &enginebuild.Engine{Wasm: []byte("\x00asm\x01\x00\x00\x00"), WasmExec: []byte("// wasm_exec.js\n")}
 
 func testBoard(t *testing.T, date string) Board {
 	t.Helper()
@@ -76,16 +77,16 @@ func TestWrite(t *testing.T) {
 	for _, f := range files {
 		names = append(names, f.Path)
 	}
-	want := "board/2026-11-23.html board/2026-11-23.json board/2026-11-30.html board/2026-11-30.json board/index.html engine-worker.js engine.html engine.js engine.wasm.gz index.html rules.html style.css wasm_exec.js"
+	want := "board/2026-11-23.html board/2026-11-23.json board/2026-11-30.html board/2026-11-30.json board/index.html demo.html engine-worker.js engine.html engine.js engine.wasm.gz index.html rules.html style.css wasm_exec.js"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("files:\n got %s\nwant %s", got, want)
 	}
 	gz, _ := os.ReadFile(filepath.Join(dir, "engine.wasm.gz"))
-	if w, err := gunzip(gz); err != nil || string(w) != string(fakeEngine.Wasm) {
+	if w, err := enginebuild.Gunzip(gz); err != nil || string(w) != string(fakeEngine.Wasm) {
 		t.Errorf("engine.wasm.gz does not inflate to the engine: %v", err)
 	}
 	inline := regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>[^<]|<style|\son[a-z]+=|style=`)
-	for _, page := range []string{"index.html", "engine.html", "rules.html", "board/index.html"} {
+	for _, page := range []string{"index.html", "demo.html", "engine.html", "rules.html", "board/index.html"} {
 		b, err := os.ReadFile(filepath.Join(dir, page))
 		if err != nil {
 			t.Fatal(err)
@@ -136,7 +137,7 @@ func TestWriteRefusesBadInput(t *testing.T) {
 	b := testBoard(t, "2026-11-30")
 	for name, opts := range map[string]*Options{
 		"no engine":  {},
-		"not wasm":   {Engine: &Engine{Wasm: []byte("<html>")}},
+		"not wasm":   {Engine: &enginebuild.Engine{Wasm: []byte("<html>")}},
 		"bad board":  {Engine: fakeEngine, Boards: []Board{{Name: "x.json", Data: []byte("{")}}},
 		"same day":   {Engine: fakeEngine, Boards: []Board{b, b}},
 		"board date": {Engine: fakeEngine, Boards: []Board{testBoard(t, "../../x")}},
@@ -150,37 +151,5 @@ func TestWriteRefusesBadInput(t *testing.T) {
 				t.Errorf("something was written: %v", err)
 			}
 		})
-	}
-}
-
-// TestBuildEngineErrors: without the go command or the source, building
-// the engine fails with an error that says which.
-func TestBuildEngineErrors(t *testing.T) {
-	_, err := BuildEngine(context.Background(), BuildOptions{Dir: t.TempDir(), Go: "go"})
-	if !errors.Is(err, ErrNoSource) || !strings.HasPrefix(err.Error(), "build the engine: no mcpward source tree at or above ") {
-		t.Errorf("no source: err = %v", err)
-	}
-	_, err = BuildEngine(context.Background(), BuildOptions{Go: filepath.Join(t.TempDir(), "go"), Dir: "."})
-	if err == nil || !strings.Contains(err.Error(), "go build") {
-		t.Errorf("go binary missing: err = %v", err)
-	}
-	_, err = BuildEngine(context.Background(), BuildOptions{Dir: ".", Env: []string{"PATH=" + t.TempDir()}})
-	if !errors.Is(err, ErrNoGo) || err.Error() != "build the engine: the go command is not on PATH" {
-		t.Errorf("no go on PATH: err = %v", err)
-	}
-}
-
-// TestReadEngine reads a prebuilt engine, compressed or not.
-func TestReadEngine(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := ReadEngine(dir); err == nil {
-		t.Fatal("empty dir: no error")
-	}
-	os.WriteFile(filepath.Join(dir, "wasm_exec.js"), fakeEngine.WasmExec, 0o644)
-	gz, _ := gzipBytes(fakeEngine.Wasm)
-	os.WriteFile(filepath.Join(dir, "engine.wasm.gz"), gz, 0o644)
-	e, err := ReadEngine(dir)
-	if err != nil || string(e.Wasm) != string(fakeEngine.Wasm) {
-		t.Fatalf("ReadEngine = %v, %v", e, err)
 	}
 }

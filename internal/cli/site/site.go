@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,6 +18,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/site"
+	"github.com/mcpward/mcpward/internal/site/enginebuild"
 )
 
 // SiteOptions are the inputs of `mcpward site`.
@@ -30,10 +32,10 @@ type SiteOptions struct {
 	Out    string
 	Boards []string
 	// Engine is a folder with a prebuilt engine (engine.wasm or
-	// engine.wasm.gz, and wasm_exec.js); empty: build it.
+	// engine.wasm.gz, and wasm_exec.js).
 	Engine string
-	// Source is the mcpward source tree to build the engine from (empty:
-	// the working directory or a parent of it).
+	// Source is an mcpward source tree to build the engine from.
+	// Neither set: the engine embedded in mcpward.
 	Source string
 }
 
@@ -46,6 +48,8 @@ func NewCmdSite(f *cmdutil.Factory, runF func(context.Context, *SiteOptions) err
 		Long: `Write a static site into DIR that needs no server of its own (any static host,
 GitHub Pages, or 'python3 -m http.server -d DIR' serves it):
 
+  demo.html    one click: the engine records two fixture servers built into
+               it (clean@v1, drift-breaking@v2) and diffs them, offline
   engine.html  drop or paste two snapshot files to see their tiered diff, a
                session log to check it against the traffic rules, or a saved
                Result to read it; mcpward's core, compiled to WebAssembly, runs
@@ -53,11 +57,13 @@ GitHub Pages, or 'python3 -m http.server -d DIR' serves it):
   rules.html   the rule catalogue, one anchor per rule id
   board/       the board pages of the --board files, newest first
 
-The engine is compiled from the mcpward source tree with the go command
-(GOOS=js GOARCH=wasm go build), so run this from a checkout of mcpward (or
-name one with --source); --engine DIR takes a prebuilt engine instead.
+The engine is embedded in mcpward (built from the same sources), so no Go
+toolchain or source checkout is needed. --source DIR compiles it instead
+from an mcpward source tree with the go command (GOOS=js GOARCH=wasm go
+build); --engine DIR takes another prebuilt engine.
 
-Exit codes: 0 written, 4 unusable input (a board file, no Go, no source).`,
+Exit codes: 0 written, 4 unusable input (a board file, an --engine folder
+without an engine, --source without Go or without the source).`,
 		Example: `  mcpward site --out _site
   mcpward site --out _site --board boards/2026-11-30.json
   python3 -m http.server -d _site   # then open http://127.0.0.1:8000/engine.html`,
@@ -79,7 +85,7 @@ Exit codes: 0 written, 4 unusable input (a board file, no Go, no source).`,
 	fl.StringVar(&opts.Out, "out", "", "output `dir`ectory")
 	fl.StringArrayVar(&opts.Boards, "board", nil, "board `file` to publish ('mcpward board run' writes them; repeatable)")
 	fl.StringVar(&opts.Engine, "engine", "", "use the prebuilt engine in `dir` (engine.wasm or engine.wasm.gz, and wasm_exec.js) instead of building it")
-	fl.StringVar(&opts.Source, "source", "", "mcpward source tree to build the engine from (default: the working `dir`ectory or a parent)")
+	fl.StringVar(&opts.Source, "source", "", "build the engine from the mcpward source tree at or above `dir` (default: the engine embedded in mcpward)")
 	return cmd
 }
 
@@ -111,29 +117,32 @@ func siteRun(ctx context.Context, opts *SiteOptions) error {
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "site: %d files -> %s (engine %s compressed, %s uncompressed)\n",
 		len(files), opts.Out, mb(size), mb(len(eng.Wasm)))
-	fmt.Fprintf(opts.IO.ErrOut, "serve it with: python3 -m http.server -d %s (then open http://127.0.0.1:8000/engine.html)\n", opts.Out)
+	fmt.Fprintf(opts.IO.ErrOut, "serve it with: python3 -m http.server -d %s (then open http://127.0.0.1:8000/demo.html, or engine.html for your own files)\n", opts.Out)
 	return nil
 }
 
-func engine(ctx context.Context, opts *SiteOptions) (*site.Engine, error) {
-	if opts.Engine != "" {
-		return site.ReadEngine(opts.Engine)
+func engine(ctx context.Context, opts *SiteOptions) (*enginebuild.Engine, error) {
+	switch {
+	case opts.Engine != "":
+		return enginebuild.ReadEngine(opts.Engine)
+	case opts.Source == "":
+		return site.Embedded()
 	}
 	dir := opts.Source
-	if dir == "" {
+	if !filepath.IsAbs(dir) {
 		wd, err := opts.Getwd()
 		if err != nil {
 			return nil, fmt.Errorf("working directory: %w", err)
 		}
-		dir = wd
+		dir = filepath.Join(wd, dir)
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "site: compiling the engine (GOOS=js GOARCH=wasm go build %s) …\n", site.EnginePackage)
-	eng, err := site.BuildEngine(ctx, site.BuildOptions{Dir: dir, Version: opts.Version, Env: opts.Environ()})
+	fmt.Fprintf(opts.IO.ErrOut, "site: compiling the engine (GOOS=js GOARCH=wasm go build %s) …\n", enginebuild.EnginePackage)
+	eng, err := enginebuild.BuildEngine(ctx, enginebuild.BuildOptions{Dir: dir, Env: opts.Environ()})
 	switch {
-	case errors.Is(err, site.ErrNoGo):
-		return nil, cmdutil.WithHint(err, "install Go (the engine is compiled from mcpward's source), or pass --engine DIR with a prebuilt engine")
-	case errors.Is(err, site.ErrNoSource):
-		return nil, cmdutil.WithHint(err, "run 'mcpward site' in a checkout of "+site.Module+" or name one with --source DIR, or pass --engine DIR with a prebuilt engine")
+	case errors.Is(err, enginebuild.ErrNoGo):
+		return nil, cmdutil.WithHint(err, "install Go to compile the engine from source, or leave out --source to use the engine embedded in mcpward")
+	case errors.Is(err, enginebuild.ErrNoSource):
+		return nil, cmdutil.WithHint(err, "name a checkout of "+enginebuild.Module+" with --source DIR, or leave out --source to use the engine embedded in mcpward")
 	}
 	return eng, err
 }

@@ -82,12 +82,12 @@ func TestSiteRun(t *testing.T) {
 	if err := siteRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"index.html", "engine.html", "engine.js", "engine-worker.js", "engine.wasm.gz", "wasm_exec.js", "rules.html", "board/index.html", "board/2026-11-30.html"} {
+	for _, f := range []string{"index.html", "demo.html", "engine.html", "engine.js", "engine-worker.js", "engine.wasm.gz", "wasm_exec.js", "rules.html", "board/index.html", "board/2026-11-30.html"} {
 		if _, err := os.Stat(filepath.Join(opts.Out, f)); err != nil {
 			t.Errorf("missing %s", f)
 		}
 	}
-	if want := "site: 11 files -> " + opts.Out + " (engine 0.0 MB compressed, 0.0 MB uncompressed)\n"; !strings.HasPrefix(stderr(), want) {
+	if want := "site: 12 files -> " + opts.Out + " (engine 0.0 MB compressed, 0.0 MB uncompressed)\n"; !strings.HasPrefix(stderr(), want) {
 		t.Errorf("stderr = %q, want it to start with %q", stderr(), want)
 	}
 	if out := opts.IO.Out.(interface{ String() string }).String(); out != "" {
@@ -111,8 +111,9 @@ func TestSiteRunErrors(t *testing.T) {
 		}},
 		{"bad board", "board " + file + ": ", "", func(o *SiteOptions) { o.Boards = []string{file}; o.Engine = prebuilt(t) }},
 		{"no engine", "read the engine: ", "", func(o *SiteOptions) { o.Engine = t.TempDir() }},
-		{"no go", "build the engine: the go command is not on PATH", "install Go", func(o *SiteOptions) {}},
-		{"no source", "build the engine: no mcpward source tree at or above ", "run 'mcpward site' in a checkout of github.com/mcpward/mcpward", func(o *SiteOptions) {
+		{"no go", "build the engine: the go command is not on PATH", "install Go", func(o *SiteOptions) { o.Source = t.TempDir() }},
+		{"no source", "build the engine: no mcpward source tree at or above ", "name a checkout of github.com/mcpward/mcpward", func(o *SiteOptions) {
+			o.Source = t.TempDir()
 			goDir := t.TempDir()
 			os.WriteFile(filepath.Join(goDir, "go"), []byte("#!/bin/sh\nexit 1\n"), 0o755)
 			o.Environ = func() []string { return []string{"PATH=" + goDir} }

@@ -4,6 +4,8 @@
 // the engine one piece at a time, with a progress message after each, so
 // a 50 MB log is never held whole and the page stays usable. The only
 // requests made are for wasm_exec.js and engine.wasm.gz, from this site.
+// The demo needs no input at all: the engine records the fixture servers
+// built into it.
 "use strict";
 
 importScripts("wasm_exec.js");
@@ -15,7 +17,7 @@ function mb(n) {
   return (n / 1024 / 1024).toFixed(1) + " MB";
 }
 
-function engine(id) {
+function engine(id, version) {
   if (!loading) {
     loading = (async () => {
       const resp = await fetch("engine.wasm.gz");
@@ -34,6 +36,7 @@ function engine(id) {
       const wasm = new Response(counted.pipeThrough(new DecompressionStream("gzip")),
         { headers: { "Content-Type": "application/wasm" } });
       const go = new Go();
+      go.argv = ["mcpward-wasm", version || "dev"]; // the engine's version (it has none of its own)
       const { instance } = await WebAssembly.instantiateStreaming(wasm, go.importObject);
       go.run(instance); // sets self.mcpwardEngine, then waits for calls
       if (!self.mcpwardEngine) {
@@ -70,7 +73,7 @@ self.addEventListener("message", async (e) => {
   const m = e.data;
   const start = performance.now();
   try {
-    const eng = await engine(m.id);
+    const eng = await engine(m.id, m.version);
     let answer;
     switch (m.op) {
       case "diff":
@@ -79,6 +82,10 @@ self.addEventListener("message", async (e) => {
         break;
       case "log":
         answer = await checkLog(eng, m.id, m.log);
+        break;
+      case "demo":
+        postMessage({ id: m.id, type: "progress", done: 0, total: 0, text: "Recording clean@v1 and drift-breaking@v2 in the engine, then diffing them" });
+        answer = JSON.parse(await eng.demo());
         break;
       case "result":
         answer = JSON.parse(eng.result(m.doc.name, await bytes(m.doc)));

@@ -1,4 +1,4 @@
-// The engine page: collects files (dropped, chosen or pasted), hands them
+// The engine page and the demo: collects files (dropped, chosen or pasted), hands them
 // to the worker (engine-worker.js), which runs mcpward's core compiled to
 // WebAssembly, and shows what it answers. Nothing leaves the browser: the
 // only requests this page makes are for its own files. Everything shown
@@ -70,6 +70,7 @@
   function run(msg, what) {
     current = ++nextID;
     msg.id = current;
+    msg.version = document.body.dataset.version || "dev";
     $("status").textContent = what + " …";
     $("progress").hidden = false;
     $("progress").removeAttribute("value");
@@ -105,6 +106,7 @@
     $("failure-message").textContent = "mcpward: " + err.message + (err.exitCode ? " (exit " + err.exitCode + ")" : "");
     $("failure-hint").textContent = err.hint ? "hint: " + err.hint : "";
     $("status").textContent = "Failed.";
+    $("output").scrollIntoView({ block: "start" });
     document.body.dataset.state = "failed";
   }
 
@@ -154,6 +156,8 @@
     downloadURL = URL.createObjectURL(new Blob([rep.result], { type: "application/json" }));
     $("download").href = downloadURL;
     $("report").hidden = false;
+    // The result is below the inputs: bring it into view.
+    $("output").scrollIntoView({ block: "start" });
     $("status").textContent = "Done in " + (ms / 1000).toFixed(2) + " s.";
     document.body.dataset.state = "done";
     document.body.dataset.elapsedMs = String(Math.round(ms));
@@ -213,8 +217,13 @@
   // Stop a file dropped beside a box from replacing the page.
   window.addEventListener("dragover", (e) => e.preventDefault());
   window.addEventListener("drop", (e) => e.preventDefault());
-  $("run-diff").addEventListener("click", runDiff);
-  $("fail-on").addEventListener("change", () => { if (inputs.old && inputs.new) runDiff(); });
-  $("migrate").addEventListener("change", () => { if (inputs.old && inputs.new) runDiff(); });
+  if ($("run-diff")) { // the engine page
+    $("run-diff").addEventListener("click", runDiff);
+    $("fail-on").addEventListener("change", () => { if (inputs.old && inputs.new) runDiff(); });
+    $("migrate").addEventListener("change", () => { if (inputs.old && inputs.new) runDiff(); });
+  }
+  if ($("run-demo")) { // the demo: the engine records its own fixtures
+    $("run-demo").addEventListener("click", () => run({ op: "demo" }, "Recording clean@v1 and drift-breaking@v2, then diffing them"));
+  }
   document.body.dataset.ready = "1";
 })();

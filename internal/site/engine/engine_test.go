@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -325,4 +326,44 @@ func TestReadResult(t *testing.T) {
 	if _, err := ReadResult(Input{Name: "x.json", Data: []byte(`{"a":1}`)}); err == nil || !strings.Contains(err.Error(), "read result x.json: not a mcpward result") {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// TestDemo: the demo records clean@v1 and drift-breaking@v2 in process
+// and gives `mcpward diff`'s Result of the two snapshots that `mcpward
+// record --fixture` writes (under clean@v1's probes): the same six
+// findings, the same verdict.
+func TestDemo(t *testing.T) {
+	rep, err := Demo(context.Background(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	old := sitetest.Record(t, dir, "old", DemoOld, DemoOld)
+	cur := sitetest.Record(t, dir, "new", DemoNew, DemoOld)
+	want, err := Diff(input(t, old), input(t, cur), DiffOptions{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, g := range rep.Groups {
+		n += len(g.Lines)
+	}
+	if n != 6 || rep.Verdict != "DRIFT (exit 1)" || rep.ExitCode != 1 {
+		t.Errorf("demo: %d findings, verdict %q, exit %d; want 6, DRIFT (exit 1)\n%s", n, rep.Verdict, rep.ExitCode, rep.Text)
+	}
+	if d := cmp.Diff(want.Groups, rep.Groups); d != "" {
+		t.Errorf("demo findings differ from the CLI's diff of the recorded snapshots (-cli +demo):\n%s", d)
+	}
+	if rep.Summary != want.Summary {
+		t.Errorf("summary %q, want %q", rep.Summary, want.Summary)
+	}
+}
+
+func input(t *testing.T, path string) Input {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Input{Name: filepath.Base(path), Data: b}
 }

@@ -1,10 +1,17 @@
-package site
+// Package enginebuild builds the site's engine (cmd/mcpward-wasm, for
+// GOOS=js GOARCH=wasm) from the mcpward source tree, hashes the sources it
+// is built from, and reads a prebuilt one. It is what internal/site's
+// generator (internal/site/enginegen) and `mcpward site --source` use; it
+// embeds nothing, so it builds without a prebuilt engine.
+package enginebuild
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +32,11 @@ const EnginePackage = Module + "/cmd/mcpward-wasm"
 type Engine struct {
 	Wasm     []byte
 	WasmExec []byte
+	// Gz is Wasm gzip-compressed, when it came so (the embedded engine);
+	// empty: the site compresses Wasm.
+	Gz []byte
+	// GoVersion is the Go that built it ("go1.26.8"), when known.
+	GoVersion string
 }
 
 // ErrNoSource means no mcpward source tree was found to build the engine
@@ -41,8 +53,6 @@ type BuildOptions struct {
 	// Dir is where to look for the source: it or one of its parents must
 	// hold mcpward's go.mod.
 	Dir string
-	// Version is stamped into the engine (the Results it writes).
-	Version string
 	// Env is the environment of the build (default: this process's).
 	Env []string
 }
@@ -72,8 +82,32 @@ func modulePath(gomod []byte) string {
 	return ""
 }
 
-// BuildEngine compiles cmd/mcpward-wasm for GOOS=js GOARCH=wasm (stripped,
-// -trimpath) from the source tree at or above opts.Dir, and reads the
+// BuildFlags are the flags of the engine's go build: stripped, without
+// the source tree's path (-trimpath) or its VCS state (-buildvcs=false),
+// so that the same sources and the same Go give the same bytes wherever
+// they are built. The version is not linked in: the page passes it to
+// the engine when it starts it (argv), so one engine serves every
+// release built from the same sources.
+var BuildFlags = []string{"-trimpath", "-buildvcs=false", "-ldflags=-s -w"}
+
+// buildEnv is the environment of the engine's go build and of the go list
+// that hashes its sources: the user's, without what would change the
+// bytes (GOFLAGS, GOEXPERIMENT, GOWASM), for js/wasm.
+func buildEnv(env []string) []string {
+	out := make([]string, 0, len(env)+6)
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT", "GOWASM":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0", "GOFLAGS=", "GOEXPERIMENT=", "GOWASM=")
+}
+
+// BuildEngine compiles cmd/mcpward-wasm for GOOS=js GOARCH=wasm with
+// [BuildFlags] from the source tree at or above opts.Dir, and reads the
 // matching wasm_exec.js from that Go's GOROOT.
 func BuildEngine(ctx context.Context, opts BuildOptions) (_ *Engine, err error) {
 	defer func() {
@@ -101,28 +135,29 @@ func BuildEngine(ctx context.Context, opts BuildOptions) (_ *Engine, err error) 
 	}
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, "engine.wasm")
-	ldflags := "-s -w"
-	if opts.Version != "" {
-		ldflags += " -X main.version=" + opts.Version
-	}
-	build := exec.CommandContext(ctx, gobin, "build", "-trimpath", "-ldflags="+ldflags, "-o", out, EnginePackage)
+	args := append(append([]string{"build"}, BuildFlags...), "-o", out, EnginePackage)
+	build := exec.CommandContext(ctx, gobin, args...)
 	build.Dir = root
-	build.Env = append(env[:len(env):len(env)], "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
+	build.Env = buildEnv(env)
 	if msg, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("GOOS=js GOARCH=wasm go build %s: %w\n%s", EnginePackage, err, bytes.TrimSpace(msg))
 	}
-	goroot := exec.CommandContext(ctx, gobin, "env", "GOROOT")
-	goroot.Dir = root
-	goroot.Env = env
-	gr, err := goroot.Output()
+	goenv := exec.CommandContext(ctx, gobin, "env", "GOROOT", "GOVERSION")
+	goenv.Dir = root
+	goenv.Env = env
+	ge, err := goenv.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go env GOROOT: %w", err)
+		return nil, fmt.Errorf("go env GOROOT GOVERSION: %w", err)
 	}
-	e := &Engine{}
+	lines := strings.Split(strings.TrimSpace(string(ge)), "\n")
+	if len(lines) != 2 {
+		return nil, fmt.Errorf("go env GOROOT GOVERSION: %q", ge)
+	}
+	e := &Engine{GoVersion: strings.TrimSpace(lines[1])}
 	if e.Wasm, err = os.ReadFile(out); err != nil {
 		return nil, err
 	}
-	if e.WasmExec, err = ReadWasmExec(strings.TrimSpace(string(gr))); err != nil {
+	if e.WasmExec, err = ReadWasmExec(strings.TrimSpace(lines[0])); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -179,8 +214,34 @@ func ReadEngine(dir string) (*Engine, error) {
 	if gzErr != nil {
 		return nil, fault.Input(fmt.Errorf("read the engine: %w", err))
 	}
-	if e.Wasm, err = gunzip(gz); err != nil {
+	if e.Wasm, err = Gunzip(gz); err != nil {
 		return nil, fault.Input(fmt.Errorf("read the engine: engine.wasm.gz: %w", err))
 	}
 	return e, nil
+}
+
+// Gzip compresses b as much as gzip can; the same bytes and the same Go
+// always give the same output (no name, no time in the header).
+func Gzip(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Gunzip inflates b.
+func Gunzip(b []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
 }
