@@ -88,7 +88,9 @@ th{background:#f6f8fa}code{font-size:12px;word-break:break-all}
 .banner{background:#fff8c5;border:1px solid #d4a72c;padding:.6rem;margin:1rem 0}
 .empty{color:#57606a;font-style:italic}details{margin-top:.3rem}
 .v-pass{color:#1a7f37}.v-fail{color:#cf222e}.v-warn{color:#9a6700}
+nav{margin:-1rem 0 1rem;padding-bottom:.5rem;border-bottom:1px solid #d0d7de}nav a{margin-right:1rem;color:#0969da}
 </style></head><body>
+{{if .Nav}}<nav id="nav"><strong>mcpward</strong> {{range .Nav}}<a href="{{.Href}}">{{.Text}}</a>{{end}}</nav>{{end}}
 <h1>MCP server observations — {{.B.Date}}</h1>
 <p>Unauthenticated, read-only observations of public MCP servers (no <code>tools/call</code>, no credentials), made by mcpward {{.B.MCPWardVersion}} at {{.B.GeneratedAt}}. Each row says what was observed and how to reproduce it; it is not a rating.</p>
 {{if .Stale}}<div class="banner" id="stale">This board is from {{.B.Date}}, more than 10 days ago: the weekly refresh has not run.</div>{{end}}
@@ -116,8 +118,23 @@ document.querySelectorAll('tr.row').forEach(function(r){r.style.display=r.datase
 // Render writes the self-contained HTML page: inline CSS and script, no
 // external fetch, every server-provided string escaped by html/template.
 func Render(w io.Writer, b *Board, now time.Time) error {
+	return RenderNav(w, b, now, nil)
+}
+
+// A Link is one entry of the navigation bar a page embedding the board
+// puts at its top.
+type Link struct {
+	Text, Href string
+}
+
+// RenderNav is Render with a navigation bar of links at the top, so the
+// board shown inside a site or `mcpward serve` keeps that site's
+// navigation. The inline style and script are Render's (their hashes do
+// not change).
+func RenderNav(w io.Writer, b *Board, now time.Time, nav []Link) error {
 	return page().Execute(w, struct {
 		B     *Board
 		Stale bool
-	}{b, len(b.Rows) > 0 && Stale(b.Date, now) || len(b.Rows) == 0 && b.Date != "" && Stale(b.Date, now)})
+		Nav   []Link
+	}{b, len(b.Rows) > 0 && Stale(b.Date, now) || len(b.Rows) == 0 && b.Date != "" && Stale(b.Date, now), nav})
 }

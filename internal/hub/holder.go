@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -37,6 +38,17 @@ func (e *RunningError) Holder() string {
 		return fmt.Sprintf("`%s`, pid %d", e.Command, e.PID)
 	case e.PID != 0:
 		return fmt.Sprintf("pid %d", e.PID)
+	}
+	return ""
+}
+
+// HolderOf is " (HOLDER)" for a RunningError that names its holder
+// ("`mcpward serve`, pid 42"), "" for any other error: what `mcpward ui`
+// and `mcpward serve` add when they say another hub has the socket.
+func HolderOf(err error) string {
+	var re *RunningError
+	if errors.As(err, &re) && re.Holder() != "" {
+		return " (" + re.Holder() + ")"
 	}
 	return ""
 }

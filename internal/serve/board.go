@@ -116,8 +116,22 @@ var boardCSP = sync.OnceValues(func() (string, error) {
 		"; img-src 'self' data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'", nil
 })
 
+// nav is the app's navigation bar (app.js builds the same from
+// /api/info), for the board page, which is not the app's.
+func (s *Server) nav() []board.Link {
+	var nav []board.Link
+	if !s.opts.Public {
+		nav = append(nav, board.Link{Text: "Sessions", Href: "/#/sessions"}, board.Link{Text: "Snapshots", Href: "/#/snapshots"},
+			board.Link{Text: "Results", Href: "/#/results"})
+	}
+	if s.opts.Check != nil {
+		nav = append(nav, board.Link{Text: "Check", Href: "/#/check"})
+	}
+	return append(nav, board.Link{Text: "Board", Href: "/board"})
+}
+
 // boardPage serves the board as internal/board renders it (the page
-// `mcpward board render` writes).
+// `mcpward board render` writes), with the app's navigation on top.
 func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	bd := s.boardOrError(w)
 	if bd == nil {
@@ -129,7 +143,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := board.Render(&buf, bd, s.opts.Now()); err != nil {
+	if err := board.RenderNav(&buf, bd, s.opts.Now(), s.nav()); err != nil {
 		writeError(w, http.StatusInternalServerError, "board", err.Error())
 		return
 	}

@@ -216,7 +216,13 @@ func compatResult(t *testing.T, path string) {
 			Verdicts: map[string]map[string]string{
 				"summarize_note": {"modern-full": "ok", "no-elicitation": "degraded-reported"},
 				"<b>redact</b>":  {"modern-full": "ok", "no-elicitation": "declined-correctly"},
+				"confirm_delete": {"modern-full": "ok", "no-elicitation": "violation"},
 			}}}
+	r.Violations = []result.RuleFinding{
+		{RuleID: "elicitation.unsolicited", Level: "MUST", Class: "violation", Subject: "tools.confirm_delete", Message: "asked for elicitation the client did not declare", Profile: "no-elicitation"},
+		{RuleID: "tools.call.degraded", Level: "MAY", Class: "info", Subject: "tools.summarize_note", Message: "answered a reduced result and said so"},
+	}
+	r.ExitCode = result.Violation
 	var b bytes.Buffer
 	if err := export.WriteJSON(&b, r); err != nil {
 		t.Fatal(err)
@@ -236,9 +242,32 @@ func TestBrowserResults(t *testing.T) {
 	p.Click(`#results-table a`)
 	p.WaitText("#grid", "degraded-reported")
 	rows := browser.Eval[[]string](p, `[...document.querySelectorAll("#grid tr")].map((tr) => [...tr.children].map((c) => c.textContent).join("|"))`)
-	want := []string{"tool|modern-full|no-elicitation", "<b>redact</b>|ok|declined-correctly", "summarize_note|ok|degraded-reported"}
+	want := []string{"tool|modern-full|no-elicitation", "<b>redact</b>|ok|declined-correctly", "confirm_delete|ok|violation", "summarize_note|ok|degraded-reported"}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("grid rows = %q, want %q", rows, want)
+	}
+	// Issue 25 item 10: the violation cell is coloured, an ok cell is not.
+	bg := func(sel string) string {
+		return browser.Eval[string](p, `getComputedStyle(document.querySelector(`+quote(sel)+`)).backgroundColor`)
+	}
+	if got := bg(`#grid td[data-verdict="violation"]`); got != "rgb(255, 235, 233)" {
+		t.Errorf("violation cell background = %s, want the red tint", got)
+	}
+	if got := bg(`#grid td[data-verdict="ok"]`); got != "rgba(0, 0, 0, 0)" {
+		t.Errorf("ok cell background = %s, want none", got)
+	}
+	// The exit code, explained; the findings listed, coloured by class.
+	if got := p.Text("#exit"); !strings.Contains(got, "exit 3: the server violates the protocol (a MUST-level rule)") {
+		t.Errorf("exit line = %q", got)
+	}
+	findings := browser.Eval[[]string](p, `[...document.querySelectorAll("#findings .finding")].map((f) =>
+		f.dataset.class + "|" + f.textContent + "|" + getComputedStyle(f.querySelector(".level")).color)`)
+	wantF := []string{
+		"violation|MUST elicitation.unsolicited tools.confirm_delete: asked for elicitation the client did not declare|rgb(204, 0, 0)",
+		"info|MAY tools.call.degraded tools.summarize_note: answered a reduced result and said so|rgb(110, 110, 115)",
+	}
+	if strings.Join(findings, "\n") != strings.Join(wantF, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(findings, "\n"), strings.Join(wantF, "\n"))
 	}
 	if got := p.Text("#report"); !strings.Contains(got, "degraded-reported") {
 		t.Errorf("report = %q", got)
@@ -267,6 +296,14 @@ func TestBrowserBoard(t *testing.T) {
 	p.WaitFunc("the board's filter", `document.getElementById("row-weather-co").style.display === "" &&
 		[...document.querySelectorAll("tr.row")].filter((r) => r.style.display === "none").length === 1`)
 	p.Screenshot("serve-board")
+	// Issue 25 item 10: the board keeps the app's navigation.
+	if got := browser.Eval[[]string](p, `[...document.querySelectorAll("#nav a")].map((a) => a.textContent + " " + a.getAttribute("href"))`); strings.Join(got, ", ") != "Sessions /#/sessions, Snapshots /#/snapshots, Results /#/results, Board /board" {
+		t.Errorf("board navigation = %q", got)
+	}
+	// Following the link (as a load, so the wait does not race the
+	// navigation) leads back into the app.
+	p.Load(browser.Eval[string](p, `document.querySelector('#nav a[href="/#/results"]').href`))
+	p.WaitFunc("the results page", `location.hash === "#/results" && document.getElementById("main").dataset.ready === "1"`)
 	p.NoErrors()
 }
 

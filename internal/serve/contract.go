@@ -16,6 +16,7 @@ import (
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/export/md"
+	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
@@ -215,7 +216,28 @@ func writeResult(w http.ResponseWriter, res *result.Result) {
 		writeError(w, http.StatusInternalServerError, "render", err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"result": res, "text": txt.String(), "markdown": mdown.String()})
+	writeJSON(w, http.StatusOK, map[string]any{"result": res, "text": txt.String(), "markdown": mdown.String(),
+		"verdict": render.VerdictOf(res).String(), "summary": render.SummaryLine(res), "exitMeaning": exitMeaning(res.ExitCode)})
+}
+
+// exitMeaning says what an exit code means (PRODUCT.md's table), for the
+// pages that show a Result's.
+func exitMeaning(code int) string {
+	switch code {
+	case result.Clean:
+		return "nothing at or above the gate: CI passes"
+	case result.Drift:
+		return "drift or findings at or above the gate: a difference the consumer decides on"
+	case result.Incomplete:
+		return "evidence incomplete: the server could not be started, reached or fully enumerated (timeout, auth required)"
+	case result.Violation:
+		return "the server violates the protocol (a MUST-level rule): the server's owner must fix it"
+	case result.Usage:
+		return "usage, config, or an unreadable, incomparable or newer-format input file"
+	case result.Internal:
+		return "internal error (a bug in mcpward)"
+	}
+	return "not an exit code of mcpward"
 }
 
 // ResultRow is one saved Result of GET /api/results.

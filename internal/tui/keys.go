@@ -54,7 +54,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, km.Filter):
+		// The filter in force is shown selected: typing replaces it
+		// (it used to be appended to), enter keeps it.
 		m.mode, m.input = modeFilter, m.filterText()
+		m.replacing = m.input != ""
 		return nil
 	case key.Matches(k, km.Palette):
 		m.mode, m.input = modePalette, ""
@@ -143,6 +146,8 @@ func (m *Model) applyFilter(s string) {
 }
 
 func (m *Model) editKey(k tea.KeyPressMsg) tea.Cmd {
+	replacing := m.replacing
+	m.replacing = false
 	switch k.String() {
 	case "esc":
 		if m.mode == modeFilter {
@@ -158,14 +163,20 @@ func (m *Model) editKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case "backspace":
-		if r := []rune(m.input); len(r) > 0 {
+		if r := []rune(m.input); replacing {
+			m.input = ""
+		} else if len(r) > 0 {
 			m.input = string(r[:len(r)-1])
 		}
 	case "ctrl+u":
 		m.input = ""
 	default:
 		if k.Text == "" {
+			m.replacing = replacing // an arrow or a modifier: still selected
 			return nil
+		}
+		if replacing {
+			m.input = ""
 		}
 		m.input += k.Text
 	}

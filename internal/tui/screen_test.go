@@ -104,6 +104,35 @@ func TestScreenSummaryWrapsAtWords(t *testing.T) {
 	}
 }
 
+// TestScreenSummaryTableFits: on a panel too narrow for every column the
+// tool summary's table leaves out its rightmost columns whole, so each
+// row stays one line (at 60 columns "52 B ~13t" used to wrap to "52" and
+// "B ~13t", RESULT to a line of its own).
+func TestScreenSummaryTableFits(t *testing.T) {
+	for _, w := range []int{50, 60, 80, 120} {
+		hs := newHarness(t, w, 24, Options{})
+		scripted(hs)
+		hs.keys("s")
+		lines := strings.Split(hs.screen(), "\n")
+		head := -1
+		for i, l := range lines {
+			if strings.Contains(l, "TOOL ") && strings.Contains(l, "CALLS") {
+				head = i
+			}
+		}
+		if head < 0 || head+2 >= len(lines) {
+			t.Fatalf("%d columns: no tool table:\n%s", w, hs.screen())
+		}
+		add, echo := strings.Fields(strings.Trim(lines[head+1], "│ ")), strings.Fields(strings.Trim(lines[head+2], "│ "))
+		if len(add) < 3 || add[0] != "add" || add[1] != "1" || len(echo) < 3 || echo[0] != "echo" {
+			t.Errorf("%d columns: the table's rows are not one line each:\n%s", w, strings.Join(lines[head:head+4], "\n"))
+		}
+		if w >= 80 && !strings.Contains(lines[head], "RESULT") {
+			t.Errorf("%d columns: RESULT left out: %q", w, lines[head])
+		}
+	}
+}
+
 func TestScreenQuitsWithQAtTheTopOnly(t *testing.T) {
 	hs := newHarness(t, 80, 24, Options{})
 	scripted(hs)

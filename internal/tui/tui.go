@@ -121,16 +121,20 @@ const (
 
 // Model is the root model; the only tea.Model of the UI.
 type Model struct {
-	c       common.Common
-	opts    Options
-	st      *store.Store
-	pages   []common.Component
-	ses     *sessions.Page
-	str     *stream.Page
-	active  int
-	mode    mode
-	input   string // filter or palette text being typed
-	sfilter string // sessions filter
+	c      common.Common
+	opts   Options
+	st     *store.Store
+	pages  []common.Component
+	ses    *sessions.Page
+	str    *stream.Page
+	active int
+	mode   mode
+	input  string // filter or palette text being typed
+	// replacing: the filter prompt opened on the filter in force, shown
+	// selected; the first key typed replaces it (backspace clears it),
+	// enter keeps it.
+	replacing bool
+	sfilter   string // sessions filter
 
 	ov       *overlays.Model // the overlay over the active page
 	replayOK map[string]bool // sessions whose replay was confirmed
@@ -524,6 +528,9 @@ func (m *Model) prompt() string {
 		in = header.InputFilter
 	case modePalette:
 		in = header.InputPalette
+	}
+	if in == header.InputFilter && m.replacing {
+		return header.Prompt(m.c, in, m.input, m.opts.Intro) + m.c.Styles.Faint.Render("  typing replaces it · enter keeps it · esc clears it")
 	}
 	return header.Prompt(m.c, in, m.input, m.opts.Intro)
 }

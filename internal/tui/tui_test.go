@@ -163,6 +163,10 @@ func scripted(hs *harness) {
 func TestEmptyState(t *testing.T) {
 	hs := newHarness(t, 80, 24, Options{})
 	hs.want("▍mcpward", "sessions", "● live", "No sessions yet", "mcpward proxy --", "0 sessions")
+	// wrap's real syntax (issue 25 item 11): one server name, the client
+	// by flag.
+	hs.want("mcpward wrap <server> [--client <client>]")
+	hs.wantNot("wrap <client> <server>")
 	hs.keys("y")
 	if len(hs.copied) != 1 || !strings.Contains(hs.copied[0], "mcpward proxy") {
 		t.Errorf("copied = %q, want the snippet", hs.copied)
@@ -243,6 +247,35 @@ func TestFilter(t *testing.T) {
 			hs.want("NAME", "CLIENT")
 		})
 	}
+}
+
+// TestFilterReplaces: / opens on the filter in force, selected: typing
+// replaces it instead of appending to it, backspace clears it, enter
+// keeps it (issue 25 item 11).
+func TestFilterReplaces(t *testing.T) {
+	hs := newHarness(t, 160, 30, Options{})
+	scripted(hs)
+	hs.keys("enter", "/")
+	hs.typeText("tool:add")
+	hs.keys("enter")
+	hs.want("filter: tool:add")
+	hs.keys("/")
+	hs.want("/tool:add▏", "typing replaces it")
+	hs.typeText("tool:echo")
+	hs.want("/tool:echo▏")
+	hs.wantNot("tool:addtool:echo", "typing replaces it")
+	hs.keys("enter")
+	hs.want("filter: tool:echo", "tools/call echo")
+	hs.wantNot("tools/call add")
+	// enter keeps it
+	hs.keys("/", "enter")
+	hs.want("filter: tool:echo")
+	// backspace clears the selected filter at once
+	hs.keys("/", "backspace")
+	hs.want("/▏")
+	hs.keys("enter")
+	hs.wantNot("filter: ")
+	hs.want("tools/call add", "tools/call echo")
 }
 
 func TestInspectorPairSearchCopy(t *testing.T) {

@@ -206,12 +206,7 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 		if errors.Is(err, hub.ErrHubRunning) {
 			// `mcpward ui` (or another serve) has the socket: follow the
 			// logs, which every proxy writes, instead.
-			holder := ""
-			var re *hub.RunningError
-			if errors.As(err, &re) && re.Holder() != "" {
-				holder = " (" + re.Holder() + ")"
-			}
-			fmt.Fprintf(opts.IO.ErrOut, "mcpward serve: another hub has the socket%s; following the session logs instead\n", holder)
+			fmt.Fprintf(opts.IO.ErrOut, "mcpward serve: another hub has the socket%s; following the session logs instead\n", hub.HolderOf(err))
 			h, err = hub.New(ctx, hub.Options{StateDir: opts.StateDir, History: opts.History, Socket: hub.NoSocket})
 			so.HubMode = "logs"
 		}

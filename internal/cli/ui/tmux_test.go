@@ -55,6 +55,26 @@ func TestTmuxScreen(t *testing.T) {
 	}
 	keys := func(k ...string) { tm(append([]string{"send-keys", "-t", name}, k...)...) }
 	waitFor("No sessions yet")
+	// A second ui while the first holds the hub socket follows the
+	// session logs instead, as serve does (issue 25 item 11: it used to
+	// refuse to start).
+	second := "mcpwardui2"
+	tm("new-session", "-d", "-s", second, "-x", "160", "-y", "40",
+		"env", "MCPWARD_HOME="+state, "NO_COLOR=1", "TERM=xterm-256color", bin, "ui", "--theme", "dark")
+	secondScreen := func() string { return tm("capture-pane", "-p", "-t", second) }
+	waitSecond := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(secondScreen(), want) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatalf("the second ui never showed %q:\n%s", want, secondScreen())
+	}
+	waitSecond("following the session logs instead")
+	waitSecond("No sessions yet")
 
 	reqs := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"tmux-client","version":"1.0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`,
@@ -68,6 +88,7 @@ func TestTmuxScreen(t *testing.T) {
 		t.Logf("proxy: %v\n%s", err, out) // the fixture exits at EOF; the frames are recorded
 	}
 	waitFor("tmuxclean")
+	waitSecond("tmuxclean") // from the log the proxy wrote
 	keys("Enter")
 	waitFor("tools/list")
 	waitFor("get_weather")

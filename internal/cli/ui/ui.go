@@ -176,7 +176,16 @@ func uiRun(ctx context.Context, opts *UIOptions) error {
 	defer cancel()
 	h, err := hub.New(ctx, hub.Options{StateDir: opts.StateDir, History: opts.History})
 	if errors.Is(err, hub.ErrHubRunning) {
-		return cmdutil.WithHint(fmt.Errorf("start the live view: %w", err), busyHint(err))
+		// Another `mcpward ui` (or `mcpward serve`) has the socket: follow
+		// the session logs, which every proxy writes, instead, as serve
+		// does. Sessions show up as their logs grow rather than frame by
+		// frame from the socket.
+		note := "another hub has the socket" + hub.HolderOf(err) + ": following the session logs instead"
+		fmt.Fprintf(opts.IO.ErrOut, "mcpward ui: %s\n", note)
+		if opts.Intro == "" {
+			opts.Intro = note
+		}
+		h, err = hub.New(ctx, hub.Options{StateDir: opts.StateDir, History: opts.History, Socket: hub.NoSocket})
 	}
 	if err != nil {
 		return fmt.Errorf("start the live view: %w", err)
@@ -184,20 +193,6 @@ func uiRun(ctx context.Context, opts *UIOptions) error {
 	defer h.Close()
 	logs := hubLogs(h)
 	return Run(ctx, opts, hubsource.New(h), logReplayer{logOf: logs, version: opts.Version, environ: opts.Environ}, logExporter{logOf: logs, version: opts.Version})
-}
-
-// busyHint says what to quit when another hub holds the socket: the
-// holder's command when the hub could tell (`mcpward serve` runs a hub
-// too), else both candidates.
-func busyHint(err error) string {
-	var re *hub.RunningError
-	switch {
-	case errors.As(err, &re) && re.Command != "":
-		return fmt.Sprintf("quit the `%s` that holds the hub socket (pid %d), or run this one with --state-dir DIR", re.Command, re.PID)
-	case errors.As(err, &re) && re.PID != 0:
-		return fmt.Sprintf("quit the process that holds the hub socket (pid %d), or run this one with --state-dir DIR", re.PID)
-	}
-	return "quit the `mcpward ui` or `mcpward serve` that holds the hub socket, or run this one with --state-dir DIR"
 }
 
 // Run shows the live view over src until the user quits (tui.Run with

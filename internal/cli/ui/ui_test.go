@@ -88,22 +88,22 @@ func TestBaselineLoader(t *testing.T) {
 	}
 }
 
-// TestBusyHint: the hint names what holds the hub socket (`mcpward
+// TestHolderOf: a second ui says what holds the hub socket (`mcpward
 // serve` runs a hub too), not always "the other mcpward ui".
-func TestBusyHint(t *testing.T) {
+func TestHolderOf(t *testing.T) {
 	tests := []struct {
 		name string
 		err  error
 		want string
 	}{
-		{"serve holds it", &hub.RunningError{Socket: "/s", PID: 42, Command: "mcpward serve"}, "quit the `mcpward serve` that holds the hub socket (pid 42), or run this one with --state-dir DIR"},
-		{"ui holds it", fmt.Errorf("start: %w", &hub.RunningError{Socket: "/s", PID: 7, Command: "mcpward ui"}), "quit the `mcpward ui` that holds the hub socket (pid 7), or run this one with --state-dir DIR"},
-		{"another program", &hub.RunningError{Socket: "/s", PID: 9}, "quit the process that holds the hub socket (pid 9), or run this one with --state-dir DIR"},
-		{"not known", hub.ErrHubRunning, "quit the `mcpward ui` or `mcpward serve` that holds the hub socket, or run this one with --state-dir DIR"},
+		{"serve holds it", &hub.RunningError{Socket: "/s", PID: 42, Command: "mcpward serve"}, " (`mcpward serve`, pid 42)"},
+		{"ui holds it", fmt.Errorf("start: %w", &hub.RunningError{Socket: "/s", PID: 7, Command: "mcpward ui"}), " (`mcpward ui`, pid 7)"},
+		{"another program", &hub.RunningError{Socket: "/s", PID: 9}, " (pid 9)"},
+		{"not known", hub.ErrHubRunning, ""},
 	}
 	for _, tt := range tests {
-		if got := busyHint(tt.err); got != tt.want {
-			t.Errorf("%s: busyHint() = %q, want %q", tt.name, got, tt.want)
+		if got := hub.HolderOf(tt.err); got != tt.want {
+			t.Errorf("%s: HolderOf() = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

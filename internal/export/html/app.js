@@ -43,10 +43,17 @@
     if (sum.heaviest) sumBox.appendChild(el("div", "dim", "heaviest result: " + sum.heaviest));
   });
 
-  // Findings and problems.
-  var fbox = $("findings");
-  (doc.findings || []).forEach(function (f) { fbox.appendChild(S.finding(f)); });
-  (doc.problems || []).forEach(function (p) { fbox.appendChild(el("div", "note", p)); });
+  // Findings and problems. Without --check the traffic rules did not run:
+  // no Findings section, only the log's own problems if it has any.
+  var fbox = $("findings"), fs = doc.findings || [], ps = doc.problems || [];
+  if (doc.checked || fs.length > 0 || ps.length > 0) {
+    $("findings-title").hidden = false;
+    if (!doc.checked && fs.length === 0) $("findings-title").textContent = "Problems";
+    fbox.hidden = false;
+    if (doc.checked && fs.length === 0) fbox.appendChild(el("div", "dim", "No traffic findings."));
+    fs.forEach(function (f) { fbox.appendChild(S.finding(f)); });
+    ps.forEach(function (p) { fbox.appendChild(el("div", "note", p)); });
+  }
 
   // The stream. The fragment may carry a filter (#filter=tool:x) and
   // open=1 to expand every shown row, so a report link can point at what

@@ -92,8 +92,8 @@ func NewWriter(w io.Writer, opts *Options) *Writer {
 <div id="meta"></div>
 <h2>Tools</h2>
 <div id="summary"></div>
-<h2>Findings</h2>
-<div id="findings"></div>
+<h2 id="findings-title" hidden>Findings</h2>
+<div id="findings" hidden></div>
 <h2>Frames</h2>
 <div id="frames"></div>
 <script type="application/json" id="` + DataID + `">`)

@@ -81,8 +81,14 @@ var mwStream = (function () {
     line.appendChild(el("span", "dim", " " + bits.join(" \u00b7 ")));
     return line;
   }
+  // finding is one traffic finding, coloured by its class (violation red,
+  // risky amber, info grey: an info finding never fails anything).
   function finding(f) {
-    var d = el("div", "finding");
+    var cls = String(f.class || f.Class || "info").replace(/[^a-z]/g, "");
+    var d = el("div", "finding class-" + cls);
+    d.setAttribute("data-class", cls);
+    if (f.level) d.setAttribute("data-level", f.level);
+    if (f.level) d.appendChild(el("span", "level", f.level + " "));
     d.appendChild(el("span", "rule", f.ruleId || f.RuleID || ""));
     d.appendChild(el("span", "dim", " seq " + (f.seq || "-") + " "));
     d.appendChild(el("span", null, f.message || ""));

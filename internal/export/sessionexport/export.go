@@ -100,7 +100,7 @@ func (x *Exporter) Finish(problems []session.LineError, skipped int) error {
 
 func newSink(opts *Options, w io.Writer) (sink, error) {
 	h := docHeader{Format: FormatName, Version: FormatVersion, Tool: "mcpward", MCPWard: opts.Version,
-		Source: filepath.Base(opts.Log), Session: opts.SessionID, Redacted: opts.Redactor.Enabled()}
+		Source: filepath.Base(opts.Log), Session: opts.SessionID, Redacted: opts.Redactor.Enabled(), Checked: opts.Check}
 	switch opts.Format {
 	case "json":
 		return newJSONSink(w, h), nil

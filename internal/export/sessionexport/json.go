@@ -41,6 +41,9 @@ type docHeader struct {
 	Source   string `json:"source"`
 	Session  string `json:"session,omitempty"`
 	Redacted bool   `json:"redaction"`
+	// Checked: the traffic rules ran (--check), so "findings" is their
+	// answer; without it "findings" is empty because nothing was asked.
+	Checked bool `json:"checked,omitempty"`
 }
 
 func newJSONSink(w io.Writer, h docHeader) *jsonSink {

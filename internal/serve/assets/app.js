@@ -274,6 +274,7 @@
       verdict.textContent = TIERS.map(function (t) { return (sum[t] || 0) + " " + t; }).join(", ") +
         " \u2014 gate " + (r.gate && r.gate.failed ? "failed" : "passed") + " (fail on " + ((r.gate && r.gate.failOn) || "risky") + "), exit " + r.exitCode;
       main.appendChild(verdict);
+      main.appendChild(exitLine(d));
       var groups = el("div"); groups.id = "groups";
       TIERS.forEach(function (t) {
         var fs = (r.findings || []).filter(function (f) { return f.tier === t; });
@@ -320,23 +321,68 @@
       return row([a.id, el("span", "v-" + a.verdict, a.verdict), a.detail], "assertion");
     }), "assertions");
   }
+  // exitLine is a Result's verdict and what its exit code means.
+  function exitLine(d) {
+    var r = d.result;
+    var p = el("p", "verdict exit-" + r.exitCode); p.id = "exit";
+    p.appendChild(el("strong", null, d.verdict || ("exit " + r.exitCode)));
+    p.appendChild(document.createTextNode(" \u2014 exit " + r.exitCode + ": " + (d.exitMeaning || "")));
+    return p;
+  }
+  // findingList is a Result's findings: surface changes by tier, then
+  // rule findings, each coloured by its class (an info finding is grey:
+  // it never fails anything).
+  function findingList(r) {
+    var box = el("div"); box.id = "findings";
+    var fs = r.findings || [], vs = r.violations || [];
+    TIERS.forEach(function (t) {
+      fs.filter(function (f) { return f.tier === t; }).forEach(function (f) {
+        var li = el("div", "finding tier-" + t); li.setAttribute("data-tier", t);
+        li.appendChild(el("span", "level", t + " "));
+        li.appendChild(el("span", "rule", f.ruleId));
+        li.appendChild(document.createTextNode(" " + (f.subject ? f.subject + ": " : "") + (f.message || "")));
+        box.appendChild(li);
+      });
+    });
+    ["violation", "risky", "info"].forEach(function (cls) {
+      vs.filter(function (v) { return (v.class || "info") === cls; }).forEach(function (v) {
+        var li = el("div", "finding class-" + cls); li.setAttribute("data-class", cls);
+        li.appendChild(el("span", "level", (v.level || cls) + " "));
+        li.appendChild(el("span", "rule", v.ruleId));
+        li.appendChild(document.createTextNode(" " + (v.subject ? v.subject + ": " : "") + (v.message || "")));
+        box.appendChild(li);
+      });
+    });
+    if (fs.length + vs.length === 0) box.appendChild(el("p", "dim", "No findings."));
+    return box;
+  }
+  // verdictCell is one cell of the compat grid, coloured by its verdict.
+  function verdictCell(v) {
+    var td = el("td", "cell v-" + (v || "none"), v);
+    td.setAttribute("data-verdict", v);
+    return td;
+  }
   function resultPage(name) {
     var g = page("Result " + name.replace(/^\d+-/, ""));
     api("/api/results/" + enc(name)).then(function (d) {
       if (g !== gen) return;
       var r = d.result, c = r.compat;
-      main.appendChild(el("p", "dim", r.command + " \u00b7 exit " + r.exitCode + (c && c.server ? " \u00b7 " + c.server : "") + (c && c.era ? " \u00b7 era " + c.era : "")));
+      main.appendChild(el("p", "dim", r.command + (c && c.server ? " \u00b7 " + c.server : "") + (c && c.era ? " \u00b7 era " + c.era : "")));
+      main.appendChild(exitLine(d));
+      if (d.summary) main.appendChild(el("p", "dim", d.summary));
       if (c && c.verdicts && Object.keys(c.verdicts).length > 0) {
         main.appendChild(el("h2", null, "Verdicts (tool \u00d7 profile)"));
         var profiles = c.profiles || [];
         var tools = Object.keys(c.verdicts).sort();
         main.appendChild(table(["tool"].concat(profiles), tools.map(function (tool) {
-          return row([tool].concat(profiles.map(function (p) {
-            var v = c.verdicts[tool][p] || "";
-            return el("span", "v-" + v, v);
-          })), "grid-row");
+          var tr = el("tr", "grid-row");
+          tr.appendChild(el("td", null, tool));
+          profiles.forEach(function (p) { tr.appendChild(verdictCell(c.verdicts[tool][p] || "")); });
+          return tr;
         }), "grid"));
       }
+      main.appendChild(el("h2", null, "Findings"));
+      main.appendChild(findingList(r));
       if (c && c.assertions && c.assertions.length) {
         main.appendChild(el("h2", null, "Assertions"));
         main.appendChild(assertionTable(c.assertions));

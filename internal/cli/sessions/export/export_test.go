@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/testenv/browser"
 )
 
 func factory(ios *iostreams.IOStreams, home string) *cmdutil.Factory {
@@ -434,4 +436,58 @@ func TestStdinInput(t *testing.T) {
 	if !strings.Contains(out.String(), "== session S2 (demo, stdio) ==") {
 		t.Errorf("export of stdin:\n%s", out)
 	}
+}
+
+// TestHTMLFindingsSection drives the HTML report in Chromium: with
+// --check the Findings section lists the traffic findings, each coloured
+// by its class (message.request_unanswered is info: grey, not the red of
+// a violation); without --check the rules did not run and there is no
+// Findings heading at all (it was an empty one).
+func TestHTMLFindingsSection(t *testing.T) {
+	p := browser.New(t)
+	dir := t.TempDir()
+	path := writeLog(t, dir)
+	for _, tc := range []struct {
+		name  string
+		check bool
+	}{{"checked", true}, {"unchecked", false}} {
+		report := filepath.Join(dir, tc.name+".html")
+		args := []string{path, "-T", "html", "-o", report}
+		if tc.check {
+			args = append(args, "--check")
+		}
+		if _, _, err := run(t, dir, args...); err != nil {
+			t.Fatal(err)
+		}
+		p.Load("file://" + report)
+		p.WaitFunc("the report's script", `document.body.dataset.ready === "1"`)
+		headings := browser.Eval[[]string](p, `[...document.querySelectorAll("h2")].filter((h) => h.offsetParent !== null).map((h) => h.textContent)`)
+		if shown := slices.Contains(headings, "Findings"); shown != tc.check {
+			t.Errorf("%s: headings %q: Findings shown = %v, want %v", tc.name, headings, shown, tc.check)
+		}
+		if !tc.check {
+			// The log's torn last record is still reported, as a problem.
+			if !slices.Contains(headings, "Problems") || p.Text("#findings") == "" {
+				t.Errorf("unchecked: headings %q, problems %q", headings, p.Text("#findings"))
+			}
+			continue
+		}
+		got := browser.Eval[[]string](p, `[...document.querySelectorAll("#findings .finding")].map((f) =>
+			f.dataset.class + " " + f.querySelector(".rule").textContent + " " + getComputedStyle(f.querySelector(".rule")).color)`)
+		if len(got) == 0 {
+			t.Fatal("checked: no findings shown")
+		}
+		for _, g := range got {
+			f := strings.Fields(g)
+			red := strings.HasPrefix(strings.Join(f[2:], " "), "rgb(204, 0, 0)")
+			if f[0] == "" || (f[0] == "violation") != red {
+				t.Errorf("finding %q: coloured red = %v for class %q", g, red, f[0])
+			}
+		}
+		if !strings.Contains(strings.Join(got, "\n"), "info message.request_unanswered rgb(110, 110, 115)") {
+			t.Errorf("the info finding is not grey: %q", got)
+		}
+		p.Screenshot("sessions-export-findings")
+	}
+	p.NoErrors()
 }

@@ -281,22 +281,57 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 		sum.ToolCount, Bytes(sum.DefinitionBytes), sum.DefinitionTokens, so), nil)
 	add("", nil)
 	// The tool column takes what the numbers leave, so the table fits the
-	// panel without wrapping (at 80 columns a row used to wrap mid-word).
-	const numW = 6 + 1 + 4 + 1 + 8 + 1 + 13 + 1 + 13
-	nameW := max(8, min(32, textview.InnerWidth(c.Width)-numW-1))
-	add(fmt.Sprintf("%-*s %6s %4s %8s %13s %13s", nameW, "TOOL", "CALLS", "ERR", "P50", "DEF", "RESULT"), st.TableHeader.Render)
-	for _, t := range sum.Tools {
-		e := "·"
-		if t.Errors > 0 {
-			e = fmt.Sprint(t.Errors)
+	// panel without wrapping (at 80 columns a row used to wrap mid-word);
+	// on a narrower panel the rightmost columns are left out, whole,
+	// rather than wrapped onto a line of their own.
+	type column struct {
+		head string
+		w    int
+		cell func(t *calls.ToolSummary) string
+	}
+	cols := []column{
+		{"CALLS", 6, func(t *calls.ToolSummary) string { return fmt.Sprint(t.Calls) }},
+		{"ERR", 4, func(t *calls.ToolSummary) string {
+			if t.Errors > 0 {
+				return fmt.Sprint(t.Errors)
+			}
+			return "·"
+		}},
+		{"P50", 8, func(t *calls.ToolSummary) string {
+			if t.Calls == 0 {
+				return "–"
+			}
+			return format.Dur(t.Latency.P50)
+		}},
+		{"DEF", 13, func(t *calls.ToolSummary) string {
+			return fmt.Sprintf("%s ~%dt", Bytes(t.DefinitionBytes), t.DefinitionTokens)
+		}},
+		{"RESULT", 13, func(t *calls.ToolSummary) string { return fmt.Sprintf("%s ~%dt", Bytes(t.ResultBytes), t.ResultTokens) }},
+	}
+	inner := textview.InnerWidth(c.Width)
+	numW := func() int {
+		n := 0
+		for _, col := range cols {
+			n += 1 + col.w
 		}
-		p50 := format.Dur(t.Latency.P50)
-		if t.Calls == 0 {
-			p50 = "–"
+		return n
+	}
+	for len(cols) > 1 && 8+numW() > inner {
+		cols = cols[:len(cols)-1]
+	}
+	nameW := max(8, min(32, inner-numW()))
+	row := func(name string, cell func(col column) string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%-*s", nameW, name)
+		for _, col := range cols {
+			fmt.Fprintf(&b, " %*s", col.w, cell(col))
 		}
-		line := fmt.Sprintf("%-*s %6d %4s %8s %13s %13s", nameW, trunc(t.Name, nameW), t.Calls, e, p50,
-			fmt.Sprintf("%s ~%dt", Bytes(t.DefinitionBytes), t.DefinitionTokens),
-			fmt.Sprintf("%s ~%dt", Bytes(t.ResultBytes), t.ResultTokens))
+		return b.String()
+	}
+	add(row("TOOL", func(col column) string { return col.head }), st.TableHeader.Render)
+	for i := range sum.Tools {
+		t := &sum.Tools[i]
+		line := row(trunc(t.Name, nameW), func(col column) string { return col.cell(t) })
 		var style func(...string) string
 		switch {
 		case !t.Declared:

@@ -219,8 +219,8 @@ func (p *Page) empty() string {
 	b.WriteString(p.c.Styles.Bright.Render("No sessions yet."))
 	b.WriteString("\n\nRecord one by putting mcpward in front of a server:\n\n")
 	b.WriteString("  mcpward proxy -- <server command>\n")
-	b.WriteString("  mcpward wrap <client> <server>   (edit a client's config)\n")
-	b.WriteString("  mcpward demo --ui                (a scripted session)\n")
+	b.WriteString("  mcpward wrap <server> [--client <client>]   (route a server of a client's config through it)\n")
+	b.WriteString("  mcpward demo --ui                           (a scripted session)\n")
 	return b.String()
 }
 
