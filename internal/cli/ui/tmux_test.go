@@ -41,18 +41,20 @@ func TestTmuxScreen(t *testing.T) {
 	tm("new-session", "-d", "-s", name, "-x", "160", "-y", "40",
 		"env", "MCPWARD_HOME="+state, "NO_COLOR=1", "TERM=xterm-256color", bin, "ui", "--theme", "dark")
 	t.Cleanup(func() { exec.Command(tmux, "-S", sock, "kill-server").Run() })
-	screen := func() string { return tm("capture-pane", "-p", "-t", name) }
-	waitFor := func(want string) {
+	screenOf := func(pane string) string { return tm("capture-pane", "-p", "-t", pane) }
+	screen := func() string { return screenOf(name) }
+	waitIn := func(pane, want string) {
 		t.Helper()
 		deadline := time.Now().Add(20 * time.Second)
 		for time.Now().Before(deadline) {
-			if strings.Contains(screen(), want) {
+			if strings.Contains(screenOf(pane), want) {
 				return
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		t.Fatalf("screen never showed %q:\n%s", want, screen())
+		t.Fatalf("%s never showed %q:\n%s", pane, want, screenOf(pane))
 	}
+	waitFor := func(want string) { t.Helper(); waitIn(name, want) }
 	keys := func(k ...string) { tm(append([]string{"send-keys", "-t", name}, k...)...) }
 	waitFor("No sessions yet")
 	// A second ui while the first holds the hub socket follows the
@@ -61,18 +63,7 @@ func TestTmuxScreen(t *testing.T) {
 	second := "mcpwardui2"
 	tm("new-session", "-d", "-s", second, "-x", "160", "-y", "40",
 		"env", "MCPWARD_HOME="+state, "NO_COLOR=1", "TERM=xterm-256color", bin, "ui", "--theme", "dark")
-	secondScreen := func() string { return tm("capture-pane", "-p", "-t", second) }
-	waitSecond := func(want string) {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for time.Now().Before(deadline) {
-			if strings.Contains(secondScreen(), want) {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Fatalf("the second ui never showed %q:\n%s", want, secondScreen())
-	}
+	waitSecond := func(want string) { t.Helper(); waitIn(second, want) }
 	waitSecond("following the session logs instead")
 	waitSecond("No sessions yet")
 
