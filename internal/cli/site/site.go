@@ -84,7 +84,7 @@ without an engine, --source without Go or without the source).`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Out, "out", "", "output `dir`ectory")
 	fl.StringArrayVar(&opts.Boards, "board", nil, "board `file` to publish ('mcpward board run' writes them; repeatable)")
-	fl.StringVar(&opts.Engine, "engine", "", "use the prebuilt engine in `dir` (engine.wasm or engine.wasm.gz, and wasm_exec.js) instead of building it")
+	fl.StringVar(&opts.Engine, "engine", "", "use the prebuilt engine in `dir` (engine.wasm or engine.wasm.gz, and wasm_exec.js) instead of the embedded one")
 	fl.StringVar(&opts.Source, "source", "", "build the engine from the mcpward source tree at or above `dir` (default: the engine embedded in mcpward)")
 	return cmd
 }
