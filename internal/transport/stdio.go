@@ -397,6 +397,10 @@ func (c *StdioConn) Close() error {
 	return c.closeErr
 }
 
+// IsolatedHome is the temporary folder HOME and the XDG directories point
+// at under StdioOptions.IsolateHome ("" otherwise); it is removed on Close.
+func (c *StdioConn) IsolatedHome() string { return c.tempHome }
+
 func (c *StdioConn) waitExit() bool {
 	timer := time.NewTimer(c.grace)
 	defer timer.Stop()

@@ -28,7 +28,7 @@ func failed(opts *InspectOptions, spec *target.Spec, err error) error {
 	if berr != nil {
 		return err
 	}
-	if err := output(opts, snap); err != nil {
+	if err := output(opts, snap, localLine{}); err != nil {
 		return err
 	}
 	if opts.Verbose {

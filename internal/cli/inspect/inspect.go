@@ -157,6 +157,7 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 	if err != nil {
 		return err
 	}
+	local := localNote(opts.Target, sess.Conn)
 	if err := sess.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", describe(spec), err)
 	}
@@ -168,7 +169,7 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 		return fmt.Errorf("build snapshot: %w", err)
 	}
 	progress.Stop()
-	if err := output(opts, snap); err != nil {
+	if err := output(opts, snap, local); err != nil {
 		return err
 	}
 	if opts.Verbose {
@@ -185,7 +186,7 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 const verboseLines = 1000
 
 // output writes the snapshot as --json, --save and the human view ask.
-func output(opts *InspectOptions, snap *snapshot.Snapshot) error {
+func output(opts *InspectOptions, snap *snapshot.Snapshot, local localLine) error {
 	var data []byte
 	if opts.JSON || opts.Save != "" {
 		withHeuristics(snap, !opts.NoSignals)
@@ -210,7 +211,34 @@ func output(opts *InspectOptions, snap *snapshot.Snapshot) error {
 		// surface to show.
 		return nil
 	}
-	return render(opts.IO, snap, !opts.NoSignals)
+	return render(opts.IO, snap, !opts.NoSignals, local)
+}
+
+// Lines of the human view about a local server command (mcp-surfaceprint's
+// caution, which its users expect above the surface).
+const (
+	cautionLocal = "the server runs locally and is not sandboxed; --isolate-home keeps it out of your real HOME"
+	isolatedAt   = "HOME and the XDG folders pointed at %s (fresh, removed afterwards; not a sandbox)"
+)
+
+// A localLine is the human view's line about a local server command.
+type localLine struct{ label, text string }
+
+// localNote is the line of a server command: where HOME went with
+// --isolate-home, else the caution that the server is not sandboxed. The
+// zero value for a URL or a fixture, which run no local command.
+func localNote(tf cmdutil.TargetFlags, conn any) localLine {
+	if len(tf.Command) == 0 {
+		return localLine{}
+	}
+	if tf.IsolateHome {
+		home := "a temporary folder"
+		if h, ok := conn.(interface{ IsolatedHome() string }); ok && h.IsolatedHome() != "" {
+			home = h.IsolatedHome()
+		}
+		return localLine{"home", fmt.Sprintf(isolatedAt, home)}
+	}
+	return localLine{"caution", cautionLocal}
 }
 
 // incompleteReason says in one line which sections were not enumerated.

@@ -32,10 +32,10 @@ func sections(s *snapshot.Snapshot) []section {
 // render writes the human view. The layout is the same on and off a
 // terminal except for wrapping width; it is deterministic for a given
 // snapshot.
-func render(ios *iostreams.IOStreams, s *snapshot.Snapshot, signals bool) error {
+func render(ios *iostreams.IOStreams, s *snapshot.Snapshot, signals bool, local localLine) error {
 	var buf bytes.Buffer
 	w := &errWriter{w: &buf}
-	renderTo(w, ios, s, signals)
+	renderTo(w, ios, s, signals, local)
 	// Aligned columns leave padding after an empty last cell; trim it.
 	lines := strings.SplitAfter(buf.String(), "\n")
 	for i, l := range lines {
@@ -47,7 +47,8 @@ func render(ios *iostreams.IOStreams, s *snapshot.Snapshot, signals bool) error 
 	return err
 }
 
-func renderTo(w *errWriter, ios *iostreams.IOStreams, s *snapshot.Snapshot, signals bool) {
+// local, when set, is the line about a local server command.
+func renderTo(w *errWriter, ios *iostreams.IOStreams, s *snapshot.Snapshot, signals bool, local localLine) {
 	width := ios.TerminalWidth()
 	if !ios.IsStdoutTTY() {
 		width = 0 // no truncation when piped
@@ -73,6 +74,9 @@ func renderTo(w *errWriter, ios *iostreams.IOStreams, s *snapshot.Snapshot, sign
 	w.printf("%s %s — %s, MCP %s\n", name, version, era, o.ProtocolVersion)
 	kv := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(kv, "  target\t%s\n", targetLine(o.Target))
+	if local.text != "" {
+		fmt.Fprintf(kv, "  %s\t%s\n", local.label, local.text)
+	}
 	if o.Status != snapshot.StatusOK {
 		fmt.Fprintf(kv, "  status\t%s\n", statusLine(s))
 	}
