@@ -143,7 +143,7 @@ func TestParseErrors(t *testing.T) {
 		{"headers without url", `{"targets": {"w": {"command": "x", "headers": {}}}}`, `"headers" apply only to a "url" target in targets.w.headers`},
 		{"bad header name", `{"targets": {"w": {"url": "http://127.0.0.1/", "headers": {"a b": "c"}}}}`, `header name "a b" is not a valid HTTP field name in targets.w.headers`},
 		{"header not string", `{"targets": {"w": {"url": "http://127.0.0.1/", "headers": {"A": 1}}}}`, `want a string, got a number in targets.w.headers.A`},
-		{"bad tier", `{"targets": {"w": {"fixture": "f", "failOn": "severe"}}}`, `unknown tier "severe" (want breaking, risky, compatible or cosmetic) in targets.w.failOn`},
+		{"bad tier", `{"targets": {"w": {"fixture": "f", "failOn": "severe"}}}`, `unknown tier "severe" (want breaking, risky, compatible, cosmetic, or any: any surface change) in targets.w.failOn`},
 		{"zero timeout", `{"targets": {"w": {"fixture": "f", "timeoutMs": 0}}}`, `want a positive integer of milliseconds, got 0 in targets.w.timeoutMs`},
 		{"float timeout", `{"targets": {"w": {"fixture": "f", "timeoutMs": 1.5}}}`, `want a positive integer of milliseconds, got 1.5 in targets.w.timeoutMs`},
 		{"string timeout", `{"targets": {"w": {"fixture": "f", "timeoutMs": "5"}}}`, `want a positive integer of milliseconds, got a string in targets.w.timeoutMs`},

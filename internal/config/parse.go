@@ -333,7 +333,7 @@ func parseTarget(path string, raw json.RawMessage) (*Target, error) {
 			err = stringList(p, m.val, &t.Volatile)
 		case "failOn":
 			if err = str(p, m.val, &t.FailOn); err == nil {
-				if _, terr := diff.ParseTier(t.FailOn); terr != nil {
+				if _, terr := diff.ParseGateTier(t.FailOn); terr != nil {
 					err = perr(p, "%v", terr)
 				}
 			}

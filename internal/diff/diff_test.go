@@ -401,3 +401,26 @@ func TestVersionsNeedCompleteLists(t *testing.T) {
 		})
 	}
 }
+
+func TestParseGateTier(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Tier
+		wantErr bool
+	}{
+		{"any", Cosmetic, false},
+		{"ANY", Cosmetic, false},
+		{"cosmetic", Cosmetic, false},
+		{"risky", Risky, false},
+		{"severe", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := ParseGateTier(tt.in)
+		if (err != nil) != tt.wantErr || (err == nil && got != tt.want) {
+			t.Errorf("ParseGateTier(%q) = %v, %v; want %v (error %v)", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
+	if _, err := ParseTier("any"); err == nil {
+		t.Errorf(`ParseTier("any") succeeded: "any" is a gate, not a tier (--only any means nothing)`)
+	}
+}

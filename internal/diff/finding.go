@@ -39,6 +39,23 @@ func ParseTier(s string) (Tier, error) {
 	return 0, fmt.Errorf("unknown tier %q (want breaking, risky, compatible or cosmetic)", s)
 }
 
+// AnyChange is the gate alias of Cosmetic: mcp-surfaceprint's "any
+// surface change fails" gate, `--fail-on any`.
+const AnyChange = "any"
+
+// ParseGateTier parses a gate (--fail-on, a target's failOn): a tier name
+// or "any", which is Cosmetic.
+func ParseGateTier(s string) (Tier, error) {
+	if strings.EqualFold(s, AnyChange) {
+		return Cosmetic, nil
+	}
+	t, err := ParseTier(s)
+	if err != nil {
+		return t, fmt.Errorf("unknown tier %q (want breaking, risky, compatible, cosmetic, or any: any surface change)", s)
+	}
+	return t, nil
+}
+
 // MarshalText writes the tier's name.
 func (t Tier) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
 

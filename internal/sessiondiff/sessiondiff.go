@@ -52,6 +52,31 @@ type Options struct {
 	// snapshot diff's rule ids and tiers (baseline.Compare).
 	// Nil skips the tool comparison.
 	CompareTools func(a, b []ToolDef) []diff.Finding
+	// FailOn, when set, makes a tool finding a regression when its tier
+	// is at least FailOn (tool.added included); nil follows mcpsnoop
+	// ([MCPSnoopRegression]).
+	FailOn *diff.Tier
+}
+
+// MCPSnoopRegression reports whether a tool finding is a regression as
+// mcpsnoop's diff counts them: a removed tool, or any change to a tool's
+// description, title, input schema, output schema or annotations, whatever
+// its tier (a new optional input, a whitespace-only description). Added
+// tools, a newly promised output schema, icons, _meta and other tool
+// fields are not.
+func MCPSnoopRegression(f diff.Finding) bool {
+	switch f.RuleID {
+	case "tool.output.schema.added":
+		return false
+	case "tool.removed", "tool.description.changed", "tool.title.changed", "text.whitespace-only", "output.enum.added":
+		return true
+	}
+	for _, p := range []string{"tool.input.", "tool.output.", "annotation.", "xhdr."} {
+		if strings.HasPrefix(f.RuleID, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // A StatusChange is a call whose outcome differs.
@@ -127,7 +152,10 @@ func Compare(a, b *Side, opts *Options) *Report {
 	if o.CompareTools != nil && a.Listed && b.Listed {
 		r.ToolsCompared = true
 		for _, f := range o.CompareTools(a.Tools, b.Tools) {
-			reg := f.RuleID != "tool.added" && f.Tier != diff.Cosmetic && f.Tier != diff.Compatible
+			reg := MCPSnoopRegression(f)
+			if o.FailOn != nil {
+				reg = f.Tier >= *o.FailOn
+			}
 			r.Tools = append(r.Tools, ToolChange{Finding: f, Regression: reg})
 			r.Regression = r.Regression || reg
 		}

@@ -99,6 +99,41 @@ func TestToolRegressions(t *testing.T) {
 	}
 }
 
+func TestToolRegressionGate(t *testing.T) {
+	risky, compatible := diff.Risky, diff.Compatible
+	tests := []struct {
+		name   string
+		f      diff.Finding
+		failOn *diff.Tier
+		want   bool
+	}{
+		// mcpsnoop (no gate): any change to description, title, input or
+		// output schema or annotations, whatever its tier.
+		{"enum added", diff.Finding{RuleID: "tool.input.enum.added", Tier: diff.Compatible}, nil, true},
+		{"optional added", diff.Finding{RuleID: "tool.input.optional.added", Tier: diff.Compatible}, nil, true},
+		{"whitespace", diff.Finding{RuleID: "text.whitespace-only", Tier: diff.Cosmetic}, nil, true},
+		{"annotation other", diff.Finding{RuleID: "annotation.other.changed", Tier: diff.Cosmetic}, nil, true},
+		{"enum destructive", diff.Finding{RuleID: "tool.input.enum.added_destructive", Tier: diff.Risky}, nil, true},
+		{"meta", diff.Finding{RuleID: "_meta.vendor.changed", Tier: diff.Cosmetic}, nil, false},
+		{"field", diff.Finding{RuleID: "tool.field.changed", Tier: diff.Risky}, nil, false},
+		{"added", diff.Finding{RuleID: "tool.added", Tier: diff.Risky}, nil, false},
+		// --fail-on TIER: the tier decides.
+		{"gate risky, compatible enum", diff.Finding{RuleID: "tool.input.enum.added", Tier: diff.Compatible}, &risky, false},
+		{"gate risky, destructive enum", diff.Finding{RuleID: "tool.input.enum.added_destructive", Tier: diff.Risky}, &risky, true},
+		{"gate risky, added", diff.Finding{RuleID: "tool.added", Tier: diff.Risky}, &risky, true},
+		{"gate compatible, enum", diff.Finding{RuleID: "tool.input.enum.added", Tier: diff.Compatible}, &compatible, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmpTools := func(a, b []ToolDef) []diff.Finding { return []diff.Finding{tt.f} }
+			r := Compare(&Side{Listed: true}, &Side{Listed: true}, &Options{CompareTools: cmpTools, FailOn: tt.failOn})
+			if r.Regression != tt.want {
+				t.Errorf("regression = %v, want %v", r.Regression, tt.want)
+			}
+		})
+	}
+}
+
 func TestWriteText(t *testing.T) {
 	r := Compare(&Side{Name: "a.jsonl", Calls: []Call{call("t", `{"x":1}`, "ok", 10*time.Millisecond)}},
 		&Side{Name: "b.jsonl", Calls: []Call{call("t", `{"x":1}`, "error", 400*time.Millisecond)}},

@@ -52,7 +52,7 @@ func ParseFailOn(failOn string) (diff.Tier, error) {
 	if failOn == "" {
 		return diff.Risky, nil
 	}
-	t, err := diff.ParseTier(failOn)
+	t, err := diff.ParseGateTier(failOn)
 	if err != nil {
 		return diff.Risky, fmt.Errorf("--fail-on: %w", err)
 	}

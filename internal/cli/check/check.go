@@ -94,6 +94,8 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(context.Context, *CheckOptions) e
 		Long: `Observe the server live under the stored snapshot's probe spec, diff the stored
 snapshot (old) against the live surface (new), filter (--ignore drops rule ids,
 --only keeps tiers), then gate on --fail-on (the target's failOn, else risky).
+--fail-on any (the same as cosmetic) is mcp-surfaceprint's "any surface change
+fails" gate; a target sets it with "failOn": "any".
 
 The target comes from mcpward.json (or --config), or from flags with a NAME
 (--fixture, --url, -- <command…>; the snapshot is <--dir>/<NAME>.snapshot.json),
@@ -162,7 +164,7 @@ the others pass). A target that fails or hangs does not stop the others.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` (default mcpward.json)")
 	fl.StringVar(&opts.Dir, "dir", "", "snapshot `dir`ectory (default: the config's snapshotDir, or .mcpward)")
-	fl.StringVar(&opts.FailOn, "fail-on", "risky", "gate `tier`: breaking, risky, compatible or cosmetic (default: the target's failOn, else risky)")
+	fl.StringVar(&opts.FailOn, "fail-on", "risky", "gate `tier`: breaking, risky, compatible, cosmetic, or any (= cosmetic: mcp-surfaceprint's \"any surface change fails\") (default: the target's failOn, else risky)")
 	fl.StringSliceVar(&opts.Only, "only", nil, "keep only these `tiers` before gating (comma-separated)")
 	fl.StringSliceVar(&opts.Ignore, "ignore", nil, "drop these rule `ids` before gating (merged with the target's ignore)")
 	cmdutil.AddFormatFlags(cmd, &opts.Reporter, "check")
@@ -172,7 +174,7 @@ the others pass). A target that fails or hangs does not stop the others.`,
 	fl.StringVar(&recordedAt, "recorded-at", "", "pin the live snapshot's time (RFC 3339)")
 	fl.BoolVar(&opts.StrictNet, "strict-net", false, cmdutil.StrictNetUsage)
 	cmdutil.AddFleetFlags(cmd, &opts.Fleet)
-	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions(cmdutil.Tiers, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions(cmdutil.GateTiers, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("only", cmdutil.CompleteList(cmdutil.Tiers...))
 	_ = cmd.RegisterFlagCompletionFunc("ignore", cmdutil.CompleteLazyList(cmdutil.RuleIDs))
 	_ = cmd.MarkFlagDirname("dir")

@@ -35,7 +35,7 @@ func TestNewCmdCheckFlags(t *testing.T) {
 		{"flags without name", []string{"--fixture", "x"}, CheckOptions{}, "name the target: mcpward check NAME --fixture/--url/-- <command…>, or check SNAPSHOT.json -- <command…>"},
 		{"bad reporter", []string{"--reporter", "xml"}, CheckOptions{}, `unknown --format "xml" (did you mean md? formats: text, json, md, github, sarif, junit)`},
 		{"json vs reporter", []string{"--json", "--reporter", "md"}, CheckOptions{}, "--json and --format md disagree"},
-		{"bad fail-on", []string{"--fail-on", "x"}, CheckOptions{}, `--fail-on: unknown tier "x" (want breaking, risky, compatible or cosmetic)`},
+		{"bad fail-on", []string{"--fail-on", "x"}, CheckOptions{}, `--fail-on: unknown tier "x" (want breaking, risky, compatible, cosmetic, or any: any surface change)`},
 		{"bad name", []string{"../x"}, CheckOptions{}, `target name "../x" is not allowed (letters, digits and . _ @ - only: it becomes a file name)`},
 		{"all", []string{"--all", "--jobs", "3", "--target-timeout", "1m", "--config", "c.json", "--format", "sarif"},
 			CheckOptions{ConfigPath: "c.json", Reporter: "sarif", Target: tf, Fleet: cmdutil.FleetFlags{All: true, Jobs: 3, TargetTimeout: time.Minute}}, ""},

@@ -33,6 +33,9 @@ func FixtureNames(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Comp
 // Tiers are the diff tiers, highest first.
 var Tiers = []string{"breaking", "risky", "compatible", "cosmetic"}
 
+// GateTiers are what --fail-on takes: the tiers and "any" (cosmetic).
+var GateTiers = append(append([]string{}, Tiers...), "any")
+
 // RuleIDs returns every rule id a user can name: [verdict.RuleIDs].
 func RuleIDs() []string { return verdict.RuleIDs() }
 

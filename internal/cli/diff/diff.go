@@ -67,7 +67,7 @@ Exit codes: 0 nothing at or above the gate, 1 drift at or above the gate,
 	fl.StringSliceVar(&opts.Ignore, "ignore", nil, "drop these rule `ids` before gating (comma-separated)")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "diff")
 	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older snapshot format before comparing")
-	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions(cmdutil.Tiers, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions(cmdutil.GateTiers, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("only", cmdutil.CompleteList(cmdutil.Tiers...))
 	_ = cmd.RegisterFlagCompletionFunc("ignore", cmdutil.CompleteLazyList(cmdutil.RuleIDs))
 	return cmd

@@ -21,7 +21,7 @@ func TestNewCmdDiffFlags(t *testing.T) {
 		{"gate", []string{"a", "b", "--fail-on", "cosmetic", "--only", "breaking,risky", "--ignore", "tool.added", "--ignore", "order.changed", "--migrate", "--format", "sarif"},
 			DiffOptions{OldPath: "a", NewPath: "b", FailOn: "cosmetic", Only: []string{"breaking", "risky"}, Ignore: []string{"tool.added", "order.changed"}, Migrate: true, Format: "sarif"}, ""},
 		{"one arg", []string{"a"}, DiffOptions{}, "accepts 2 arg(s), received 1"},
-		{"bad tier", []string{"a", "b", "--fail-on", "severe"}, DiffOptions{}, `--fail-on: unknown tier "severe" (want breaking, risky, compatible or cosmetic)`},
+		{"bad tier", []string{"a", "b", "--fail-on", "severe"}, DiffOptions{}, `--fail-on: unknown tier "severe" (want breaking, risky, compatible, cosmetic, or any: any surface change)`},
 		{"bad only", []string{"a", "b", "--only", "x"}, DiffOptions{}, `--only: unknown tier "x" (want breaking, risky, compatible or cosmetic)`},
 		{"bad format", []string{"a", "b", "--format", "html"}, DiffOptions{}, `unknown --format "html" (formats: text, json, md, github, sarif, junit)`},
 		{"json vs format", []string{"a", "b", "--json", "--format", "md"}, DiffOptions{}, `--json and --format md disagree`},

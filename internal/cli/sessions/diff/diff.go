@@ -33,12 +33,16 @@ type DiffOptions struct {
 	Threshold          time.Duration
 	Ratio              float64
 	ExitCode           bool
-	JSON               bool
+	// FailOn, when set (--fail-on), makes a tool change a regression by
+	// its tier instead of by mcpsnoop's rule.
+	FailOn *diff.Tier
+	JSON   bool
 }
 
 // NewCmdDiff builds `mcpward sessions diff`.
 func NewCmdDiff(f *cmdutil.Factory, runF func(*DiffOptions) error) *cobra.Command {
 	opts := &DiffOptions{IO: f.IOStreams, Factory: f}
+	var failOn string
 	cmd := &cobra.Command{
 		Use:   "diff A B",
 		Short: "Compare two recorded sessions (tools, call outcomes, durations)",
@@ -52,11 +56,14 @@ tools/list, with the tool baseline rule ids), tools/call outcomes that changed
 such call in A pairs with the i-th in B), and duration changes of at least
 --duration-threshold and --duration-ratio (or from zero).
 
-A regression is a removed or changed tool (added tools and icon changes are
-not), an outcome that got worse (ok < pending, cancelled < error) or a notable
-slowdown. With --exit-code, a regression exits 1 (as mcpsnoop's diff): added
-tools, icon changes, calls that now succeed and faster calls are reported but
-exit 0. Without it the exit is 0 whenever the comparison ran.`,
+A regression is, as mcpsnoop counts it, a removed tool or any change to a
+tool's description, title, input or output schema or annotations (whatever its
+tier: a new enum value too), an outcome that got worse (ok < pending,
+cancelled < error) or a notable slowdown. --fail-on TIER judges tool changes by
+their tier instead (breaking, risky, compatible, cosmetic or any; tool.added
+counts as risky). With --exit-code, a regression exits 1 (as mcpsnoop's diff):
+added tools, icon and _meta changes, calls that now succeed and faster calls
+are reported but exit 0. Without it the exit is 0 whenever the comparison ran.`,
 		Example: `  mcpward sessions diff before.jsonl after.jsonl
   mcpward sessions diff 01JD 01JE --duration-threshold 50ms --duration-ratio 1.5 --exit-code
   mcpward sessions diff a.jsonl b.jsonl --json | jq .regression`,
@@ -68,6 +75,13 @@ exit 0. Without it the exit is 0 whenever the comparison ran.`,
 			}
 			if opts.Threshold < 0 {
 				return cmdutil.FlagErrorf("--duration-threshold must not be negative")
+			}
+			if failOn != "" {
+				t, err := diff.ParseGateTier(failOn)
+				if err != nil {
+					return cmdutil.FlagErrorf("--fail-on: %v", err)
+				}
+				opts.FailOn = &t
 			}
 			if math.IsNaN(opts.Ratio) || math.IsInf(opts.Ratio, 0) || opts.Ratio < 1 {
 				return cmdutil.FlagErrorf("--duration-ratio must be a finite number ≥ 1, got %v", opts.Ratio)
@@ -82,6 +96,8 @@ exit 0. Without it the exit is 0 whenever the comparison ran.`,
 	fl.DurationVar(&opts.Threshold, "duration-threshold", 100*time.Millisecond, "smallest absolute duration change `D` reported")
 	fl.Float64Var(&opts.Ratio, "duration-ratio", 2.0, "smallest slower/faster `ratio` reported (≥ 1)")
 	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 1 when a regression is found (not on any difference)")
+	fl.StringVar(&failOn, "fail-on", "", "judge tool changes by `tier` (breaking, risky, compatible, cosmetic or any) instead of mcpsnoop's rule")
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions(cmdutil.GateTiers, cobra.ShellCompDirectiveNoFileComp))
 	cmdutil.AddJSONFlags(cmd, &opts.JSON, "sessions diff")
 	fl.StringVar(&opts.SessionA, "session-a", "", "the session `id` (prefix) to take from A")
 	fl.StringVar(&opts.SessionB, "session-b", "", "the session `id` (prefix) to take from B")
@@ -101,7 +117,7 @@ func diffRun(opts *DiffOptions) error {
 	if err != nil {
 		return err
 	}
-	r := sessiondiff.Compare(a, b, &sessiondiff.Options{Threshold: opts.Threshold, Ratio: opts.Ratio, CompareTools: compareTools})
+	r := sessiondiff.Compare(a, b, &sessiondiff.Options{Threshold: opts.Threshold, Ratio: opts.Ratio, CompareTools: compareTools, FailOn: opts.FailOn})
 	if opts.JSON {
 		type jsonReport struct {
 			*sessiondiff.Report
