@@ -166,16 +166,16 @@ func FleetVerdict(r *result.Result, notDone string) error {
 	switch r.ExitCode {
 	case ExitUsage, ExitInternal:
 		return &VerdictError{Code: r.ExitCode, Reason: fmt.Sprintf("%d of %d targets could not be judged: %s (see the report)",
-			len(failed), len(r.Targets), joinNames(failed))}
+			len(failed), len(r.Targets), JoinNames(failed))}
 	case ExitIncomplete:
 		return &VerdictError{Code: ExitIncomplete, Reason: fmt.Sprintf("missing evidence is never 'no change': %d of %d targets incomplete (%s), %s",
-			len(incomplete), len(r.Targets), joinNames(incomplete), notDone)}
+			len(incomplete), len(r.Targets), JoinNames(incomplete), notDone)}
 	}
 	return Verdict(r.ExitCode)
 }
 
-// joinNames lists up to five names, then how many more.
-func joinNames(names []string) string {
+// JoinNames lists up to five names, then how many more.
+func JoinNames(names []string) string {
 	const show = 5
 	if len(names) <= show {
 		return strings.Join(names, ", ")

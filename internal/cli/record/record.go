@@ -31,6 +31,11 @@ type RecordOptions struct {
 
 	// Name is the target name ("" : the config's only target).
 	Name string
+	// All records every target of the config; Names (two or more)
+	// records those: in parallel (Jobs at a time, each bounded by
+	// TargetTimeout), as check --all checks them.
+	Names []string
+	Fleet cmdutil.FleetFlags
 	// ConfigPath is the config file ("" : mcpward.json in the working
 	// directory).
 	ConfigPath string
@@ -72,23 +77,32 @@ a target NAME is required and the snapshot goes to --dir (default .mcpward).
 If anything could not be observed, nothing is written and the command exits 2:
 missing evidence is never "no change".
 
+--all records every target of the config (several NAMEs record those), --jobs
+at a time, each bounded by --target-timeout, as 'check --all' checks them: one
+line per target in config order, and one exit code, the worst of the targets'
+(5 > 4 > 2 > 0). A target that fails or hangs does not stop the others; only
+the targets observed completely get a snapshot.
+
 --strict-net refuses a URL whose host resolves to a loopback, private,
 link-local or other non-public address (exit 2, nothing sent), and dials only
 the address it checked, so a second DNS answer cannot redirect the recording.`,
 		Example: `  mcpward record                       # the only target in mcpward.json
   mcpward record weather --config ci/mcpward.json
+  mcpward record --all --jobs 8         # every target of mcpward.json
   mcpward record demo --fixture clean@v1 --dir /tmp/mcpward-demo
   mcpward record local -- node server.js`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if at := cmd.ArgsLenAtDash(); at >= 0 {
-				args = args[:at]
-			}
-			return cobra.MaximumNArgs(1)(cmd, args)
-		},
+		// Several NAMEs are a fleet run (FleetFlags.Validate).
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = opts.Target.SetCommand(cmd, args)
-			if len(args) == 1 {
+			switch {
+			case len(args) == 1:
 				opts.Name = args[0]
+			case len(args) > 1:
+				opts.Names = args
+			}
+			if err := opts.Fleet.Validate(cmd, args, opts.Target.Set()); err != nil {
+				return err
 			}
 			opts.TimeoutSet = cmd.Flags().Changed("timeout")
 			if err := validate(opts); err != nil {
@@ -104,10 +118,14 @@ the address it checked, so a second DNS answer cannot redirect the recording.`,
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
+			if opts.Fleet.All || len(opts.Names) > 1 {
+				return fleetRun(cmd.Context(), opts)
+			}
 			return recordRun(cmd.Context(), opts)
 		},
 	}
 	cmdutil.AddTargetFlags(cmd, &opts.Target)
+	cmdutil.AddFleetFlags(cmd, &opts.Fleet)
 	fl := cmd.Flags()
 	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` (default mcpward.json)")
 	fl.StringVar(&opts.Dir, "dir", "", "snapshot `dir`ectory (default: the config's snapshotDir, or .mcpward)")
@@ -161,12 +179,7 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 	AnnounceProbes(opts.IO.ErrOut, rt.Target)
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
-	obs, err := contract.Observe(ctx, rt.Target, &contract.ObserveOptions{
-		Version:  opts.Version,
-		Now:      contract.Clock(opts.Now, opts.RecordedAt),
-		Env:      opts.Env,
-		Progress: progress.Show,
-	})
+	obs, err := observe(ctx, opts, rt, progress.Show)
 	progress.Stop()
 	if err != nil {
 		return err
@@ -174,13 +187,33 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 	if !obs.Complete() {
 		return incomplete(opts.IO.ErrOut, obs, "no snapshot written")
 	}
-	if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
-		return fault.Input(err)
-	}
-	s := obs.Snapshot.Surface
-	fmt.Fprintf(opts.IO.Out, "recorded %s -> %s (%s, %s, %s)\n", rt.Name, rt.Path,
-		plural(len(s.Tools), "tool"), plural(len(s.Resources), "resource"), plural(len(s.Prompts), "prompt"))
+	fmt.Fprintln(opts.IO.Out, recordedLine(rt, obs))
 	return nil
+}
+
+// observe observes one resolved target and, when the evidence is
+// complete, writes its snapshot.
+func observe(ctx context.Context, opts *RecordOptions, rt *contract.Resolved, show func(string)) (*contract.Observation, error) {
+	obs, err := contract.Observe(ctx, rt.Target, &contract.ObserveOptions{
+		Version:  opts.Version,
+		Now:      contract.Clock(opts.Now, opts.RecordedAt),
+		Env:      opts.Env,
+		Progress: show,
+	})
+	if err != nil || !obs.Complete() {
+		return obs, err
+	}
+	if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
+		return nil, fault.Input(err)
+	}
+	return obs, nil
+}
+
+// recordedLine says what was written for a complete observation.
+func recordedLine(rt *contract.Resolved, obs *contract.Observation) string {
+	s := obs.Snapshot.Surface
+	return fmt.Sprintf("recorded %s -> %s (%s, %s, %s)", rt.Name, rt.Path,
+		plural(len(s.Tools), "tool"), plural(len(s.Resources), "resource"), plural(len(s.Prompts), "prompt"))
 }
 
 // AnnounceProbes says on w, before anything is called, which tools the

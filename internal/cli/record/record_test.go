@@ -34,7 +34,9 @@ func TestNewCmdRecordFlags(t *testing.T) {
 		{"config with flags", []string{"x", "--fixture", "f", "--config", "m.json"}, RecordOptions{}, "--config and a target given by flags exclude each other"},
 		{"bad time", []string{"x", "--fixture", "f", "--recorded-at", "yesterday"}, RecordOptions{}, `--recorded-at "yesterday" is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)`},
 		{"orphan target flag", []string{"--cwd", "x"}, RecordOptions{}, "target flags need a target: --fixture NAME, --url URL or -- <command…>"},
-		{"two args", []string{"a", "b"}, RecordOptions{}, "accepts at most 1 arg(s), received 2"},
+		{"two names", []string{"a", "b"}, RecordOptions{Names: []string{"a", "b"}, Target: cmdutil.TargetFlags{Timeout: def}}, ""},
+		{"all with a name", []string{"a", "--all"}, RecordOptions{}, `--all runs every target of the config: name none (got "a")`},
+		{"two names by flags", []string{"a", "b", "--fixture", "f"}, RecordOptions{}, "several targets come from the config: --fixture, --url and -- <command…> do not apply"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,7 +50,7 @@ func TestNewCmdRecordFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(tt.want, *got, cmpopts.IgnoreFields(RecordOptions{}, "IO", "Env", "Now", "Version")); d != "" {
+			if d := cmp.Diff(tt.want, *got, cmpopts.IgnoreFields(RecordOptions{}, "IO", "Env", "Now", "Version", "Fleet")); d != "" {
 				t.Errorf("opts mismatch (-want +got):\n%s", d)
 			}
 		})

@@ -1,0 +1,141 @@
+package record
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/fleet"
+	"github.com/mcpward/mcpward/internal/result"
+)
+
+// fleetRun records several config targets (--all, or the NAMEs given) in
+// parallel, as check --all checks them: one line per target in config
+// order, a snapshot for each target observed completely, and one exit
+// code by result.Worst.
+func fleetRun(ctx context.Context, opts *RecordOptions) error {
+	path := opts.ConfigPath
+	if path == "" {
+		path = config.FileName
+	}
+	cfg, names, err := cmdutil.FleetTargets(path, opts.Fleet.All, opts.Names)
+	if err != nil {
+		return err
+	}
+	dir := opts.Dir
+	if dir == "" {
+		dir = contract.SnapshotDir(path, cfg)
+	}
+
+	// Resolve every target first, in order: config warnings and the tools
+	// each will call print once, before anything is called.
+	resolved := make([]*contract.Resolved, len(names))
+	failed := make([]error, len(names))
+	for i, n := range names {
+		t, err := contract.FromConfig(filepath.Dir(path), n, cfg.Targets[n], opts.Env.LookupEnv)
+		if err == nil {
+			err = cmdutil.CheckOutputPath("snapshot", contract.SnapshotPath(dir, n))
+		}
+		if err != nil {
+			failed[i] = err
+			continue
+		}
+		for _, w := range t.Warnings {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
+		}
+		if opts.TimeoutSet {
+			t.Spec.Timeout = opts.Target.Timeout
+		}
+		resolved[i] = &contract.Resolved{Target: t, Path: contract.SnapshotPath(dir, n)}
+		var announce bytes.Buffer
+		AnnounceProbes(&announce, t)
+		for _, line := range bytes.SplitAfter(announce.Bytes(), []byte("\n")) {
+			if len(line) > 0 {
+				fmt.Fprintf(opts.IO.ErrOut, "%s: %s", n, line)
+			}
+		}
+	}
+
+	progress := cmdutil.NewProgress(opts.IO)
+	defer progress.Stop()
+	outs := fleet.Run(ctx, names, &fleet.Options{
+		Jobs:     opts.Fleet.Jobs,
+		Timeout:  opts.Fleet.TargetTimeout,
+		Progress: cmdutil.FleetProgress(progress, "recording"),
+	}, func(ctx context.Context, i int) (*contract.Observation, error) {
+		if resolved[i] == nil {
+			return nil, failed[i]
+		}
+		if opts.StrictNet {
+			pinned, err := cmdutil.StrictNet(ctx, resolved[i].Spec, opts.Resolve, nil)
+			if err != nil {
+				return nil, err
+			}
+			if pinned != nil {
+				defer pinned.CloseIdleConnections()
+			}
+		}
+		return observe(ctx, opts, resolved[i], func(string) {})
+	})
+	progress.Stop()
+
+	codes := make([]int, len(names))
+	var notRecorded []string
+	recorded, incompleteN := 0, 0
+	timedOut := false
+	for i, o := range outs {
+		n := names[i]
+		obs := o.Value
+		complete := o.Err == nil && obs != nil && obs.Complete()
+		switch {
+		case complete:
+			// Written before the deadline, if one passed as it returned.
+			recorded++
+			fmt.Fprintln(opts.IO.Out, recordedLine(resolved[i], obs))
+			continue
+		case o.State == fleet.Interrupted:
+			codes[i] = result.Incomplete
+			fmt.Fprintf(opts.IO.ErrOut, "%s: incomplete: interrupted before its run finished\n", n)
+		case o.State == fleet.TimedOut:
+			codes[i] = result.Incomplete
+			fmt.Fprintf(opts.IO.ErrOut, "%s: incomplete: did not finish within --target-timeout %s\n", n, opts.Fleet.TargetTimeout)
+		case len(o.Stack) > 0:
+			codes[i] = result.Internal
+			fmt.Fprintf(opts.IO.ErrOut, "%s: internal error: %v (a bug in mcpward; please report it)\n", n, o.Err)
+		case o.Err != nil:
+			codes[i] = cmdutil.ExitCodeOf(o.Err)
+			fmt.Fprintf(opts.IO.ErrOut, "%s: %v\n", n, o.Err)
+			if h := cmdutil.HintOf(o.Err); h != "" {
+				fmt.Fprintf(opts.IO.ErrOut, "%s: hint: %s\n", n, h)
+			}
+		default:
+			codes[i] = result.Incomplete
+			timedOut = timedOut || obs.TimedOut()
+			for _, p := range obs.Problems {
+				fmt.Fprintf(opts.IO.ErrOut, "%s: incomplete: %s\n", n, p)
+			}
+		}
+		if codes[i] == result.Incomplete {
+			incompleteN++
+		}
+		notRecorded = append(notRecorded, n)
+	}
+	code := result.Worst(codes...)
+	fmt.Fprintf(opts.IO.Out, "%s: %d recorded", plural(len(names), "target"), recorded)
+	if len(notRecorded) > 0 {
+		fmt.Fprintf(opts.IO.Out, ", %d not (%s)", len(notRecorded), cmdutil.JoinNames(notRecorded))
+	}
+	fmt.Fprintln(opts.IO.Out)
+	switch code {
+	case result.Clean:
+		return nil
+	case result.Incomplete:
+		return &cmdutil.VerdictError{Code: code, TimedOut: timedOut, Reason: fmt.Sprintf(
+			"missing evidence is never 'no change': %d of %d targets incomplete, no snapshot written for them", incompleteN, len(names))}
+	}
+	return &cmdutil.VerdictError{Code: code, Reason: fmt.Sprintf("%d of %d targets not recorded (see above)", len(notRecorded), len(names))}
+}
