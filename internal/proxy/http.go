@@ -38,6 +38,12 @@ type HTTPOptions struct {
 	MaxFrame int
 	// Now stamps records; time.Now if nil.
 	Now func() time.Time
+	// BodyTimeout bounds the time a client may take to send a request body
+	// (DefaultBodyTimeout if 0; negative: no bound), so that a body
+	// dribbled a byte at a time cannot hold a request open for ever. A
+	// client past it gets 408. The bound ends with the body: a response
+	// stream after it may last for hours.
+	BodyTimeout time.Duration
 	// Loopback says the proxy listens on a loopback address. It then
 	// guards against DNS rebinding, where a web page reaches a local
 	// server through a name its owner controls: a request is refused
@@ -93,6 +99,9 @@ func NewHTTPProxy(opts *HTTPOptions) *HTTPProxy {
 	}
 	if p.opts.Now == nil {
 		p.opts.Now = time.Now
+	}
+	if p.opts.BodyTimeout == 0 {
+		p.opts.BodyTimeout = DefaultBodyTimeout
 	}
 	p.origin = opts.Target.Scheme + "://" + opts.Target.Host
 	return p
@@ -185,8 +194,14 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var body *capture
+	hasBody := !(r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0)
+	in := &deadlineBody{rc: r.Body}
+	if hasBody && p.opts.BodyTimeout > 0 {
+		// Real time, whatever clock stamps the records.
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(p.opts.BodyTimeout))
+	}
 	switch {
-	case r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0:
+	case !hasBody:
 		out.Body = nil
 		emitReq(nil)
 	case r.ContentLength > 0 && r.ContentLength <= smallBody:
@@ -194,12 +209,11 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// memory: the Transport never reads r.Body, which net/http may
 		// consume and close as soon as the response head is written.
 		b := make([]byte, r.ContentLength)
-		n, err := io.ReadFull(r.Body, b)
+		n, err := io.ReadFull(in, b)
 		body = &capture{max: p.opts.MaxFrame, buf: b[:min(n, p.opts.MaxFrame)], size: int64(n)}
 		emitReq(body)
 		if err != nil {
-			p.record(session.Record{Time: p.opts.Now(), Dir: session.ServerToClient, Transport: session.HTTP, Exchange: ex,
-				Error: "client went away while sending the request body: " + err.Error()})
+			p.bodyFailed(w, ex, in, err)
 			return
 		}
 		out.Body = io.NopCloser(bytes.NewReader(b))
@@ -211,12 +225,16 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// connection is full duplex already).
 		_ = http.NewResponseController(w).EnableFullDuplex()
 		body = &capture{max: p.opts.MaxFrame}
-		out.Body = &teeBody{rc: r.Body, c: body, onEnd: func() { emitReq(body) }}
+		out.Body = &teeBody{rc: in, c: body, onEnd: func() { emitReq(body) }}
 	}
 
 	resp, err := p.opts.Transport.RoundTrip(out)
 	if err != nil {
 		emitReq(body)
+		if in.timedOut {
+			p.bodyFailed(w, ex, in, err)
+			return
+		}
 		p.fail(w, r, ex, err)
 		return
 	}
@@ -382,6 +400,49 @@ func streamErr(readErr, writeErr error, clientGone bool) string {
 		return "upstream body: " + readErr.Error()
 	}
 	return ""
+}
+
+// DefaultBodyTimeout is HTTPOptions.BodyTimeout's default: a minute for
+// a JSON-RPC message, which on any link is plenty.
+const DefaultBodyTimeout = time.Minute
+
+// A deadlineBody is a request body read under HTTPOptions.BodyTimeout: it
+// notes whether a read ran past the deadline. The deadline needs no
+// lifting: net/http clears it once the body has ended (its background read
+// for a closed connection), and a body that did not arrive whole keeps it
+// for the drain after the handler, which must not wait for ever either.
+type deadlineBody struct {
+	rc       io.ReadCloser
+	timedOut bool
+}
+
+func (d *deadlineBody) Read(p []byte) (int, error) {
+	n, err := d.rc.Read(p)
+	var ne net.Error
+	if err != nil && errors.As(err, &ne) && ne.Timeout() {
+		d.timedOut = true
+	}
+	return n, err
+}
+
+func (d *deadlineBody) Close() error { return d.rc.Close() }
+
+// bodyFailed records a request body that did not arrive whole: past the
+// deadline it answers 408, else the client is gone and nothing is sent.
+func (p *HTTPProxy) bodyFailed(w http.ResponseWriter, ex uint64, in *deadlineBody, err error) {
+	rec := session.Record{Time: p.opts.Now(), Dir: session.ServerToClient, Transport: session.HTTP, Exchange: ex}
+	if !in.timedOut {
+		rec.Error = "client went away while sending the request body: " + err.Error()
+		p.record(rec)
+		return
+	}
+	msg := fmt.Sprintf("mcpward proxy: the request body did not arrive within %s\n", p.opts.BodyTimeout)
+	rec.Status, rec.Error = http.StatusRequestTimeout, msg[:len(msg)-1]
+	p.record(rec)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Connection", "close")
+	w.WriteHeader(http.StatusRequestTimeout)
+	_, _ = io.WriteString(w, msg)
 }
 
 // fail answers 502 when the target could not be reached, and records it.

@@ -55,7 +55,7 @@ func serveHTTP(ctx context.Context, opts *ProxyOptions, ln net.Listener, so *pro
 	if ta, ok := ln.Addr().(*net.TCPAddr); ok {
 		loopback = ta.IP.IsLoopback()
 	}
-	h := proxy.NewHTTPProxy(&proxy.HTTPOptions{Target: opts.Target, Recorder: rec, Now: opts.Now, Loopback: loopback, AllowHosts: opts.AllowHosts})
+	h := proxy.NewHTTPProxy(&proxy.HTTPOptions{Target: opts.Target, Recorder: rec, Now: opts.Now, Loopback: loopback, AllowHosts: opts.AllowHosts, BodyTimeout: opts.BodyTimeout})
 	var sopts proxy.ServeOptions
 	if so != nil {
 		sopts = *so

@@ -76,24 +76,26 @@ func TestNewCmdProxyFlags(t *testing.T) {
 		want    ProxyOptions
 		wantErr string
 	}{
-		{name: "stdio", args: []string{"--", "npx", "-y", "srv"}, want: ProxyOptions{Command: []string{"npx", "-y", "srv"}, Listen: defaultListen, Grace: 5 * time.Second}},
-		{name: "stdio with flags", args: []string{"--label", "w", "--trace-file", "t.jsonl", "--grace", "1s", "--", "srv", "--flag"}, want: ProxyOptions{Command: []string{"srv", "--flag"}, Label: "w", TraceFile: "t.jsonl", Listen: defaultListen, Grace: time.Second}},
-		{name: "http", args: []string{"--target", "http://127.0.0.1:9000/mcp", "--listen", "localhost:7001"}, want: ProxyOptions{Listen: "localhost:7001", Grace: 5 * time.Second}},
-		{name: "remote allowed", args: []string{"--target", "https://x.example/mcp", "--listen", "0.0.0.0:7000", "--allow-remote"}, want: ProxyOptions{Listen: "0.0.0.0:7000", AllowRemote: true, Grace: 5 * time.Second}},
+		{name: "stdio", args: []string{"--", "npx", "-y", "srv"}, want: ProxyOptions{Command: []string{"npx", "-y", "srv"}, Listen: defaultListen, Grace: 5 * time.Second, BodyTimeout: time.Minute}},
+		{name: "stdio with flags", args: []string{"--label", "w", "--trace-file", "t.jsonl", "--grace", "1s", "--", "srv", "--flag"}, want: ProxyOptions{Command: []string{"srv", "--flag"}, Label: "w", TraceFile: "t.jsonl", Listen: defaultListen, Grace: time.Second, BodyTimeout: time.Minute}},
+		{name: "http", args: []string{"--target", "http://127.0.0.1:9000/mcp", "--listen", "localhost:7001"}, want: ProxyOptions{Listen: "localhost:7001", Grace: 5 * time.Second, BodyTimeout: time.Minute}},
+		{name: "remote allowed", args: []string{"--target", "https://x.example/mcp", "--listen", "0.0.0.0:7000", "--allow-remote"}, want: ProxyOptions{Listen: "0.0.0.0:7000", AllowRemote: true, Grace: 5 * time.Second, BodyTimeout: time.Minute}},
 		{name: "remote refused", args: []string{"--target", "http://127.0.0.1:9000", "--listen", ":7000"}, wantErr: "not a loopback address"},
 		{name: "no server", args: nil, wantErr: "no server"},
 		{name: "both", args: []string{"--target", "http://h", "--", "srv"}, wantErr: "not both"},
 		{name: "bad target", args: []string{"--target", "ftp://h"}, wantErr: "http:// or https://"},
 		{name: "listen without target", args: []string{"--listen", "127.0.0.1:1", "--", "srv"}, wantErr: "--listen applies only"},
+		{name: "body-timeout without target", args: []string{"--body-timeout", "5s", "--", "srv"}, wantErr: "--body-timeout applies only"},
+		{name: "body-timeout zero", args: []string{"--target", "http://h", "--body-timeout", "0s"}, wantErr: "--body-timeout must be positive"},
 		{name: "tls half", args: []string{"--target", "http://h", "--tls-cert", "c.pem"}, wantErr: "go together"},
 		{name: "bad label", args: []string{"--label", "a:b", "--", "srv"}, wantErr: "--label"},
 		{name: "no-trace and trace-file", args: []string{"--no-trace", "--trace-file", "x", "--", "srv"}, wantErr: "contradict"},
 		{name: "stray argument", args: []string{"srv"}, wantErr: "unexpected argument"},
 		{name: "redaction", args: []string{"--redact-secrets", "--redact-key", "ssn", "--redact-key", "pin,account", "--redact-value", `acct-\d{4},x`, "--redact-path", "params.arguments.pin", "--", "srv"},
-			want: ProxyOptions{Command: []string{"srv"}, Listen: defaultListen, Grace: 5 * time.Second,
+			want: ProxyOptions{Command: []string{"srv"}, Listen: defaultListen, Grace: 5 * time.Second, BodyTimeout: time.Minute,
 				Redact: redact.Config{Secrets: true, Keys: []string{"ssn", "pin,account"}, Values: []string{`acct-\d{4},x`}, Paths: []string{"params.arguments.pin"}}}},
 		{name: "otlp", args: []string{"--otlp-endpoint", "http://127.0.0.1:4318", "--otlp-header", "X-Team=infra", "--otlp-header", "X-Empty=", "--", "srv"},
-			want: ProxyOptions{Command: []string{"srv"}, Listen: defaultListen, Grace: 5 * time.Second, OTLPEndpoint: "http://127.0.0.1:4318",
+			want: ProxyOptions{Command: []string{"srv"}, Listen: defaultListen, Grace: 5 * time.Second, BodyTimeout: time.Minute, OTLPEndpoint: "http://127.0.0.1:4318",
 				OTLPHeaders: []string{"X-Team=infra", "X-Empty="}, OTLPHeader: map[string]string{"X-Team": "infra", "X-Empty": ""}}},
 		{name: "otlp bad endpoint", args: []string{"--otlp-endpoint", "127.0.0.1:4318", "--", "srv"}, wantErr: "--otlp-endpoint must be"},
 		{name: "otlp header without endpoint", args: []string{"--otlp-header", "a=b", "--", "srv"}, wantErr: "needs --otlp-endpoint"},
@@ -240,7 +242,7 @@ values = ['acct-\d{4}']
 				t.Fatal(err)
 			}
 			want := tt.want
-			want.Command, want.Listen, want.Grace, want.ConfigPath = []string{"srv"}, defaultListen, 5*time.Second, filepath.Join(dir, ".mcpward.toml")
+			want.Command, want.Listen, want.Grace, want.BodyTimeout, want.ConfigPath = []string{"srv"}, defaultListen, 5*time.Second, time.Minute, filepath.Join(dir, ".mcpward.toml")
 			got.IO = nil
 			if d := cmp.Diff(want, *got, cmp.FilterPath(func(p cmp.Path) bool {
 				switch p.Last().String() {

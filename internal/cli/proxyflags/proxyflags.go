@@ -47,6 +47,9 @@ type Options struct {
 	AllowHosts []string
 	TLSCert    string
 	TLSKey     string
+	// BodyTimeout bounds the time a client may take to send a request
+	// body to the HTTP proxy.
+	BodyTimeout time.Duration
 
 	Label     string
 	TraceFile string
@@ -91,6 +94,7 @@ func AddFlags(cmd *cobra.Command, o *Options, target *string) {
 	fl.StringArrayVar(&o.AllowHosts, "allow-host", nil, "accept this host `name` (or name:port) in Host and Origin on a loopback --listen, which refuses other names against DNS rebinding (repeatable)")
 	fl.StringVar(&o.TLSCert, "tls-cert", "", "serve HTTPS with this certificate `file` (needs --tls-key)")
 	fl.StringVar(&o.TLSKey, "tls-key", "", "private key `file` of --tls-cert")
+	cmdutil.TimeoutVar(fl, &o.BodyTimeout, "body-timeout", proxy.DefaultBodyTimeout, "time a client may take to send a request body to the HTTP proxy before it gets 408")
 	fl.StringVar(&o.Label, "label", "", "server label in the log file name (default: derived from the command or target)")
 	fl.StringVar(&o.TraceFile, "trace-file", "", "write the session log to this `file` (appended) instead of the state directory")
 	fl.BoolVar(&o.NoTrace, "no-trace", false, "relay only, record nothing")
@@ -181,6 +185,8 @@ func (o *Options) Validate(cmd *cobra.Command, target string) error {
 		return cmdutil.FlagErrorf("--tls-cert and --tls-key go together")
 	case o.Grace <= 0:
 		return cmdutil.FlagErrorf("--grace must be positive, got %s", o.Grace)
+	case o.BodyTimeout <= 0:
+		return cmdutil.FlagErrorf("--body-timeout must be positive, got %s", o.BodyTimeout)
 	}
 	if o.Label != "" {
 		if err := session.CheckLabel(o.Label); err != nil {
@@ -194,7 +200,7 @@ func (o *Options) Validate(cmd *cobra.Command, target string) error {
 		return err
 	}
 	if target == "" {
-		for _, name := range []string{"listen", "allow-remote", "allow-host", "tls-cert", "tls-key"} {
+		for _, name := range []string{"listen", "allow-remote", "allow-host", "tls-cert", "tls-key", "body-timeout"} {
 			if cmd.Flags().Changed(name) {
 				return cmdutil.FlagErrorf("--%s applies only to the HTTP proxy (--target)", name)
 			}
