@@ -207,15 +207,21 @@ func ReadEngine(dir string) (*Engine, error) {
 	if e.WasmExec, err = os.ReadFile(filepath.Join(dir, "wasm_exec.js")); err != nil {
 		return nil, fault.Input(fmt.Errorf("read the engine: %w", err))
 	}
-	if e.Wasm, err = os.ReadFile(filepath.Join(dir, "engine.wasm")); err == nil {
-		return e, nil
+	name := "engine.wasm"
+	if e.Wasm, err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+		name += ".gz"
+		gz, gzErr := os.ReadFile(filepath.Join(dir, name))
+		if gzErr != nil {
+			return nil, fault.Input(fmt.Errorf("read the engine: %w", err))
+		}
+		if e.Wasm, err = Gunzip(gz); err != nil {
+			return nil, fault.Input(fmt.Errorf("read the engine: engine.wasm.gz: %w", err))
+		}
 	}
-	gz, gzErr := os.ReadFile(filepath.Join(dir, "engine.wasm.gz"))
-	if gzErr != nil {
-		return nil, fault.Input(fmt.Errorf("read the engine: %w", err))
-	}
-	if e.Wasm, err = Gunzip(gz); err != nil {
-		return nil, fault.Input(fmt.Errorf("read the engine: engine.wasm.gz: %w", err))
+	// A folder the user named is input: what is not WebAssembly is exit 4
+	// here, not "no engine" (a bug) when the site is written.
+	if !bytes.HasPrefix(e.Wasm, []byte("\x00asm")) {
+		return nil, fault.Input(fmt.Errorf("read the engine: %s in %s is not WebAssembly", name, dir))
 	}
 	return e, nil
 }
