@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/fixture"
+	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/target"
 )
 
@@ -107,6 +108,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			checkClauseTransports(t, rep)
 			got := summary(rep)
 			i := slices.IndexFunc(ar.Files, func(f txtar.File) bool { return f.Name == "want" })
 			if *update {
@@ -127,5 +129,28 @@ func TestGolden(t *testing.T) {
 				t.Errorf("%s (-want +got):\n%s", name, d)
 			}
 		})
+	}
+}
+
+// checkClauseTransports: every finding cites a clause of the transport the
+// run spoke (HTTP+SSE counts as HTTP), and HTTP evidence (a method, a
+// status) appears only on HTTP runs (issue 23 item 4).
+func checkClauseTransports(t *testing.T, rep *Report) {
+	t.Helper()
+	on := rules.OnStdio
+	if rep.Transport == "http" || rep.Transport == "sse" {
+		on = rules.OnHTTP
+	}
+	for _, f := range rep.Findings() {
+		r, _ := rules.Lookup(f.RuleID)
+		if c, ok := r.Clause(); ok && c.Transport() != rules.OnAny && c.Transport() != on {
+			t.Errorf("%s on a %s run cites %s, a %s clause", f.RuleID, rep.Transport, c.ID, c.Transport())
+		}
+		if r.On != rules.OnAny && r.On != on {
+			t.Errorf("%s (a %s rule) reported on a %s run", f.RuleID, r.On, rep.Transport)
+		}
+		if ev := f.Evidence; ev != nil && on == rules.OnStdio && (ev.Method != "" || ev.Status != 0 || len(ev.RequestHeader) > 0) {
+			t.Errorf("%s on a stdio run shows HTTP evidence (method %q, status %d)", f.RuleID, ev.Method, ev.Status)
+		}
 	}
 }

@@ -60,6 +60,7 @@ func TestRules(t *testing.T) {
 				sections[f.Name] = f.Data
 			}
 			rep := ruleRun(t, sections["case"], sections["case.script"])
+			checkClauseTransports(t, rep)
 			got := ruleFindings(rep, id)
 			if why, ok := cannotFire[id]; ok {
 				if got != "" {

@@ -20,6 +20,18 @@ type Clause struct {
 	Since string `json:"since"`
 	// Text is the clause, paraphrased, with its MUST / MUST NOT.
 	Text string `json:"text"`
+	// On is the transport the clause binds (OnStdio, OnHTTP; "" means
+	// any): a finding on one transport never cites another's clause.
+	On string `json:"on,omitempty"`
+}
+
+// Transport returns the transport the clause binds: OnStdio, OnHTTP or
+// OnAny.
+func (c Clause) Transport() string {
+	if c.On == "" {
+		return OnAny
+	}
+	return c.On
 }
 
 // ModernOnly reports whether the clause binds 2026-07-28 and later only: a
@@ -66,24 +78,24 @@ var clauses = []Clause{
 	{ID: "request ids", Since: sinceAll, Text: "Request ids MUST be a string or an integer, MUST NOT be null, and MUST NOT be reused by the requester while the request is in flight"},
 	{ID: "notifications/progress", Since: sinceAll, Text: "The progress value MUST increase with each notification for a token, and progress notifications MUST stop once the request completed"},
 	{ID: "schema Tool.inputSchema", Since: sinceAll, Text: "Tool.inputSchema is required and MUST be a JSON Schema object whose root type is \"object\""},
-	{ID: "STDIO-STDOUT-CLEAN", Since: sinceAll, Text: "The server MUST NOT write anything to stdout that is not a valid MCP message"},
-	{ID: "STDIO-STDIN-CLEAN", Since: sinceAll, Text: "The client MUST NOT write anything to stdin that is not a valid MCP message"},
+	{ID: "STDIO-STDOUT-CLEAN", Since: sinceAll, Text: "The server MUST NOT write anything to stdout that is not a valid MCP message", On: OnStdio},
+	{ID: "STDIO-STDIN-CLEAN", Since: sinceAll, Text: "The client MUST NOT write anything to stdin that is not a valid MCP message", On: OnStdio},
 	{ID: "STDIO-NO-BATCH", Since: since2506, Text: "A message MUST be one request, notification or response: JSON-RPC batches were allowed in 2025-03-26 only (a modern HTTP body MUST be a single request or notification, HTTP-BODY-SINGLE)"},
 	// Legacy lifecycle.
 	{ID: "legacy operation", Since: since2506, Text: "Both sides MUST respect the negotiated protocol version and capabilities: a server MUST NOT send sampling/createMessage, roots/list or elicitation/create to a client that did not declare sampling, roots or elicitation in initialize"},
 	// Streamable HTTP (legacy and modern).
-	{ID: "HTTP-ORIGIN-VALIDATE", Since: since2511, Text: "The server MUST validate Origin on every request and answer a present, invalid Origin with 403 (validation is required since 2025-03-26; the explicit 403 since 2025-11-25)"},
-	{ID: "legacy sessions", Since: since2503, Text: "Once the server has ended a session, it MUST answer every request carrying that Mcp-Session-Id with 404 Not Found"},
-	{ID: "HTTP-NOTIF-202", Since: since2503, Text: "An accepted notification MUST get 202 with no body; a rejected one an error status"},
+	{ID: "HTTP-ORIGIN-VALIDATE", Since: since2511, Text: "The server MUST validate Origin on every request and answer a present, invalid Origin with 403 (validation is required since 2025-03-26; the explicit 403 since 2025-11-25)", On: OnHTTP},
+	{ID: "legacy sessions", Since: since2503, Text: "Once the server has ended a session, it MUST answer every request carrying that Mcp-Session-Id with 404 Not Found", On: OnHTTP},
+	{ID: "HTTP-NOTIF-202", Since: since2503, Text: "An accepted notification MUST get 202 with no body; a rejected one an error status", On: OnHTTP},
 	{ID: "HDR-PROTO-VERSION", Since: since2506, Text: "A request with an unsupported MCP-Protocol-Version MUST get 400 (2026-07-28: 400 with -32022 and data.supported); on modern requests MCP-Protocol-Version is required and MUST equal _meta protocolVersion; on any transport a 2026-07-28 server MUST answer a protocol version it does not implement with -32022 and data.supported"},
 	// Streamable HTTP, modern.
-	{ID: "HTTP-NO-SESSION", Since: sinceModern, Text: "A modern server MUST NOT mint or echo Mcp-Session-Id"},
-	{ID: "HDR-MISMATCH-400", Since: sinceModern, Text: "A server that processes the body MUST reject a missing required standard header, a header/body mismatch, invalid characters in a header or undecodable Base64 with 400 and -32020"},
-	{ID: "HDR-B64-SENTINEL", Since: sinceModern, Text: "Servers MUST decode the =?base64?…?= form of Mcp-Name and Mcp-Param-* before comparing it with the body"},
-	{ID: "HDR-MCP-METHOD", Since: sinceModern, Text: "Every modern HTTP request MUST carry Mcp-Method equal to the body's method (case-sensitive)"},
-	{ID: "HDR-MCP-NAME", Since: sinceModern, Text: "tools/call, prompts/get and resources/read MUST carry Mcp-Name equal to params.name or params.uri (the tasks extension: params.taskId)"},
-	{ID: "HDR-MCP-PARAM", Since: sinceModern, Text: "Clients MUST send Mcp-Param-{Name} for every x-mcp-header-bound argument that is present and not null, with the argument's value (Base64-sentinel encoded when unsafe)"},
-	{ID: "HTTP-METHOD-404", Since: sinceModern, Text: "An unknown or unimplemented method MUST get 404 with -32601"},
+	{ID: "HTTP-NO-SESSION", Since: sinceModern, Text: "A modern server MUST NOT mint or echo Mcp-Session-Id", On: OnHTTP},
+	{ID: "HDR-MISMATCH-400", Since: sinceModern, Text: "A server that processes the body MUST reject a missing required standard header, a header/body mismatch, invalid characters in a header or undecodable Base64 with 400 and -32020", On: OnHTTP},
+	{ID: "HDR-B64-SENTINEL", Since: sinceModern, Text: "Servers MUST decode the =?base64?…?= form of Mcp-Name and Mcp-Param-* before comparing it with the body", On: OnHTTP},
+	{ID: "HDR-MCP-METHOD", Since: sinceModern, Text: "Every modern HTTP request MUST carry Mcp-Method equal to the body's method (case-sensitive)", On: OnHTTP},
+	{ID: "HDR-MCP-NAME", Since: sinceModern, Text: "tools/call, prompts/get and resources/read MUST carry Mcp-Name equal to params.name or params.uri (the tasks extension: params.taskId)", On: OnHTTP},
+	{ID: "HDR-MCP-PARAM", Since: sinceModern, Text: "Clients MUST send Mcp-Param-{Name} for every x-mcp-header-bound argument that is present and not null, with the argument's value (Base64-sentinel encoded when unsafe)", On: OnHTTP},
+	{ID: "HTTP-METHOD-404", Since: sinceModern, Text: "An unknown or unimplemented method MUST get 404 with -32601", On: OnHTTP},
 	{ID: "META-REQ-FIELDS", Since: sinceModern, Text: "Every modern request MUST carry _meta protocolVersion and clientCapabilities; a server MUST reject a request missing either with -32602 (HTTP 400, HTTP-META-400)"},
 	{ID: "server/discover", Since: sinceModern, Text: "Servers MUST implement server/discover"},
 	{ID: "STDIO-NO-SRV-REQ", Since: sinceModern, Text: "A modern server MUST NOT send JSON-RPC requests (on stdio or any SSE stream, SSE-NO-REQUESTS): server-to-client needs go through InputRequiredResult"},

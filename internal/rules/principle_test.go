@@ -90,3 +90,19 @@ func TestLegacyProfileNeverJudgedByModernRule(t *testing.T) {
 		}
 	}
 }
+
+// A rule cites a clause of the transport it is checked on: a stdio
+// clause never backs an HTTP finding, nor an HTTP clause a stdio one
+// (issue 23 item 4: a 202 with a body was reported under the client's
+// stdin clause).
+func TestClauseTransportMatchesRule(t *testing.T) {
+	for _, r := range All() {
+		c, ok := r.Clause()
+		if !ok || c.Transport() == OnAny {
+			continue
+		}
+		if r.On != c.Transport() {
+			t.Errorf("%s (checked on %s) cites %s, a clause of %s only", r.ID, r.On, c.ID, c.Transport())
+		}
+	}
+}

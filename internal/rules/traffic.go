@@ -6,9 +6,11 @@ package rules
 // catalogue) so that one problem has one id.
 var trafficCatalogue = []Rule{
 	// Frames that are not JSON-RPC, and batches.
-	{ID: "message.invalid_frame", Group: GroupMessage, Level: MUST, Class: Violation, Must: "STDIO-STDIN-CLEAN", On: OnAny, Traffic: true, Signal: SignalInvalid,
-		Summary: "a frame on the protocol channel is not a JSON-RPC message", Spec: "JSON-RPC 2.0 §4, STDIO-STDIN-CLEAN", Section: "§3.1",
-		Note: "a server's stdout on stdio is reported as stdio.stdout_not_clean instead"},
+	{ID: "message.invalid_frame", Group: GroupMessage, Level: MUST, Class: Violation, Must: "JSON-RPC 2.0 §4", On: OnAny, Traffic: true, Signal: SignalInvalid,
+		Summary: "a frame on the protocol channel is not a JSON-RPC message", Spec: "JSON-RPC 2.0 §4", Section: "§3.1, §3.2",
+		Note: "on stdio it is stdio.stdout_not_clean (the server's stdout) or stdio.stdin_not_clean (the client's stdin), and a 202 answer with a body is transport.notification_not_202: each cites the clause of its transport"},
+	{ID: "stdio.stdin_not_clean", Group: GroupStdio, Level: MUST, Class: Violation, Must: "STDIO-STDIN-CLEAN", On: OnStdio, Traffic: true, Signal: SignalInvalid,
+		Summary: "the client wrote something that is not an MCP message to the server's stdin (the client is wrong)", Spec: "STDIO-STDIN-CLEAN", Section: "§3.1"},
 	{ID: "message.batch_not_allowed", Group: GroupMessage, Level: MUST, Class: Violation, Must: "STDIO-NO-BATCH", On: OnAny, Traffic: true, Signal: SignalInvalid,
 		Summary: "a JSON-RPC batch was sent on a revision other than 2025-03-26", Spec: "STDIO-NO-BATCH, HTTP-BODY-SINGLE", Section: "§1.1, §3.1, §3.2",
 		Note: "judged by the revision the session negotiated; a batch on 2025-03-26, or before any revision is known, is not reported (mcpsnoop flagged every stdio batch)"},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,9 +40,17 @@ func (c *Checker) frame(f *calls.Frame) {
 		if f.Msg.Err != nil {
 			why = f.Msg.Err.Error()
 		}
-		if rec.Transport == session.Stdio && rec.Dir == session.ServerToClient {
+		// Each transport's own clause: the server's stdout and the
+		// client's stdin on stdio, an accepted notification's empty body
+		// on HTTP, and JSON-RPC itself for the rest.
+		switch {
+		case rec.Transport == session.Stdio && rec.Dir == session.ServerToClient:
 			r("stdio.stdout_not_clean", "the server wrote to stdout: "+why)
-		} else {
+		case rec.Transport == session.Stdio && rec.Dir == session.ClientToServer:
+			r("stdio.stdin_not_clean", "the client wrote to stdin: "+why)
+		case rec.Transport == session.HTTP && rec.Dir == session.ServerToClient && rec.Status == http.StatusAccepted && !rec.SSE:
+			r("transport.notification_not_202", fmt.Sprintf("HTTP 202 (accepted) with the body %s: an accepted notification gets no body", clipFrame(rec.Frame)))
+		default:
 			r("message.invalid_frame", string(rec.Dir)+" frame: "+why)
 		}
 		return
@@ -644,4 +653,13 @@ func inputSchemaProblem(s json.RawMessage) string {
 		return "an inputSchema whose root type is a union " + string(t)
 	}
 	return "an inputSchema with root type " + string(t)
+}
+
+// clipFrame shows the start of a frame in a message, quoted.
+func clipFrame(b []byte) string {
+	const max = 80
+	if len(b) > max {
+		return strconv.Quote(string(b[:max])) + "…"
+	}
+	return strconv.Quote(string(b))
 }

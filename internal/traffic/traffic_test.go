@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -213,5 +214,55 @@ func TestPageScopesJudgedAsInCompat(t *testing.T) {
 				t.Errorf("%s: %s", edit[1], f)
 			}
 		}
+	}
+}
+
+// Every finding on a recorded frame cites a clause of the transport that
+// frame travelled on: an HTTP body never breaks a stdio clause (issue 23
+// item 4: a 202 with the body null was reported under STDIO-STDIN-CLEAN).
+func TestCitedClauseMatchesFrameTransport(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if !strings.HasSuffix(f.Name, ".jsonl") {
+				continue
+			}
+			var recs []*session.Record
+			r := session.NewReader(bytes.NewReader(f.Data))
+			for {
+				rec, err := r.Next()
+				if err != nil {
+					break
+				}
+				recs = append(recs, rec)
+			}
+			c := New(&Options{OnFinding: func(fd Finding) {
+				rule, _ := rules.Lookup(fd.RuleID)
+				clause, ok := rule.Clause()
+				if !ok || fd.Location == nil || fd.Location.Line < 1 || fd.Location.Line > len(recs) {
+					return
+				}
+				checked++
+				got := string(recs[fd.Location.Line-1].Transport)
+				if want := clause.Transport(); want != rules.OnAny && want != got {
+					t.Errorf("%s %s: line %d: %s cites %s (a %s clause) on a %s frame", file, f.Name, fd.Location.Line, fd.RuleID, clause.ID, want, got)
+				}
+			}})
+			for i, rec := range recs {
+				c.Add(rec, i+1)
+			}
+			c.Finish()
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no finding with a clause was checked")
 	}
 }
