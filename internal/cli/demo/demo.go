@@ -142,7 +142,7 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 	switch r.ExitCode {
 	case cmdutil.ExitDrift:
 		fmt.Fprintf(opts.IO.Out, "exit 1 means drift at or above the gate (fail-on=%s): a client holding the old contract may break.\n", gate.FailOn)
-		fmt.Fprintln(opts.IO.Out, "if the change is intended, accept it with 'mcpward check --update'; if not, the server's owner reverts it.")
+		fmt.Fprintln(opts.IO.Out, "in a repository of your own (mcpward init, then mcpward record), an intended change is accepted with 'mcpward check --update'; the demo keeps no snapshot to update.")
 	case cmdutil.ExitOK:
 		fmt.Fprintf(opts.IO.Out, "exit 0 means nothing at or above the gate (fail-on=%s): CI passes.\n", gate.FailOn)
 		fmt.Fprintln(opts.IO.Out, "lower the gate with --fail-on cosmetic to fail on any change.")
