@@ -1,6 +1,7 @@
 package sitecmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/site"
 )
 
 func TestNewCmdSiteFlags(t *testing.T) {
@@ -135,5 +137,33 @@ func TestSiteRunErrors(t *testing.T) {
 				t.Errorf("hint = %q, want %q", h, tt.hint)
 			}
 		})
+	}
+}
+
+// TestSiteRunEmbedded is `mcpward site` from an installed binary: no go
+// command on PATH, no source tree around, no --engine; the site is written
+// with the engine embedded in mcpward (issue 25 item 9: it used to fail
+// with "the go command is not on PATH").
+func TestSiteRunEmbedded(t *testing.T) {
+	opts, stderr := testOpts(t) // PATH is an empty folder, the working directory a temporary one
+	opts.Out = filepath.Join(t.TempDir(), "site")
+	if err := siteRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := site.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz, err := os.ReadFile(filepath.Join(opts.Out, "engine.wasm.gz"))
+	if err != nil || !bytes.Equal(gz, eng.Gz) {
+		t.Errorf("engine.wasm.gz is not the embedded engine (%d bytes, %v)", len(gz), err)
+	}
+	for _, f := range []string{"demo.html", "engine.html", "wasm_exec.js"} {
+		if _, err := os.Stat(filepath.Join(opts.Out, f)); err != nil {
+			t.Errorf("missing %s", f)
+		}
+	}
+	if strings.Contains(stderr(), "compiling") {
+		t.Errorf("stderr = %q: it compiled an engine", stderr())
 	}
 }
