@@ -225,6 +225,11 @@ const (
 	// was the last page, and the session's tool set was replaced.
 	NoteListPage
 	NoteListComplete
+	// NoteInverted: a response the log numbers before its request (a
+	// request of its id followed within InvertWindow): the recorder's
+	// defect, not the peer's. The response is handed to OnFrame after its
+	// request, paired (Frame.InvertedBefore is the request's seq).
+	NoteInverted
 )
 
 // A Frame is one JSON-RPC message (a batch element counts as one) with
@@ -248,7 +253,12 @@ type Frame struct {
 	Call *Call
 	// Superseded is the call a reused id replaced (NoteIDReused).
 	Superseded *Call
-	Notes      Note
+	// InvertedBefore is the seq of the request a NoteInverted response
+	// was numbered before.
+	InvertedBefore uint64
+	// again is set on a held response's copy: it is not held twice.
+	again bool
+	Notes Note
 	// Session is the frame's session state (tools seen so far, counts).
 	Session *Session
 	// Params is the decoded common part of a request's params.

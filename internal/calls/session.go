@@ -47,6 +47,11 @@ type Session struct {
 	ClientVersion string       `json:"clientVersion,omitempty"`
 	// ExitCode is the server's exit code from the exit record, if any.
 	ExitCode *int `json:"exitCode,omitempty"`
+	// WireOrder is set when the start record says its writer numbers
+	// frames in the order of the wire (session.OrderWire): a response
+	// numbered before its request is then a defect of mcpward's recorder,
+	// not a trait of an older writer.
+	WireOrder bool `json:"-"`
 
 	index   int
 	lastSeq uint64
@@ -149,9 +154,11 @@ func (ss *Session) meta(rec *session.Record) {
 		var v struct {
 			Argv   []string `json:"argv"`
 			Target string   `json:"target"`
+			Order  string   `json:"order"`
 		}
 		if json.Unmarshal(rec.Info, &v) == nil {
 			ss.Command, ss.Target = v.Argv, v.Target
+			ss.WireOrder = v.Order == session.OrderWire
 		}
 	case session.KindLost:
 		var v struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/mcp"
@@ -46,6 +47,26 @@ type Store struct {
 	tokens  map[string]*Call // session + scope + progress token
 	closed  map[string]bool  // progress tokens of settled calls (bounded)
 	closedQ []string
+	// held are responses that matched no request, kept for InvertWindow
+	// in case their request follows (NoteInverted).
+	held []*heldResponse
+}
+
+// InvertWindow is how long after a response that matches no request the
+// store waits for the request (of its id, the other way) to follow in the
+// log. A recorder that forwarded a read before numbering it (mcpward
+// before its logs said "order":"wire", mcpsnoop) let a fast peer's answer
+// be numbered just before the request it answers; the request's time then
+// lay within a few milliseconds of the answer's (up to 21 ms seen, most
+// often earlier than the answer's, on a loaded machine).
+const InvertWindow = 50 * time.Millisecond
+
+// A heldResponse is a response waiting for its request: a copy of its
+// record (the caller may reuse the one it passed), decoded again.
+type heldResponse struct {
+	f    *Frame
+	ex   *exchange
+	keys []callKey // the keys its request may have been registered under
 }
 
 type exchangeKey struct {
@@ -133,10 +154,14 @@ func (s *Store) Add(rec *session.Record, line int) {
 	if rec == nil {
 		return
 	}
+	s.releaseHeld(rec.Time, "")
 	ss := s.session(rec, line)
 	ss.observe(rec)
 	if rec.Dir == session.Meta {
 		ss.meta(rec)
+		if rec.Kind == session.KindExit {
+			s.releaseHeld(time.Time{}, rec.Session) // nothing follows the end
+		}
 		s.emit(&Frame{Record: rec, Line: line, Kind: KindMeta, Session: ss})
 		return
 	}
@@ -268,7 +293,9 @@ func (s *Store) message(f *Frame, ex *exchange) {
 		s.notification(f, ex)
 	case m.Result != nil || m.Error != nil:
 		f.Kind = KindResponse
-		s.response(f, ex)
+		if s.response(f, ex) {
+			return // held: emitted when paired or let go
+		}
 	default:
 		f.Kind = KindInvalid
 		if rec.Transport == session.HTTP && rec.Status >= 400 {
@@ -279,7 +306,83 @@ func (s *Store) message(f *Frame, ex *exchange) {
 		f.Revision = f.Session.revisionFor(f.scopeSID())
 	}
 	s.emit(f)
+	if f.Kind == KindRequest && f.Call != nil && len(s.held) > 0 {
+		s.pairHeld(f)
+	}
 }
+
+// hold keeps a response that matched no request, in case its request
+// follows within InvertWindow, and reports whether it did. Batch elements
+// are not held.
+func (s *Store) hold(f *Frame, ex *exchange, keys []callKey) bool {
+	if f.Batch {
+		return false
+	}
+	rec := *f.Record
+	rec.Frame = bytes.Clone(rec.Frame)
+	s.held = append(s.held, &heldResponse{
+		f:    &Frame{Record: &rec, Line: f.Line, Kind: KindResponse, Msg: jsonrpc.Decode(rec.Frame), Session: f.Session, again: true},
+		ex:   ex,
+		keys: keys,
+	})
+	return true
+}
+
+// pairHeld answers the call of request frame req with the held response
+// of its id, if there is one: the log numbered the response first.
+func (s *Store) pairHeld(req *Frame) {
+	for i, h := range s.held {
+		if !slices.Contains(h.keys, req.Call.key) {
+			continue
+		}
+		s.held = slices.Delete(s.held, i, i+1)
+		h.f.Notes |= NoteInverted
+		h.f.InvertedBefore = req.Record.Seq
+		s.finishResponse(h)
+		return
+	}
+}
+
+// releaseHeld lets go of the held responses of session sess ("" for all)
+// that no request can pair any more (before is zero: all of them; else
+// those older than before by more than InvertWindow), as unmatched.
+func (s *Store) releaseHeld(before time.Time, sess string) {
+	if len(s.held) == 0 {
+		return
+	}
+	var keep []*heldResponse
+	var gone []*heldResponse
+	for _, h := range s.held {
+		rec := h.f.Record
+		if (sess == "" || rec.Session == sess) && (before.IsZero() || before.Sub(rec.Time) > InvertWindow) {
+			gone = append(gone, h)
+		} else {
+			keep = append(keep, h)
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	s.held = keep
+	for _, h := range gone {
+		s.finishResponse(h)
+	}
+}
+
+// finishResponse correlates a held response again, now for good, and
+// hands it on.
+func (s *Store) finishResponse(h *heldResponse) {
+	f := h.f
+	s.response(f, h.ex)
+	if f.Revision == "" {
+		f.Revision = f.Session.revisionFor(f.scopeSID())
+	}
+	s.emit(f)
+}
+
+// Flush lets go of the responses still held for their request (see
+// InvertWindow) as unmatched: call it after the last record.
+func (s *Store) Flush() { s.releaseHeld(time.Time{}, "") }
 
 func (f *Frame) scopeSID() string {
 	if f.Record.Transport != session.HTTP {
@@ -433,17 +536,26 @@ func (s *Store) lookup(k callKey) (c *Call, tomb bool) {
 	return nil, false
 }
 
-func (s *Store) response(f *Frame, ex *exchange) {
+// response correlates a response frame. It reports whether the frame was
+// held instead (see hold): a response that matches no request yet.
+func (s *Store) response(f *Frame, ex *exchange) (held bool) {
 	rec, m, ss := f.Record, f.Msg, f.Session
 	reqDir := session.ClientToServer
 	if rec.Dir == session.ClientToServer {
 		reqDir = session.ServerToClient
 	}
 	scope := s.responseScope(rec, ex)
-	c, tomb := s.lookup(callKey{rec.Session, scope, reqDir, m.ID.String()})
-	if c == nil && rec.Transport == session.HTTP && scope != "" && rec.Dir == session.ClientToServer {
+	keys := []callKey{{rec.Session, scope, reqDir, m.ID.String()}}
+	c, tomb := s.lookup(keys[0])
+	if rec.Transport == session.HTTP && scope != "" && rec.Dir == session.ClientToServer {
 		// A legacy client may answer without the session header.
-		c, tomb = s.lookup(callKey{rec.Session, "", reqDir, m.ID.String()})
+		keys = append(keys, callKey{rec.Session, "", reqDir, m.ID.String()})
+		if c == nil {
+			c, tomb = s.lookup(keys[1])
+		}
+	}
+	if c == nil && !m.ID.IsNull() && !f.again && s.hold(f, ex, keys) {
+		return true
 	}
 	if c == nil {
 		f.Notes |= NoteUnmatched
@@ -451,7 +563,7 @@ func (s *Store) response(f *Frame, ex *exchange) {
 			f.Notes |= NoteError
 			ss.Errors++
 		}
-		return
+		return false
 	}
 	f.Call = c
 	f.Revision = c.Revision
@@ -460,10 +572,10 @@ func (s *Store) response(f *Frame, ex *exchange) {
 			f.Notes |= NoteLate
 			s.answer(f, c)
 			s.settle(c, LateResult, rec, f.Line)
-			return
+			return false
 		}
 		f.Notes |= NoteDuplicate
-		return
+		return false
 	}
 	if rec.SSE {
 		c.Streamed = true
@@ -486,7 +598,7 @@ func (s *Store) response(f *Frame, ex *exchange) {
 			c.inputKeys = append(c.inputKeys, k)
 		}
 		slices.Sort(c.inputKeys)
-		return
+		return false
 	}
 	// Tasks: a task handle keeps the call pending.
 	if res != nil && res.ResultType == mcp.ResultTypeTask && res.TaskID != "" {
@@ -494,7 +606,7 @@ func (s *Store) response(f *Frame, ex *exchange) {
 		c.RespSeq, c.RespLine = rec.Seq, f.Line
 		c.ResultBytes += int64(len(m.Result))
 		s.tasks[c.Session+"\x00"+res.TaskID] = c
-		return
+		return false
 	}
 	s.answer(f, c)
 	if res != nil {
@@ -524,6 +636,7 @@ func (s *Store) response(f *Frame, ex *exchange) {
 		ss.Errors++
 	}
 	s.settle(c, state, rec, f.Line)
+	return false
 }
 
 // answer copies a response's outcome into its call.

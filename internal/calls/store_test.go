@@ -90,6 +90,7 @@ func feed(t *testing.T, text string, opts *Options) *run {
 	for i, rec := range script(t, text) {
 		r.store.Add(rec, i+1)
 	}
+	r.store.Flush()
 	return r
 }
 
@@ -190,6 +191,14 @@ func TestNotes(t *testing.T) {
 	}{
 		{"unmatched response", `
 s2c {"jsonrpc":"2.0","id":7,"result":{}}`, NoteUnmatched, []int{1}},
+		// Issue 22 item 3: a response the log numbered before its request
+		// (within InvertWindow) is paired, not unmatched.
+		{"inverted pair", `
+s2c {"jsonrpc":"2.0","id":7,"result":{}}
+c2s {"jsonrpc":"2.0","id":7,"method":"ping"}`, NoteInverted, []int{1}},
+		{"inverted pair is not unmatched", `
+s2c {"jsonrpc":"2.0","id":7,"result":{}}
+c2s {"jsonrpc":"2.0","id":7,"method":"ping"}`, NoteUnmatched, nil},
 		{"duplicate response", `
 c2s {"jsonrpc":"2.0","id":1,"method":"ping"}
 s2c {"jsonrpc":"2.0","id":1,"result":{}}
@@ -412,5 +421,73 @@ func TestEstimateTokens(t *testing.T) {
 		if got := EstimateTokens([]byte(tt.in)); got != tt.want {
 			t.Errorf("EstimateTokens(%q) = %d, want %d", tt.in, got, tt.want)
 		}
+	}
+}
+
+// Issue 22 item 3: a response numbered before its request is held until
+// the request follows (then handed on after it, paired, its call
+// completed), until a record later than InvertWindow lets it go as
+// unmatched, or until the session ends.
+func TestInvertedPair(t *testing.T) {
+	tests := []struct {
+		name    string
+		log     string
+		flush   bool
+		order   []int // the lines, as handed to OnFrame
+		states  []string
+		errors  int64
+		pending int
+	}{
+		{"paired", `
+c2s {"jsonrpc":"2.0","id":1,"method":"ping"}
+s2c {"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"x"}}
+c2s {"jsonrpc":"2.0","id":2,"method":"ping"}
+s2c {"jsonrpc":"2.0","id":1,"result":{}}`, false, []int{1, 3, 2, 4}, []string{"ping 2 error", "ping 1 ok"}, 1, 0},
+		// 10 ms a record: the sixth is beyond the window of the first.
+		{"let go by time", `
+s2c {"jsonrpc":"2.0","id":9,"error":{"code":-1,"message":"x"}}
+c2s {"jsonrpc":"2.0","method":"notifications/initialized"}
+c2s {"jsonrpc":"2.0","method":"notifications/initialized"}
+c2s {"jsonrpc":"2.0","method":"notifications/initialized"}
+c2s {"jsonrpc":"2.0","method":"notifications/initialized"}
+c2s {"jsonrpc":"2.0","method":"notifications/initialized"}
+c2s {"jsonrpc":"2.0","id":9,"method":"ping"}`, false, []int{2, 3, 4, 5, 6, 1, 7}, nil, 1, 1},
+		{"let go at the end of the session", `
+s2c {"jsonrpc":"2.0","id":9,"result":{}}
+meta {}`, false, []int{1, 2}, nil, 0, 0},
+		{"let go by Flush", `
+s2c {"jsonrpc":"2.0","id":9,"result":{}}`, true, []int{1}, nil, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var order []int
+			var settled []string
+			s := New(&Options{
+				OnFrame:  func(f *Frame) { order = append(order, f.Line) },
+				OnSettle: func(c *Call) { settled = append(settled, fmt.Sprintf("%s %s %s", c.Method, c.ID, c.State)) },
+			})
+			for i, rec := range script(t, tt.log) {
+				if rec.Dir == session.Meta {
+					rec.Kind = session.KindExit
+				}
+				s.Add(rec, i+1)
+			}
+			if tt.flush {
+				s.Flush()
+			}
+			if d := cmp.Diff(tt.order, order); d != "" {
+				t.Errorf("OnFrame order mismatch (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.states, settled); d != "" {
+				t.Errorf("settled calls mismatch (-want +got):\n%s", d)
+			}
+			ss, _ := s.Session("s1")
+			if ss.Errors != tt.errors {
+				t.Errorf("Errors = %d, want %d", ss.Errors, tt.errors)
+			}
+			if n := len(s.Open()); n != tt.pending {
+				t.Errorf("%d calls open, want %d", n, tt.pending)
+			}
+		})
 	}
 }

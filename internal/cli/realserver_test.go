@@ -470,6 +470,15 @@ func burstThroughShim(t *testing.T) {
 	if pairs != calls+1 || len(inverted) > 0 {
 		t.Errorf("%d responses logged, want %d; %d logged before their request: %s", pairs, calls+1, len(inverted), strings.Join(inverted[:min(5, len(inverted))], "; "))
 	}
+	// The log says it keeps the order of the wire, so the correlator
+	// would call an inversion mcpward's own defect (issue 22 item 3):
+	// there must be none, and no call unmatched or unanswered.
+	_, check := runArgs(t, "sessions", "check", "--json", logPath)
+	for _, rule := range []string{"capture.order_inverted", "message.response_unmatched", "message.request_unanswered"} {
+		if strings.Contains(check, `"`+rule+`"`) {
+			t.Errorf("sessions check of the burst reports %s:\n%s", rule, check)
+		}
+	}
 }
 
 type runResult struct {

@@ -32,6 +32,7 @@ const (
 	GroupEra       = "era"       // eras, versions, removed methods
 	GroupCompat    = "compat"    // profile matrix and honesty across connections
 	GroupDegrade   = "degrade"   // D-group: degradation under reduced profiles
+	GroupCapture   = "capture"   // defects of the recording itself, not of a peer
 )
 
 // Signals: the counts `sessions check --fail-on` gates on that a traffic
@@ -189,7 +190,7 @@ func MustLookup(id string) Rule {
 // Groups returns the group names in catalogue order.
 func Groups() []string { return slices.Clone(groupOrder) }
 
-var groupOrder = []string{GroupTransport, GroupStdio, GroupXhdr, GroupCache, GroupError, GroupMessage, GroupEra, GroupCompat, GroupDegrade}
+var groupOrder = []string{GroupTransport, GroupStdio, GroupXhdr, GroupCache, GroupError, GroupMessage, GroupEra, GroupCompat, GroupDegrade, GroupCapture}
 
 func groupRank(g string) int {
 	if i := slices.Index(groupOrder, g); i >= 0 {

@@ -88,6 +88,10 @@ var trafficCatalogue = []Rule{
 	{ID: "message.frames_missing", Group: GroupMessage, Level: MAY, Class: Info, On: OnAny, Traffic: true, Signal: SignalIncomplete,
 		Summary: "the log misses frames (a gap in seq, or a lost record)", Spec: "session log format", Section: "§3.1",
 		Note: "the evidence is incomplete; a finding about the log, not the server"},
+	// The recording itself.
+	{ID: "capture.order_inverted", Group: GroupCapture, Level: MAY, Class: Info, On: OnAny, Traffic: true, Signal: SignalIncomplete,
+		Summary: "the log numbers a response before the request it answers: mcpward's capture defect, not the peer's", Spec: "session log format", Section: "§3.1",
+		Note: "a recorder that forwarded a read before numbering it (mcpward logs without \"order\":\"wire\" in the start record, mcpsnoop logs) let a fast answer be numbered first; the response is paired with the request of its id that follows within 50 ms, so neither message.response_unmatched nor message.request_unanswered is reported. In a log that says \"order\":\"wire\" it is a defect of mcpward's recorder"},
 	// Streamable HTTP routing headers (SEP-2243), modern requests only.
 	{ID: "transport.header_missing", Group: GroupTransport, Level: MUST, Class: Violation, Must: "HDR-MCP-METHOD", On: OnHTTP, Traffic: true, Signal: SignalMismatch,
 		Summary: "a modern request lacks MCP-Protocol-Version, Mcp-Method or a required Mcp-Name (the client is wrong)", Spec: "HDR-PROTO-VERSION, HDR-MCP-METHOD, HDR-MCP-NAME", Section: "§3.2",

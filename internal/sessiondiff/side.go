@@ -71,6 +71,7 @@ func (b *SideBuilder) settle(c *calls.Call) {
 // tools/calls in request order (those still open with their state now)
 // and its latest tool list. Call it once, after the last Add.
 func (b *SideBuilder) Side(name, sessionID string) *Side {
+	b.store.Flush()
 	for c, pc := range b.byCall {
 		pc.call.Status = c.State.String()
 		pc.call.Duration, pc.call.Finished = c.Duration(), !c.End.IsZero()

@@ -123,6 +123,7 @@ func (c *Checker) Counts(sessionID string) map[Signal]int {
 // Finish reports what only the end of the log shows: calls still pending
 // and missing frames. Call it once, after the last Add.
 func (c *Checker) Finish() {
+	c.store.Flush()
 	for _, call := range c.store.Open() {
 		if call.State == calls.Streaming || call.Parked() {
 			// A listen is not waiting, and an input_required result

@@ -463,6 +463,9 @@ func (c *Checker) response(f *calls.Frame, r func(rule, msg string)) {
 	if call.Name != "" {
 		what += " " + strconv.Quote(call.Name)
 	}
+	if f.Has(calls.NoteInverted) {
+		r("capture.order_inverted", invertedMessage(f, what))
+	}
 	switch {
 	case f.Has(calls.NoteDuplicate):
 		r("message.response_duplicate", fmt.Sprintf("%s id %s answered again", what, call.ID))
@@ -662,4 +665,14 @@ func clipFrame(b []byte) string {
 		return strconv.Quote(string(b[:max])) + "…"
 	}
 	return strconv.Quote(string(b))
+}
+
+// invertedMessage says which response the log numbered before its request,
+// and whose defect that is: the writer's, never the peer's.
+func invertedMessage(f *calls.Frame, what string) string {
+	msg := fmt.Sprintf("response seq %d was logged before its request seq %d (%s id %s): ", f.Record.Seq, f.InvertedBefore, what, f.Call.ID)
+	if f.Session.WireOrder {
+		return msg + "this log's writer promises the order of the wire (\"order\":\"wire\"), so mcpward's recorder is at fault; please report it"
+	}
+	return msg + "the writer numbered a read after forwarding it (a log written before \"order\":\"wire\", or by mcpsnoop), so a fast answer came first; paired, not the server's fault"
 }

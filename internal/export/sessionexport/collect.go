@@ -278,6 +278,7 @@ func (c *collector) finish(problems []string) error {
 	if c.chk != nil {
 		c.chk.Finish()
 	}
+	c.store.Flush() // responses held for a request that did not follow
 	c.flush()
 	left := make([]*calls.Call, 0, len(c.open))
 	for call := range c.open {

@@ -88,6 +88,7 @@ func baselineRun(opts *BaselineOptions) error {
 	if _, _, err := sessionlog.Read(path, st.Add); err != nil {
 		return err
 	}
+	st.Flush()
 	// The last session in the file with a complete tools/list.
 	var ss *calls.Session
 	for _, s := range st.Sessions() {

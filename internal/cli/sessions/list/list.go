@@ -89,6 +89,7 @@ func listRun(opts *ListOptions) error {
 		if err != nil {
 			return err
 		}
+		st.Flush()
 		for _, ss := range st.Sessions() {
 			entries = append(entries, Entry{File: p, Session: ss, Duration: ss.End.Sub(ss.Start), Summary: ss.Summary(), Skipped: skipped})
 		}
