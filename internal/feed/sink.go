@@ -104,6 +104,10 @@ func New(opts *Options) *Sink {
 	if o.Dial == nil {
 		sock := o.Socket
 		o.Dial = func(ctx context.Context) (net.Conn, error) {
+			// Checked on every attempt: a socket may be planted later.
+			if err := CheckOwner(sock); err != nil {
+				return nil, err
+			}
 			var d net.Dialer
 			return d.DialContext(ctx, "unix", sock)
 		}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/feed"
 	"github.com/mcpward/mcpward/internal/session"
 )
@@ -194,6 +195,10 @@ func listen(sock string) (net.Listener, error) {
 	}
 	if err := os.MkdirAll(filepath.Dir(sock), 0o700); err != nil {
 		return nil, fmt.Errorf("hub: create socket directory: %w", err)
+	}
+	// Neither a planted socket nor a directory others may write to.
+	if err := feed.CheckOwner(sock); err != nil {
+		return nil, fault.Input(fmt.Errorf("hub: %w", err))
 	}
 	if _, err := os.Lstat(sock); err == nil {
 		if c, err := net.DialTimeout("unix", sock, time.Second); err == nil {

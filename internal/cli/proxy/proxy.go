@@ -373,6 +373,10 @@ func openFeed(opts *ProxyOptions, id, label string) func(logPath string) *feed.S
 		fmt.Fprintf(opts.IO.ErrOut, "mcpward: live feed off: %v\n", err)
 		return nil
 	}
+	if err := feed.CheckOwner(sock); err != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "mcpward: live feed off: %v\n", err)
+		return nil
+	}
 	return func(logPath string) *feed.Sink {
 		if abs, err := filepath.Abs(logPath); err == nil {
 			logPath = abs
