@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
+	"strings"
 
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/proxy"
@@ -41,7 +43,7 @@ func serveHTTP(ctx context.Context, opts *ProxyOptions, ln net.Listener, so *pro
 	if opts.TLSCert != "" {
 		scheme = "https"
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "mcpward: proxying %s://%s%s to %s\n", scheme, ln.Addr(), opts.Target.RequestURI(), opts.Target.Redacted())
+	fmt.Fprintf(opts.IO.ErrOut, "mcpward: proxying %s://%s%s to %s\n", scheme, ln.Addr(), opts.Target.RequestURI(), bannerTarget(opts.Target))
 	if path != "" {
 		fmt.Fprintf(opts.IO.ErrOut, "mcpward: recording to %s\n", path)
 	}
@@ -69,4 +71,23 @@ func serveHTTP(ctx context.Context, opts *ProxyOptions, ln net.Listener, so *pro
 		}
 	}
 	return serveErr
+}
+
+// bannerTarget is the target as the start line shows it: the password and
+// every query value hidden, since a query often carries the key (?key=,
+// ?code=, ?sig=) and the line goes to a terminal or a client's log whatever
+// --redact-* says (issue 26 item 6).
+func bannerTarget(u *url.URL) string {
+	c := *u
+	if c.RawQuery != "" {
+		var parts []string
+		for _, kv := range strings.Split(c.RawQuery, "&") {
+			if name, _, ok := strings.Cut(kv, "="); ok {
+				kv = name + "=[REDACTED]"
+			}
+			parts = append(parts, kv)
+		}
+		c.RawQuery = strings.Join(parts, "&")
+	}
+	return c.Redacted()
 }

@@ -201,3 +201,13 @@ func TestHTTPRunRedactsSessionIDEverywhere(t *testing.T) {
 		t.Errorf("the log lacks the redacted auth challenge:\n%s", log)
 	}
 }
+
+// Issue 26 item 6: the start line printed the target's query secrets
+// (?key=, ?code=, ?sig=) and its password.
+func TestBannerTargetHidesQuerySecrets(t *testing.T) {
+	u, _ := url.Parse("https://user:pw-s3cr3t@api.example/mcp?key=k-s3cr3t&code=c-s3cr3t&sig=g-s3cr3t&flag")
+	got := bannerTarget(u)
+	if strings.Contains(got, "s3cr3t") || !strings.Contains(got, "key=[REDACTED]") || !strings.Contains(got, "api.example/mcp") || !strings.Contains(got, "&flag") {
+		t.Errorf("bannerTarget = %q, want the host and path, names kept, values and password hidden", got)
+	}
+}
