@@ -68,6 +68,7 @@ type Server struct {
 	checker *checker
 	guard   hostguard.Guard // same origin only
 	events  chan struct{}   // slots for event streams
+	counts  counts          // frames and errors of each hub session
 }
 
 // maxEventStreams bounds the open event streams (each holds a hub

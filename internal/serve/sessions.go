@@ -8,31 +8,87 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/export/sessionexport"
 	"github.com/mcpward/mcpward/internal/hub"
 )
 
 // SessionRow is one session of GET /api/sessions.
 type SessionRow struct {
-	ID        string    `json:"id"`
-	Label     string    `json:"label"`
-	Transport string    `json:"transport"`
-	Client    string    `json:"client,omitempty"`
-	Server    string    `json:"server,omitempty"`
-	Live      bool      `json:"live"`
-	Exited    bool      `json:"exited"`
-	Requests  int64     `json:"requests"`
-	Responses int64     `json:"responses"`
-	Notifs    int64     `json:"notifications"`
-	Errors    int64     `json:"errors"`
-	Stderr    int64     `json:"stderr"`
-	Records   int64     `json:"records"`
-	Missing   int64     `json:"missing"`
-	Problems  int64     `json:"problems"`
-	First     time.Time `json:"first"`
-	Last      time.Time `json:"last"`
+	ID        string `json:"id"`
+	Label     string `json:"label"`
+	Transport string `json:"transport"`
+	Client    string `json:"client,omitempty"`
+	Server    string `json:"server,omitempty"`
+	Live      bool   `json:"live"`
+	Exited    bool   `json:"exited"`
+	Requests  int64  `json:"requests"`
+	Responses int64  `json:"responses"`
+	Notifs    int64  `json:"notifications"`
+	// Frames and Errors are the session's counts as every other surface
+	// gives them (calls.Session: wire frames; the error signal).
+	Frames   int64     `json:"frames"`
+	Errors   int64     `json:"errors"`
+	Stderr   int64     `json:"stderr"`
+	Records  int64     `json:"records"`
+	Missing  int64     `json:"missing"`
+	Problems int64     `json:"problems"`
+	First    time.Time `json:"first"`
+	Last     time.Time `json:"last"`
+}
+
+// counts follows each hub session through a correlation store of its own,
+// so that its frames and errors are counted where every other surface
+// counts them (calls.Session), not by the hub's quick classification. A
+// session is fed the records it has not seen yet on each listing.
+type counts struct {
+	mu       sync.Mutex
+	sessions map[string]*counted
+}
+
+type counted struct {
+	store *calls.Store
+	next  uint64 // the lowest seq not fed yet
+}
+
+// of returns the frames and errors of every session in infos, and forgets
+// the sessions the hub no longer lists.
+func (c *counts) of(h *hub.Hub, infos []hub.SessionInfo) (frames, errs map[string]int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sessions == nil {
+		c.sessions = map[string]*counted{}
+	}
+	frames, errs = map[string]int64{}, map[string]int64{}
+	listed := map[string]bool{}
+	for _, in := range infos {
+		listed[in.ID] = true
+		cs := c.sessions[in.ID]
+		if cs == nil {
+			cs = &counted{store: calls.New(nil), next: 1}
+			c.sessions[in.ID] = cs
+		}
+		// Records reads back at most a bounded number from the log at a
+		// time: a long log is caught up over a few listings.
+		if recs, err := h.Records(in.ID, cs.next, 0); err == nil {
+			for _, r := range recs {
+				cs.store.Add(r, 0)
+				cs.next = r.Seq + 1
+			}
+		}
+		if ss, ok := cs.store.Session(in.ID); ok {
+			frames[in.ID], errs[in.ID] = ss.Frames, ss.Errors
+		}
+	}
+	for id := range c.sessions {
+		if !listed[id] {
+			delete(c.sessions, id)
+		}
+	}
+	return frames, errs
 }
 
 func peer(p *hub.Peer) string {
@@ -48,11 +104,13 @@ func peer(p *hub.Peer) string {
 func (s *Server) sessions(w http.ResponseWriter, r *http.Request) {
 	rows := []SessionRow{}
 	if h := s.opts.Hub; h != nil {
-		for _, in := range h.Sessions() {
+		infos := h.Sessions()
+		frames, errs := s.counts.of(h, infos)
+		for _, in := range infos {
 			rows = append(rows, SessionRow{
 				ID: in.ID, Label: in.Label, Transport: string(in.Transport), Client: peer(in.Client), Server: peer(in.Server),
 				Live: in.Live, Exited: in.Exited, Requests: in.Requests, Responses: in.Responses, Notifs: in.Notifications,
-				Errors: in.Errors, Stderr: in.Stderr, Records: in.Records, Missing: in.Missing, Problems: in.Problems,
+				Frames: frames[in.ID], Errors: errs[in.ID], Stderr: in.Stderr, Records: in.Records, Missing: in.Missing, Problems: in.Problems,
 				First: in.First, Last: in.Last,
 			})
 		}

@@ -124,7 +124,7 @@ func TestExportDecodesWithOfficialProtos(t *testing.T) {
 		"service.name": "mcpward", "mcpward.session.id": "S1", "mcpward.server.label": "weather", "mcpward.transport": "stdio",
 		"process.command": "npx", "process.command_args": "npx weather-server --token [REDACTED]",
 		"mcpward.server.name": "weather", "mcpward.server.version": "2.0",
-		"mcpward.session.lost_frames": "2",
+		"mcpward.session.lost_frames": "2", "mcpward.session.frames": "9", "mcpward.session.errors": "1",
 	}
 	if d := cmp.Diff(wantRes, attrMap(rs.Resource.Attributes)); d != "" {
 		t.Errorf("resource attributes mismatch (-want +got):\n%s", d)

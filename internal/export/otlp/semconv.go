@@ -74,6 +74,10 @@ const (
 	AttrServerVersion     = "mcpward.server.version"
 	AttrClientName        = "mcpward.client.name"
 	AttrSessionLostFrames = "mcpward.session.lost_frames"
+	// The session's wire frames and errors (the error signal) so far, as
+	// every surface counts them (calls.Session).
+	AttrSessionFrames = "mcpward.session.frames"
+	AttrSessionErrors = "mcpward.session.errors"
 )
 
 // EventFinding is the name of the span event of one finding, with its

@@ -227,7 +227,9 @@ func idString(raw string) string {
 
 // SessionResource returns the resource attributes of a recorded session:
 // only what the log says. Frames lost are the recorder's own count (its
-// "lost" records), reported only when there were any.
+// "lost" records), reported only when there were any; frames and errors
+// are the session's counts when the resource is read (a chunk of a long
+// session's spans carries the counts so far).
 func SessionResource(s *calls.Session) []Attr {
 	a := []Attr{
 		String(AttrServiceName, ServiceName),
@@ -257,7 +259,7 @@ func SessionResource(s *calls.Session) []Attr {
 	if s.Lost > 0 {
 		a = append(a, Int(AttrSessionLostFrames, s.Lost))
 	}
-	return a
+	return append(a, Int(AttrSessionFrames, s.Frames), Int(AttrSessionErrors, s.Errors))
 }
 
 // BuilderOptions configure a Builder.

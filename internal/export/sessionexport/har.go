@@ -1,6 +1,7 @@
 package sessionexport
 
 import (
+	"fmt"
 	"io"
 	"net/url"
 	"slices"
@@ -235,8 +236,10 @@ func (s *harSink) finish(e *ending) error {
 		if ss.ServerName != "" {
 			title = ss.ServerName + " " + ss.ServerVersion + " via " + title
 		}
+		// The session's counts as every surface gives them (calls.Session).
 		pages = append(pages, har.Page{StartedDateTime: ss.Start.UTC().Format(har.TimeFormat), ID: ss.ID, Title: title,
-			PageTimings: har.PageTimings{OnContentLoad: -1, OnLoad: -1}})
+			PageTimings: har.PageTimings{OnContentLoad: -1, OnLoad: -1},
+			Comment:     fmt.Sprintf("%d frames, %d calls, %d errors", ss.Frames, ss.Calls, ss.Errors)})
 	}
 	return s.w.Close(pages)
 }

@@ -146,14 +146,14 @@
         if (ss.length === 0) {
           box.appendChild(el("p", "dim", "No sessions yet. Run a server through `mcpward proxy` (or `mcpward -- <command>`): it shows up here as it speaks."));
         } else {
-          box.appendChild(table(["session", "id", "transport", "server", "client", "records", "requests", "errors", "last", ""],
+          box.appendChild(table(["session", "id", "transport", "server", "client", "frames", "requests", "errors", "last", ""],
             ss.map(function (s) {
               var state = el("span");
               if (s.live) state.appendChild(el("span", "badge live", "live"));
               else if (s.exited) state.appendChild(el("span", "badge", "exited"));
               if (s.missing) state.appendChild(el("span", "badge bad", s.missing + " missing"));
               return row([link("#/session/" + enc(s.id), s.label || s.id), s.id, s.transport, s.server, s.client,
-                s.records, s.requests, s.errors || "\u00b7", fmtTime(s.last), state], "session");
+                s.frames, s.requests, s.errors || "\u00b7", fmtTime(s.last), state], "session");
             }), "sessions-table"));
         }
         ready(g);

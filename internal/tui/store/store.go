@@ -70,6 +70,10 @@ type Row struct {
 	// Observation is what the row shows without it being a fault: the
 	// client re-fetched a result that was still fresh (cache.stale_refetch).
 	Observation string
+	// WireFrame: the row is a frame on the wire, as calls.Session.Frames
+	// counts them (not a start, exit or stderr record; a batch counts once,
+	// on its first element's row).
+	WireFrame bool
 	// ss is the session the row belongs to (see Unanswered).
 	ss *Session
 	// rec is the record the row was made from. It is weak: the source
@@ -92,6 +96,9 @@ type Session struct {
 	// Dropped counts rows that fell out of the window.
 	Dropped int64
 	// Totals over the whole session, regardless of the window or a filter.
+	// Frames (wire frames) and Errors (the error signal) are the
+	// correlation store's own counts (calls.Session), as every other
+	// surface gives them; the store sets them on each ingest.
 	Frames, Errors, Bad, Warn int64
 	LastSeen                  time.Time
 	// Drift is how the latest complete tools/list compares with the
@@ -339,6 +346,7 @@ func (s *Store) onFrame(f *calls.Frame) {
 	if f.Batch {
 		r.Batch = f.BatchIndex + 1
 	}
+	r.WireFrame = (rec.Dir == session.ClientToServer || rec.Dir == session.ServerToClient) && rec.HasFrame && f.BatchIndex == 0
 	m := &f.Msg
 	r.Method = m.Method
 	if !m.ID.IsZero() {
@@ -388,13 +396,12 @@ func (s *Store) onFrame(f *calls.Frame) {
 	}
 	r.Cache = traffic.CacheHint(f)
 	r.Observation = ss.cache.Frame(f)
-	ss.Frames++
+	if c := f.Session; c != nil {
+		ss.Frames, ss.Errors = c.Frames, c.Errors
+	}
 	if f.Notes&calls.NoteListComplete != 0 {
 		ss.listGen++
 		s.relisted[rec.Session] = struct{}{}
-	}
-	if f.Notes&calls.NoteError != 0 {
-		ss.Errors++
 	}
 	if f.Kind == calls.KindInvalid {
 		ss.Bad++

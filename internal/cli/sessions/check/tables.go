@@ -17,8 +17,8 @@ import (
 func writeTables(w io.Writer, reports []sessionReport, tty bool, width int, slow time.Duration) {
 	for _, r := range reports {
 		ss, sum := r.session, r.summary
-		fmt.Fprintf(w, "\nsession %s (%s, %s) %s:%d: %d calls, %d errors, p50 %v p95 %v p99 %v\n",
-			ss.ID, ss.Label, ss.Transport, r.file, ss.FirstLine, ss.Calls, ss.Errors,
+		fmt.Fprintf(w, "\nsession %s (%s, %s) %s:%d: %d frames, %d calls, %d errors, p50 %v p95 %v p99 %v\n",
+			ss.ID, ss.Label, ss.Transport, r.file, ss.FirstLine, ss.Frames, ss.Calls, ss.Errors,
 			round(sum.Latency.P50), round(sum.Latency.P95), round(sum.Latency.P99))
 		if len(sum.Tools) == 0 {
 			continue

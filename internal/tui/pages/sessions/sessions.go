@@ -83,7 +83,11 @@ func (p *Page) Refresh() {
 	}
 }
 
-func errs(s *store.Session) int64 { return max(s.Errors, s.Info.Errors) }
+// errs is the session's error count as every surface gives it (the error
+// signal, counted by the correlation store). The source's own count (the
+// hub's quick classification of JSON-RPC errors) is another measure and is
+// not mixed in.
+func errs(s *store.Session) int64 { return s.Errors }
 
 func last(s *store.Session) time.Time {
 	if s.Info.Last.After(s.LastSeen) {

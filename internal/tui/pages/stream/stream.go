@@ -269,14 +269,20 @@ func (p *Page) View() string {
 	return p.tbl.Render(cols, len(p.rows), row, w, p.c.Height, st.TableHeader, st.Selected)
 }
 
-// Footer is the page's counter text: shown/total frames, missing, and
+// Footer is the page's counter text: shown/total wire frames, missing, and
 // error, bad, warning and pending counts over the whole session.
 func (p *Page) Footer() string {
 	ss := p.st.Session(p.session)
 	if ss == nil {
 		return ""
 	}
-	s := fmt.Sprintf("frames %d/%d", len(p.rows), ss.Frames)
+	shown := 0
+	for _, r := range p.rows {
+		if r.WireFrame {
+			shown++
+		}
+	}
+	s := fmt.Sprintf("frames %d/%d", shown, ss.Frames)
 	if ss.Dropped > 0 {
 		s += fmt.Sprintf(" (%d older not held)", ss.Dropped)
 	}
