@@ -36,3 +36,33 @@ func TestDualEraLegacyUnsupportedVersion500(t *testing.T) {
 		}
 	}
 }
+
+// The same for Origin: from 2025-11-25 a legacy session answers a foreign
+// Origin with 403, whatever the server's modern requests do (item 6).
+func TestDualEraLegacyOriginServed(t *testing.T) {
+	script := []byte(`[{"header": {"Origin": "http://mcpward-evil.example", "Mcp-Session-Id": "*"}, "lacks": ["_meta"], "status": 200,
+		"body": {"jsonrpc": "2.0", "id": "$ID", "result": {"tools": []}}}]`)
+	for _, tc := range []struct {
+		script []byte
+		want   string
+	}{
+		{script, "fail"},
+		{[]byte(`[]`), "pass"},
+	} {
+		s := connectScripted(t, "dual-era", tc.script)
+		rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "modern-full"), ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, a := range rep.Assertions {
+			if a.ID == "transport.origin_invalid_not_403" {
+				got = a.Verdict
+				t.Logf("%s: %s", a.Verdict, a.Detail)
+			}
+		}
+		if rep.Era != "dual" || got != tc.want {
+			t.Errorf("era %s, origin rule %q, want dual, %q", rep.Era, got, tc.want)
+		}
+	}
+}

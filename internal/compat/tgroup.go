@@ -264,27 +264,37 @@ func (e *engine) unsupportedVersion(ctx context.Context, modern bool, sess *targ
 	e.judge(id, r, r.status() == 400, "400 (legacy: an unsupported MCP-Protocol-Version is a bad request)")
 }
 
-// legacyUnsupportedVersion sends a request at unknownVersion on a fresh
-// legacy session of a dual-era server; ok is false when no such session
-// at 2025-06-18 or later (where MCP-Protocol-Version exists) could be had.
-func (e *engine) legacyUnsupportedVersion(ctx context.Context) (r rawResp, version string, ok bool) {
+// legacyProbe sends a tools/list on a fresh legacy session of a dual-era
+// server, with the headers hdr gives for the session's version; ok is false
+// when no such session at min or later could be had, or nothing answered.
+// A dual-era server's legacy sessions are bound by their revision's rules
+// even when its modern requests pass.
+func (e *engine) legacyProbe(ctx context.Context, min, why string, hdr func(v string) map[string][]string) (r rawResp, version string, ok bool) {
 	fs, err := e.s.Fresh(ctx, func(o *client.Options) { o.Era = mcp.EraLegacy })
 	if err != nil {
 		return rawResp{}, "", false
 	}
 	defer fs.Close()
 	v := fs.Client.ProtocolVersion()
-	if v < "2025-06-18" {
+	if v < min {
 		return rawResp{}, v, false
 	}
-	r = e.send(ctx, rawReq{method: mcp.MethodToolsList, noDefaults: true, legacy: true, sess: fs, header: map[string][]string{"Mcp-Protocol-Version": {unknownVersion}}})
+	r = e.send(ctx, rawReq{method: mcp.MethodToolsList, noDefaults: true, legacy: true, sess: fs, header: hdr(v)})
 	if r.err != nil && r.reply == nil {
 		return r, v, false
 	}
 	if r.ex != nil {
-		r.ex.Note = strings.TrimSpace("on a fresh legacy session at " + v + " (the modern request was answered 400 -32022). " + r.ex.Note)
+		r.ex.Note = strings.TrimSpace("on a fresh legacy session at " + v + " (" + why + "). " + r.ex.Note)
 	}
 	return r, v, true
+}
+
+// legacyUnsupportedVersion: a request at unknownVersion on a fresh legacy
+// session (MCP-Protocol-Version exists from 2025-06-18).
+func (e *engine) legacyUnsupportedVersion(ctx context.Context) (rawResp, string, bool) {
+	return e.legacyProbe(ctx, "2025-06-18", "the modern request was answered 400 -32022", func(string) map[string][]string {
+		return map[string][]string{"Mcp-Protocol-Version": {unknownVersion}}
+	})
 }
 
 func (e *engine) origin(ctx context.Context, v string, applies bool) {
@@ -298,6 +308,16 @@ func (e *engine) origin(ctx context.Context, v string, applies bool) {
 		q.header["Mcp-Protocol-Version"] = []string{v}
 	}
 	r := e.send(ctx, q)
+	if r.status() == 403 && e.rep.Era == rules.EraDual {
+		// The explicit 403 binds a legacy session from 2025-11-25 on.
+		lr, lv, ok := e.legacyProbe(ctx, "2025-11-25", "the modern request was answered 403", func(lv string) map[string][]string {
+			return map[string][]string{"Origin": {"http://mcpward-evil.example"}, "Mcp-Protocol-Version": {lv}}
+		})
+		if ok && lr.status() != 403 {
+			e.judge(id, lr, false, "403 (on a legacy session at "+lv+")")
+			return
+		}
+	}
 	e.judge(id, r, r.status() == 403, "403")
 }
 
