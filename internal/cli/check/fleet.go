@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
+	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/result"
@@ -18,37 +17,20 @@ import (
 // parallel and renders one fleet Result: a section per target in config
 // order, one exit code by result.Worst.
 func fleetRun(ctx context.Context, opts *CheckOptions) error {
-	path := opts.ConfigPath
-	if path == "" {
-		path = config.FileName
+	var timeout time.Duration
+	if opts.TimeoutSet {
+		timeout = opts.Target.Timeout
 	}
-	cfg, names, err := cmdutil.FleetTargets(path, opts.Fleet.All, opts.Names)
+	plan, err := cmdutil.PlanFleet(opts.ConfigPath, opts.Dir, &opts.Fleet, opts.Names, timeout, opts.Env.LookupEnv, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	dir := opts.Dir
-	if dir == "" {
-		dir = contract.SnapshotDir(path, cfg)
-	}
-
-	// Resolve every target first, in order, so that config warnings print
-	// once and deterministically; an entry that does not resolve is a
-	// section of its own and the others still run.
-	resolved := make([]*contract.Resolved, len(names))
+	names, resolved := plan.Names, plan.Resolved
 	sections := make([]result.Result, len(names))
-	for i, n := range names {
-		t, err := contract.FromConfig(filepath.Dir(path), n, cfg.Targets[n], opts.Env.LookupEnv)
+	for i, err := range plan.Errs {
 		if err != nil {
-			sections[i] = cmdutil.FailedSection("check", opts.Version, &result.Target{Name: n}, err)
-			continue
+			sections[i] = cmdutil.FailedSection("check", opts.Version, &result.Target{Name: names[i]}, err)
 		}
-		for _, w := range t.Warnings {
-			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
-		}
-		if opts.TimeoutSet {
-			t.Spec.Timeout = opts.Target.Timeout
-		}
-		resolved[i] = &contract.Resolved{Target: t, Path: contract.SnapshotPath(dir, n)}
 	}
 
 	type checked struct {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -215,4 +217,46 @@ func NoConfigHint(err error) error {
 		return WithHint(err, "write one with 'mcpward init', or name it with --config FILE")
 	}
 	return err
+}
+
+// A FleetPlan is the targets of a fleet run, resolved in config order:
+// each one's contract target and snapshot path, or the error that stopped
+// it (a section of its own; the others still run).
+type FleetPlan struct {
+	Names    []string
+	Resolved []*contract.Resolved
+	Errs     []error
+}
+
+// PlanFleet loads the config at configPath ("": mcpward.json) and
+// resolves the fleet's targets (FleetTargets) with their snapshots in dir
+// ("": the config's snapshotDir), printing config warnings on warn once, in
+// order; timeout, when not zero, overrides each target's request timeout.
+func PlanFleet(configPath, dir string, ff *FleetFlags, names []string, timeout time.Duration, lookup func(string) (string, bool), warn io.Writer) (*FleetPlan, error) {
+	if configPath == "" {
+		configPath = config.FileName
+	}
+	cfg, names, err := FleetTargets(configPath, ff.All, names)
+	if err != nil {
+		return nil, err
+	}
+	if dir == "" {
+		dir = contract.SnapshotDir(configPath, cfg)
+	}
+	p := &FleetPlan{Names: names, Resolved: make([]*contract.Resolved, len(names)), Errs: make([]error, len(names))}
+	for i, n := range names {
+		t, err := contract.FromConfig(filepath.Dir(configPath), n, cfg.Targets[n], lookup)
+		if err != nil {
+			p.Errs[i] = err
+			continue
+		}
+		for _, w := range t.Warnings {
+			fmt.Fprintf(warn, "warning: %s\n", w)
+		}
+		if timeout > 0 {
+			t.Spec.Timeout = timeout
+		}
+		p.Resolved[i] = &contract.Resolved{Target: t, Path: contract.SnapshotPath(dir, n)}
+	}
+	return p, nil
 }

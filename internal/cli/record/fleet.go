@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
+	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/result"
@@ -18,44 +17,30 @@ import (
 // order, a snapshot for each target observed completely, and one exit
 // code by result.Worst.
 func fleetRun(ctx context.Context, opts *RecordOptions) error {
-	path := opts.ConfigPath
-	if path == "" {
-		path = config.FileName
+	var timeout time.Duration
+	if opts.TimeoutSet {
+		timeout = opts.Target.Timeout
 	}
-	cfg, names, err := cmdutil.FleetTargets(path, opts.Fleet.All, opts.Names)
+	plan, err := cmdutil.PlanFleet(opts.ConfigPath, opts.Dir, &opts.Fleet, opts.Names, timeout, opts.Env.LookupEnv, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	dir := opts.Dir
-	if dir == "" {
-		dir = contract.SnapshotDir(path, cfg)
-	}
-
-	// Resolve every target first, in order: config warnings and the tools
-	// each will call print once, before anything is called.
-	resolved := make([]*contract.Resolved, len(names))
-	failed := make([]error, len(names))
-	for i, n := range names {
-		t, err := contract.FromConfig(filepath.Dir(path), n, cfg.Targets[n], opts.Env.LookupEnv)
-		if err == nil {
-			err = cmdutil.CheckOutputPath("snapshot", contract.SnapshotPath(dir, n))
-		}
-		if err != nil {
-			failed[i] = err
+	names, resolved, failed := plan.Names, plan.Resolved, plan.Errs
+	// The tools each target will call print once, before anything is
+	// called.
+	for i, rt := range resolved {
+		if rt == nil {
 			continue
 		}
-		for _, w := range t.Warnings {
-			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
+		if err := cmdutil.CheckOutputPath("snapshot", rt.Path); err != nil {
+			resolved[i], failed[i] = nil, err
+			continue
 		}
-		if opts.TimeoutSet {
-			t.Spec.Timeout = opts.Target.Timeout
-		}
-		resolved[i] = &contract.Resolved{Target: t, Path: contract.SnapshotPath(dir, n)}
 		var announce bytes.Buffer
-		AnnounceProbes(&announce, t)
+		AnnounceProbes(&announce, rt.Target)
 		for _, line := range bytes.SplitAfter(announce.Bytes(), []byte("\n")) {
 			if len(line) > 0 {
-				fmt.Fprintf(opts.IO.ErrOut, "%s: %s", n, line)
+				fmt.Fprintf(opts.IO.ErrOut, "%s: %s", names[i], line)
 			}
 		}
 	}
