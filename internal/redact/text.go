@@ -61,6 +61,13 @@ func (r *Redactor) keySpans(b []byte, names bool, spans []span) []span {
 			continue
 		}
 		k := skipBlanks(b, after)
+		if sp, ok := r.flagValue(b, name, after, k, names); ok {
+			// "--api-key VALUE" in a log line, as a command line is
+			// echoed: the next word is the flag's value.
+			spans = append(spans, sp)
+			i = max(sp.end, next)
+			continue
+		}
 		if k >= len(b) || (b[k] != ':' && b[k] != '=') || (k+1 < len(b) && b[k+1] == b[k]) ||
 			!(r.textKeyHit(name, names, buf[:0]) || names && textKeyIn(name, learned)) {
 			i = next
@@ -73,6 +80,27 @@ func (r *Redactor) keySpans(b []byte, names bool, spans []span) []span {
 		i = max(end, next)
 	}
 	return spans
+}
+
+// flagValue is the value of a flag written with a blank before it in
+// text ("--api-key sk-…", "-token abc"): name starts with a dash and is a
+// secret flag (flagHit), blanks follow it, and the next word does not
+// start with a dash. The word ends at a blank, a quote or the line's end.
+func (r *Redactor) flagValue(b, name []byte, after, k int, names bool) (span, bool) {
+	if !names || len(name) < 2 || name[0] != '-' || k == after || k >= len(b) || b[k] == '-' || b[k] == '\n' || b[k] == '\r' {
+		return span{}, false
+	}
+	if !r.flagHit(bytes.TrimLeft(name, "-")) {
+		return span{}, false
+	}
+	e := k
+	for e < len(b) && b[e] != ' ' && b[e] != '\t' && b[e] != '\n' && b[e] != '\r' && b[e] != '"' && b[e] != '\'' {
+		e++
+	}
+	if e == k {
+		return span{}, false
+	}
+	return span{k, e}, true
 }
 
 // textKeyHit reports whether a name read in text is hidden.

@@ -87,6 +87,11 @@ func TestTextShapes(t *testing.T) {
 		{"path rule in a query string", Config{Paths: []string{"$..pin"}}, "GET /x?pin=1234", "GET /x?pin=[REDACTED]"},
 		{"path rule keeps other JSON strings", Config{Paths: []string{"params.pin"}}, `{"params":{"x":"pin=1"}}`, ""},
 		{"key in a JSON string, escaped quotes", keys, `{"text":"{\"ssn\":\"42-1\"}"}`, `{"text":"{\"ssn\":\"[REDACTED]\"}"}`},
+		// Issue 26 item 6: a command line echoed on stderr.
+		{"flag and value on stderr", secrets, "starting server --api-key sk-abcdefgh1234 --port 80", "starting server --api-key [REDACTED] --port 80"},
+		{"short flag and value", secrets, "run -token abc123 now", "run -token [REDACTED] now"},
+		{"flag followed by a flag keeps it", secrets, "run --api-key --verbose", ""},
+		{"not a flag: a word", secrets, "the api-key sk-1 is used", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
