@@ -22,7 +22,6 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/record"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/remote"
-	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -167,7 +166,7 @@ func isFlagError(err error) bool {
 // classify maps an error to its exit code. Precedence follows PRODUCT.md:
 // incomplete evidence before a violation before everything else.
 func classify(err error) int {
-	if code, ok := result.CodeOf(err); ok {
+	if code, ok := cmdutil.CodeOf(err); ok {
 		return code
 	}
 	switch {

@@ -3,7 +3,6 @@ package result
 import (
 	"errors"
 	"io/fs"
-	"syscall"
 
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/fault"
@@ -51,43 +50,20 @@ func Decide(o Outcome) int {
 
 // CodeOf returns the exit code of an error marked with a [fault] kind:
 // incomplete evidence before a violation before an unusable input (the
-// same precedence as Decide). An error of no kind that the environment
-// caused (a busy port, an unwritable path: see environment) is Usage too;
-// ok is false for any other error, which the caller classifies (a usage
-// error, or Internal).
+// same precedence as Decide). A missing or forbidden file of no kind is
+// Usage too; ok is false for any other error, which the caller classifies
+// (cmdutil adds the system's other refusals, a busy port or a full disk,
+// whose errno values this pure package cannot name).
 func CodeOf(err error) (code int, ok bool) {
 	switch {
 	case errors.Is(err, fault.ErrIncomplete):
 		return Incomplete, true
 	case errors.Is(err, fault.ErrViolation):
 		return Violation, true
-	case errors.Is(err, fault.ErrInput), environment(err):
+	case errors.Is(err, fault.ErrInput), errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrNotExist):
 		return Usage, true
 	}
 	return Internal, false
-}
-
-// environmentErrs are the machine refusing what it was asked, whichever
-// code asked: a busy or foreign --listen address, an --out that cannot be
-// written, a missing or unreadable file, a full disk. They are exit 4 with
-// the reason, never 5 ("a bug").
-var environmentErrs = []error{
-	fs.ErrPermission, fs.ErrNotExist,
-	syscall.EADDRINUSE, syscall.EADDRNOTAVAIL,
-	syscall.ENOTDIR, syscall.EISDIR, syscall.EROFS, syscall.ENOSPC, syscall.EDQUOT,
-	syscall.ENAMETOOLONG, syscall.ELOOP, syscall.EMFILE, syscall.ENFILE,
-}
-
-// environment reports whether err, of no fault kind, is an environment
-// error (environmentErrs): a *net.OpError or *fs.PathError wraps the errno,
-// so errors.Is finds it through any %w chain.
-func environment(err error) bool {
-	for _, e := range environmentErrs {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
 }
 
 // Summarize counts findings per tier (diff.Summarize over the findings of

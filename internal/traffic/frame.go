@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +18,9 @@ import (
 )
 
 // frame runs the per-frame rules. It is the store's OnFrame.
+// statusAccepted is HTTP 202; net/http is I/O the core does not import.
+const statusAccepted = 202
+
 func (c *Checker) frame(f *calls.Frame) {
 	if c.opts.OnFrame != nil {
 		defer c.opts.OnFrame(f)
@@ -48,7 +50,7 @@ func (c *Checker) frame(f *calls.Frame) {
 			r("stdio.stdout_not_clean", "the server wrote to stdout: "+why)
 		case rec.Transport == session.Stdio && rec.Dir == session.ClientToServer:
 			r("stdio.stdin_not_clean", "the client wrote to stdin: "+why)
-		case rec.Transport == session.HTTP && rec.Dir == session.ServerToClient && rec.Status == http.StatusAccepted && !rec.SSE:
+		case rec.Transport == session.HTTP && rec.Dir == session.ServerToClient && rec.Status == statusAccepted && !rec.SSE:
 			r("transport.notification_not_202", fmt.Sprintf("HTTP 202 (accepted) with the body %s: an accepted notification gets no body", clipFrame(rec.Frame)))
 		default:
 			r("message.invalid_frame", string(rec.Dir)+" frame: "+why)

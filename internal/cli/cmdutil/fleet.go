@@ -97,7 +97,7 @@ func FleetProgress(p *Progress, verb string) func(done, total int, running []str
 // would map it: its fault kind, 4 for a usage error, 2 for a cancelled or
 // timed-out run, else 5 (a bug). A fleet records it per target.
 func ExitCodeOf(err error) int {
-	if code, ok := result.CodeOf(err); ok {
+	if code, ok := CodeOf(err); ok {
 		return code
 	}
 	var fe *FlagError

@@ -136,13 +136,14 @@ func TestConformanceChanges(t *testing.T) {
 		{"manifest_description_changed", "value_changed manifest_tool task /description",
 			[]finding{{"manifest.description.changed", "manifest.tools.task.description"}}},
 		{"manifest_operation_added", "value_added manifest_tool task /operations delete",
-			[]finding{{"manifest.operation.added", "manifest.tools.task.operations.delete"}}},
+			// 'delete' reads as destructive: the risky rule of issue 24 beside snapgauge's tier.
+			[]finding{{"manifest.operation.added", "manifest.tools.task.operations.delete"}, {"manifest.operation.added_destructive", "manifest.tools.task.operations.delete"}}},
 		{"prompt_argument_required_changed", "value_changed prompt analyze /arguments/project/required",
 			[]finding{{"prompt.argument.required.added", "prompts.analyze.arguments.project.required"}}},
 		{"resource_description_changed", "value_changed resource toy://r /description",
 			[]finding{{"resource.metadata.changed", "resources.toy://r.description"}}},
 		{"tool_schema_enum_expanded", "value_changed tool t /inputSchema",
-			[]finding{{"tool.input.enum.added", "tools.t.inputSchema.properties.action.enum.delete"}}},
+			[]finding{{"tool.input.enum.added_destructive", "tools.t.inputSchema.properties.action.enum.delete"}, {"tool.input.enum.added", "tools.t.inputSchema.properties.action.enum.delete"}}},
 	}
 	files, _ := filepath.Glob("testdata/conformance/changes/*.json")
 	if len(files) != len(tests) {
