@@ -1,0 +1,328 @@
+package heuristic_test
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/heuristic"
+	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/testenv"
+)
+
+// dump, when set, makes TestCorpusLabels write every collected tool (one
+// JSON object a line: package, tool, hash, the definition) to the file, for
+// hand labelling. The definitions are third-party text and are not
+// committed; testdata/labels.tsv holds only our labels.
+var dump = flag.String("corpus.dump", "", "write the corpus's tool definitions to this JSONL `file`")
+
+// serversFile, when set, replaces the corpus with the servers a JSON file
+// lists ([{"pkg": …, "argv": […], "env": […]}]): a way to read the tools
+// of candidate servers before they join the lockfile.
+var serversFile = flag.String("corpus.servers", "", "read the servers from this JSON `file` instead of the corpus")
+
+// A corpusTool is one tool of one real server.
+type corpusTool struct {
+	Package string          `json:"package"`
+	Tool    string          `json:"tool"`
+	Hash    string          `json:"hash"`
+	Def     json.RawMessage `json:"def"`
+	obj     snapshot.Object
+}
+
+// definitionHash identifies a tool definition: the first 12 hex digits of
+// the SHA-256 of its JSON with keys sorted (as encoding/json writes a
+// decoded map), so a label goes stale when the definition changes.
+func definitionHash(obj snapshot.Object) string {
+	b, _ := json.Marshal(obj)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])[:12]
+}
+
+// heldOutSeed picks the held-out third of the servers: a server is held out
+// when the SHA-256 of the seed and its package@version, read as a number,
+// is 0 modulo 3. Chosen and committed with the hand labels, before any
+// tuning of the heuristic; a server added later falls on its side of the
+// split by the same rule.
+const heldOutSeed = "mcpward-issue-24-labels"
+
+func heldOut(pkg string) bool {
+	sum := sha256.Sum256([]byte(heldOutSeed + "\x00" + pkg))
+	return (uint(sum[0])<<8|uint(sum[1]))%3 == 0
+}
+
+// collect starts every corpus server, lists its tools and returns them in
+// package, tool order.
+func collect(t *testing.T) []corpusTool {
+	t.Helper()
+	var out []corpusTool
+	for _, s := range corpusServers(t) {
+		spec := &target.Spec{Name: "corpus", Command: s.argv, Env: s.env, Timeout: 30 * time.Second, IsolateHome: true}
+		tg, err := contract.FromSpec("corpus", spec)
+		if err != nil {
+			t.Fatalf("%s: %v", s.pkg, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		obs, err := contract.Observe(ctx, tg, &contract.ObserveOptions{Version: "test", Env: target.Env{Environ: os.Environ, LookupEnv: os.LookupEnv}})
+		cancel()
+		if err != nil {
+			t.Errorf("%s: %v", s.pkg, err)
+			continue
+		}
+		if obs.Snapshot == nil || len(obs.Snapshot.Surface.Tools) == 0 {
+			t.Errorf("%s listed no tools: %v\n%s", s.pkg, obs.Problems, obs.Stderr)
+			continue
+		}
+		for _, tool := range obs.Snapshot.Surface.Tools {
+			def, _ := json.Marshal(tool)
+			out = append(out, corpusTool{Package: s.pkg, Tool: snapshot.Str(tool, "name"), Hash: definitionHash(tool), Def: def, obj: tool})
+		}
+	}
+	slices.SortFunc(out, func(a, b corpusTool) int {
+		return strings.Compare(a.Package+"\x00"+a.Tool, b.Package+"\x00"+b.Tool)
+	})
+	return out
+}
+
+// A handLabel is one line of testdata/labels.tsv.
+type handLabel struct {
+	label heuristic.Risk
+	hash  string
+	line  int
+}
+
+// readLabels reads testdata/labels.tsv: package@version, tool, definition
+// hash, label (read, write or destructive), and an optional note, tab
+// separated; '#' starts a comment line.
+func readLabels(t *testing.T) map[string]handLabel {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "labels.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]handLabel{}
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		if len(cols) < 4 {
+			t.Fatalf("labels.tsv:%d: want package, tool, hash, label", n)
+		}
+		l := heuristic.Risk(cols[3])
+		if l != heuristic.Read && l != heuristic.Write && l != heuristic.Destructive {
+			t.Fatalf("labels.tsv:%d: label %q is not read, write or destructive", n, cols[3])
+		}
+		k := cols[0] + "\x00" + cols[1]
+		if _, dup := out[k]; dup {
+			t.Fatalf("labels.tsv:%d: %s %s labelled twice", n, cols[0], cols[1])
+		}
+		out[k] = handLabel{label: l, hash: cols[2], line: n}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// scores are a label set's agreement with the hand labels.
+type scores struct {
+	n, agree int
+	// confusion[hand][heuristic] counts tools.
+	confusion map[heuristic.Risk]map[heuristic.Risk]int
+	// unsafe lists tools the hand labels write or destructive that the
+	// heuristic labels read.
+	unsafe []string
+}
+
+func (s *scores) add(hand, got heuristic.Risk, who string) {
+	if s.confusion == nil {
+		s.confusion = map[heuristic.Risk]map[heuristic.Risk]int{}
+	}
+	if s.confusion[hand] == nil {
+		s.confusion[hand] = map[heuristic.Risk]int{}
+	}
+	s.confusion[hand][got]++
+	s.n++
+	if hand == got {
+		s.agree++
+	}
+	if got == heuristic.Read && hand != heuristic.Read {
+		s.unsafe = append(s.unsafe, who)
+	}
+}
+
+// precisionRecall of one label: precision = agreed / labelled so by the
+// heuristic, recall = agreed / labelled so by hand.
+func (s *scores) precisionRecall(l heuristic.Risk) (p, r float64, byHeuristic, byHand int) {
+	for _, row := range s.confusion {
+		byHeuristic += row[l]
+	}
+	for _, c := range s.confusion[l] {
+		byHand += c
+	}
+	agreed := s.confusion[l][l]
+	if byHeuristic > 0 {
+		p = float64(agreed) / float64(byHeuristic)
+	}
+	if byHand > 0 {
+		r = float64(agreed) / float64(byHand)
+	}
+	return p, r, byHeuristic, byHand
+}
+
+func (s *scores) report() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d tools, agreement %.1f%%\n", s.n, 100*float64(s.agree)/float64(max(s.n, 1)))
+	for _, l := range []heuristic.Risk{heuristic.Read, heuristic.Write, heuristic.Destructive} {
+		p, r, h, hand := s.precisionRecall(l)
+		fmt.Fprintf(&b, "  %-11s precision %5.1f%% (of %d)  recall %5.1f%% (of %d)\n", l, 100*p, h, 100*r, hand)
+	}
+	return b.String()
+}
+
+// TestCorpusLabels runs the real-server corpus, labels every tool with the
+// word heuristic and compares with the hand labels, reporting precision and
+// recall per label on the held-out third of the servers and on the rest.
+// Every collected tool must have a hand label whose hash matches its
+// definition (a changed definition needs a new reading).
+func TestCorpusLabels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts every corpus server")
+	}
+	tools := collect(t)
+	if *dump != "" {
+		var b strings.Builder
+		for _, ct := range tools {
+			line, _ := json.Marshal(ct)
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+		if err := os.WriteFile(*dump, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	labels := readLabels(t)
+	var tuning, held scores
+	var heldServers, tuningServers []string
+	for _, ct := range tools {
+		k := ct.Package + "\x00" + ct.Tool
+		hl, ok := labels[k]
+		switch {
+		case !ok:
+			t.Errorf("%s %s (hash %s) has no hand label in testdata/labels.tsv", ct.Package, ct.Tool, ct.Hash)
+			continue
+		case hl.hash != ct.Hash:
+			t.Errorf("labels.tsv:%d: %s %s is labelled for definition %s, the server now has %s: read it again", hl.line, ct.Package, ct.Tool, hl.hash, ct.Hash)
+			continue
+		}
+		got := label(ct.obj)
+		who := fmt.Sprintf("%s %s (hand %s, heuristic %s)", ct.Package, ct.Tool, hl.label, got)
+		if heldOut(ct.Package) {
+			held.add(hl.label, got, who)
+			if !slices.Contains(heldServers, ct.Package) {
+				heldServers = append(heldServers, ct.Package)
+			}
+		} else {
+			tuning.add(hl.label, got, who)
+			if !slices.Contains(tuningServers, ct.Package) {
+				tuningServers = append(tuningServers, ct.Package)
+			}
+		}
+	}
+	t.Logf("held out (%d servers: %s):\n%s", len(heldServers), strings.Join(heldServers, ", "), held.report())
+	t.Logf("tuning (%d servers):\n%s", len(tuningServers), tuning.report())
+	if held.n == 0 {
+		t.Fatal("no held-out tool was labelled")
+	}
+	for _, u := range held.unsafe {
+		t.Logf("held out: a state-changing tool is labelled read: %s", u)
+	}
+}
+
+// label is the label mcpward shows for one tool.
+func label(tool snapshot.Object) heuristic.Risk {
+	return heuristic.ClassifyWithAnnotations(snapshot.Str(tool, "name"), snapshot.Str(tool, "description"), annotationsOf(tool)).Risk
+}
+
+// annotationsOf reads a tool's annotations, nil when absent.
+func annotationsOf(tool snapshot.Object) *mcp.ToolAnnotations {
+	raw, ok := tool["annotations"]
+	if !ok {
+		return nil
+	}
+	b, _ := json.Marshal(raw)
+	var a mcp.ToolAnnotations
+	if json.Unmarshal(b, &a) != nil {
+		return nil
+	}
+	return &a
+}
+
+// A corpusServer is one server of the corpus and how to start it.
+type corpusServer struct {
+	pkg  string
+	argv []string
+	env  []string
+}
+
+// corpusServers lists the corpus: every server of testenv.Corpus() (its
+// stdio entry), the npm servers under internal/testenv/npm and the go-sdk
+// conformance everything-server.
+func corpusServers(t *testing.T) []corpusServer {
+	t.Helper()
+	if *serversFile != "" {
+		b, err := os.ReadFile(*serversFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list []struct {
+			Pkg  string   `json:"pkg"`
+			Argv []string `json:"argv"`
+			Env  []string `json:"env"`
+		}
+		if err := json.Unmarshal(b, &list); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]corpusServer, len(list))
+		for i, s := range list {
+			out[i] = corpusServer{pkg: s.Pkg, argv: s.Argv, env: s.Env}
+		}
+		return out
+	}
+	dir := t.TempDir()
+	out := []corpusServer{
+		{pkg: "@modelcontextprotocol/server-everything@2026.8.31", argv: testenv.NPMServer(t, "@modelcontextprotocol/server-everything", "dist/index.js", "stdio")},
+		{pkg: "@modelcontextprotocol/server-everything@2025.1.14", argv: testenv.NPMServer(t, "everything-2025-01", "dist/index.js")},
+		{pkg: "@modelcontextprotocol/server-filesystem@2.0.1", argv: testenv.NPMServer(t, "fs-v2", "dist/index.js", dir)},
+		{pkg: "github.com/modelcontextprotocol/go-sdk/conformance/everything-server@v1.8.0", argv: []string{testenv.EverythingServer(t)}},
+	}
+	seen := map[string]bool{}
+	for _, s := range testenv.Corpus() {
+		if s.Transport != testenv.Stdio || seen[s.ID] {
+			continue
+		}
+		seen[s.ID] = true
+		ct := s.Start(t)
+		out = append(out, corpusServer{pkg: s.ID, argv: ct.Argv, env: ct.Env})
+	}
+	return out
+}
