@@ -29,6 +29,10 @@ import (
 // committed; testdata/labels.tsv holds only our labels.
 var dump = flag.String("corpus.dump", "", "write the corpus's tool definitions to this JSONL `file`")
 
+// showTuning logs the disagreements on the tuning servers (never on the
+// held-out ones).
+var showTuning = flag.Bool("corpus.tuning", false, "log the tuning servers' disagreements")
+
 // serversFile, when set, replaces the corpus with the servers a JSON file
 // lists ([{"pkg": …, "argv": […], "env": […]}]): a way to read the tools
 // of candidate servers before they join the lockfile.
@@ -199,11 +203,13 @@ func (s *scores) report() string {
 	return b.String()
 }
 
-// TestCorpusLabels runs the real-server corpus, labels every tool with the
-// word heuristic and compares with the hand labels, reporting precision and
-// recall per label on the held-out third of the servers and on the rest.
-// Every collected tool must have a hand label whose hash matches its
-// definition (a changed definition needs a new reading).
+// TestCorpusLabels runs the real-server corpus, labels every tool as
+// mcpward shows it and compares with the hand labels. On the held-out
+// servers (never looked at while tuning) it pins: no tool labelled write or
+// destructive by hand is labelled read, and the read recall and agreement
+// floors below. Every collected tool must have a hand
+// label whose hash matches its definition (a changed definition needs a new
+// reading).
 func TestCorpusLabels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts every corpus server")
@@ -243,6 +249,9 @@ func TestCorpusLabels(t *testing.T) {
 			}
 		} else {
 			tuning.add(hl.label, got, who)
+			if *showTuning && got != hl.label {
+				t.Logf("tuning miss: %s", who)
+			}
 			if !slices.Contains(tuningServers, ct.Package) {
 				tuningServers = append(tuningServers, ct.Package)
 			}
@@ -254,7 +263,17 @@ func TestCorpusLabels(t *testing.T) {
 		t.Fatal("no held-out tool was labelled")
 	}
 	for _, u := range held.unsafe {
-		t.Logf("held out: a state-changing tool is labelled read: %s", u)
+		t.Errorf("held out: a state-changing tool is labelled read: %s", u)
+	}
+	// Issue 24 asks for read recall >= 90 % and agreement >= 95 % here;
+	// measured: 78.4 % and 77.8 % (the previous word rules: 45.4 % and
+	// 39.7 %). The floors below pin what is reached, so that a change can
+	// only raise them; the issue's targets are not met yet.
+	if _, r, _, _ := held.precisionRecall(heuristic.Read); r < 0.78 {
+		t.Errorf("held out: read recall %.1f%%, want at least 78%% (issue 24's target: 90%%)", 100*r)
+	}
+	if a := float64(held.agree) / float64(held.n); a < 0.77 {
+		t.Errorf("held out: agreement %.1f%%, want at least 77%% (issue 24's target: 95%%)", 100*a)
 	}
 }
 

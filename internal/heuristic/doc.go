@@ -3,13 +3,16 @@
 // a report: they are never part of a snapshot's identity and never a
 // verdict on their own.
 //
-// Risk classification follows mcp-surfaceprint's word rules (destructive
-// beats write beats read, unknown is write) with two deliberate
-// differences, documented on [ClassifyTool]: camelCase names are split,
-// and simple inflections ("deletes", "deleted", "deleting") match.
-// [ClassifyWithAnnotations] sets the server's self-described annotations
-// beside the word heuristic and reports when they disagree: annotations
-// are shown, never trusted.
+// Risk labels read a tool as a reviewer does ([ReadTool]): the verb of its
+// name and the verbs of its description's main clause, where a write,
+// delete, send or execute verb beats a reading one and words in
+// subordinate clauses ("… showing the changes") do not count. Verbs are
+// strong (hardly ever anything else: "delete", "send") or weak (as often
+// nouns: "message", "clear"), which count only where a verb stands.
+// [ClassifyWithAnnotations] shows both facts apart: what the server claims
+// (its annotations with the spec defaults) and what the words say; where
+// they disagree it reports a conflict. Measured on a corpus of real
+// servers by TestCorpusLabels against hand labels.
 //
 // Signals are the six suspicious-text rules of surfaceprint §5.1
 // (prompt-injection phrasing, exfiltration words, "do not tell the user",

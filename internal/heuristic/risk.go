@@ -2,7 +2,6 @@ package heuristic
 
 import (
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/mcpward/mcpward/internal/mcp"
@@ -30,100 +29,14 @@ func (r Risk) Rank() int {
 	return 1
 }
 
-// wordRules maps each base verb to its risk, in precedence order.
-// surfaceprint's lists, unchanged.
-var wordRules = []struct {
-	risk  Risk
-	words []string
-}{
-	{Destructive, []string{"delete", "remove", "destroy", "drop", "purge", "clear", "reset"}},
-	{Write, []string{"create", "add", "update", "set", "send", "write", "upload"}},
-	{Read, []string{"get", "list", "search", "read", "fetch", "find", "show", "view"}},
-}
-
-// inflections lists, per base verb, the simple inflected forms that also
-// match. They are written out rather than derived so that a reviewer sees
-// exactly what matches. "found" is left out on purpose: "not found" is
-// common in descriptions of any tool, and a read match only ever lowers a
-// tool's label (unknown is write).
-var inflections = map[string][]string{
-	"delete":  {"deletes", "deleted", "deleting"},
-	"remove":  {"removes", "removed", "removing"},
-	"destroy": {"destroys", "destroyed", "destroying"},
-	"drop":    {"drops", "dropped", "dropping"},
-	"purge":   {"purges", "purged", "purging"},
-	"clear":   {"clears", "cleared", "clearing"},
-	"reset":   {"resets", "resetting"},
-	"create":  {"creates", "created", "creating"},
-	"add":     {"adds", "added", "adding"},
-	"update":  {"updates", "updated", "updating"},
-	"set":     {"sets", "setting"},
-	"send":    {"sends", "sent", "sending"},
-	"write":   {"writes", "wrote", "written", "writing"},
-	"upload":  {"uploads", "uploaded", "uploading"},
-	"get":     {"gets", "getting"},
-	"list":    {"lists", "listed", "listing"},
-	"search":  {"searches", "searched", "searching"},
-	"read":    {"reads", "reading"},
-	"fetch":   {"fetches", "fetched", "fetching"},
-	"find":    {"finds", "finding"},
-	"show":    {"shows", "showed", "shown", "showing"},
-	"view":    {"views", "viewed", "viewing"},
-}
-
-// wordIndex maps every matching form to its base verb.
-var wordIndex = sync.OnceValue(func() map[string]string {
-	m := map[string]string{}
-	for _, r := range wordRules {
-		for _, w := range r.words {
-			m[w] = w
-			for _, f := range inflections[w] {
-				m[f] = w
-			}
-		}
-	}
-	return m
-})
-
-// noDescription stands in for a missing description, as in surfaceprint.
-const noDescription = "(no description)"
-
-// ClassifyTool labels a tool from its name and description: the first rule
-// (destructive, then write, then read) with a matching word anywhere in
-// the text wins, and a tool matching none is write.
-//
-// Words are matched whole and case-insensitively. Differences from
-// surfaceprint, whose notes list both as misses: names are split at
-// camelCase and letter/digit boundaries as well as at "_", "-" and other
-// punctuation ("deleteItem" is destructive), and the simple inflections in
-// the table above match ("deletes", "removed", "fetching"). Both make
-// labels more cautious far more often than less: more words match, and
-// destructive and write take precedence over read.
+// ClassifyTool labels a tool from its name and description as [ReadTool]
+// reads them; a tool whose name and main clause hold no known verb is
+// write (surfaceprint's default: unknown is write).
 func ClassifyTool(name, description string) Risk {
-	r, _ := classify(name, description)
-	return r
-}
-
-// classify returns the risk and the base verb that decided it ("" when no
-// word matched and the default applied).
-func classify(name, description string) (Risk, string) {
-	if strings.TrimSpace(description) == "" {
-		description = noDescription
+	if r := ReadTool(name, description).Risk(); r != "" {
+		return r
 	}
-	found := map[string]bool{}
-	for _, w := range words(name + " " + description) {
-		if base, ok := wordIndex()[w]; ok {
-			found[base] = true
-		}
-	}
-	for _, r := range wordRules {
-		for _, w := range r.words {
-			if found[w] {
-				return r.risk, w
-			}
-		}
-	}
-	return Write, ""
+	return Write
 }
 
 // words splits text into lowercase words: at every rune that is not a
@@ -170,65 +83,88 @@ func words(text string) []string {
 const (
 	SourceAnnotations = "annotations"
 	SourceHeuristic   = "heuristic"
+	// SourceDefault: neither the words nor declared hints say anything;
+	// unknown is write.
+	SourceDefault = "default"
 )
 
-// A Label is a tool's risk with where it came from.
+// A Label is a tool's risk with both facts behind it, shown apart: what
+// the server claims (its annotations) and what the heuristic reads in the
+// tool's name and words.
 type Label struct {
-	// Risk is the more cautious of the annotated and heuristic risks.
+	// Risk is the heuristic's reading when it read a verb, else the
+	// server's declared hints, else write.
 	Risk Risk `json:"risk"`
-	// Source says which of the two supplied Risk ("annotations" or
-	// "heuristic"); annotations win a tie.
+	// Source says which fact supplied Risk: "heuristic", "annotations" or
+	// "default".
 	Source string `json:"source"`
-	// Annotated is the risk the tool's annotations claim, "" when it
-	// declares neither readOnlyHint nor destructiveHint.
-	Annotated Risk `json:"annotated,omitempty"`
-	// Heuristic is [ClassifyTool]'s label.
-	Heuristic Risk `json:"heuristic"`
-	// Word is the verb that decided Heuristic, "" when the default applied.
-	Word string `json:"word,omitempty"`
-	// Conflict is true when the annotations claim less risk than a matched
-	// word suggests, such as readOnlyHint on a tool named delete_file.
+	// Annotated is what the annotations claim, read with the spec's
+	// defaults (absent readOnlyHint is false, absent destructiveHint is
+	// true): read, write or destructive. A tool without annotations
+	// claims destructive by those defaults.
+	Annotated Risk `json:"annotated"`
+	// Declared is true when the tool sets readOnlyHint or destructiveHint
+	// itself (Annotated does not rest on defaults alone).
+	Declared bool `json:"declared,omitempty"`
+	// OpenWorld is the openWorldHint, true when absent.
+	OpenWorld bool `json:"openWorld"`
+	// Heuristic is the heuristic's label, "" when it read no verb.
+	Heuristic Risk `json:"heuristic,omitempty"`
+	// Action is what the deciding verb does (read, write, delete, send,
+	// execute); Word is that verb and Where "name" or "description".
+	Action Action `json:"action,omitempty"`
+	Word   string `json:"word,omitempty"`
+	Where  string `json:"where,omitempty"`
+	// Conflict is true when the declared hints and the heuristic disagree:
+	// both are shown, neither silently wins.
 	Conflict bool `json:"conflict,omitempty"`
 }
 
-// ClassifyWithAnnotations labels a tool from both its self-description
-// and its words. Annotations are hints from a possibly untrusted server,
-// so they can raise a label but never lower it below what the words say;
-// a disagreement in the lowering direction is reported as Conflict so
-// that reviewers see it.
-//
-// Annotations count only when they set readOnlyHint or destructiveHint. A
-// tool annotated with, say, only openWorldHint would otherwise become
-// destructive through the spec defaults, which says more about the
-// defaults than about the tool. When they count, readOnlyHint true is
-// read, otherwise destructiveHint (default true) decides between
-// destructive and write.
-//
-// A tool whose words match nothing is write by default; annotations that
-// claim read-only for it are taken (Source "annotations") without a
-// conflict, since there is no evidence against them.
+// ClassifyWithAnnotations labels a tool from both facts. The heuristic's
+// reading decides Risk when it read a verb; declared annotations decide
+// when the words say nothing ("A detailed tool for dynamic problem
+// solving", readOnlyHint: true, is read); otherwise the tool is write.
+// A disagreement between a declared hint and the words is Conflict.
 func ClassifyWithAnnotations(name, description string, ann *mcp.ToolAnnotations) Label {
-	h, word := classify(name, description)
-	l := Label{Risk: h, Source: SourceHeuristic, Heuristic: h, Word: word}
-	if ann == nil || (ann.ReadOnlyHint == nil && ann.DestructiveHint == nil) {
-		return l
+	rd := ReadTool(name, description)
+	l := Label{Heuristic: rd.Risk(), Action: rd.Action, Word: rd.Verb, Where: rd.Where, OpenWorld: true}
+	if ann != nil {
+		l.Declared = ann.ReadOnlyHint != nil || ann.DestructiveHint != nil
+		if ann.OpenWorldHint != nil {
+			l.OpenWorld = *ann.OpenWorldHint
+		}
 	}
 	switch {
-	case ann.ReadOnly():
+	case ann != nil && ann.ReadOnly():
 		l.Annotated = Read
-	case ann.Destructive():
+	case ann == nil || ann.Destructive():
 		l.Annotated = Destructive
 	default:
 		l.Annotated = Write
 	}
-	if word == "" {
+	switch {
+	case l.Heuristic != "":
+		l.Risk, l.Source = l.Heuristic, SourceHeuristic
+		l.Conflict = l.Declared && l.Annotated != l.Heuristic
+	case l.Declared:
 		l.Risk, l.Source = l.Annotated, SourceAnnotations
-		return l
+	default:
+		l.Risk, l.Source = Write, SourceDefault
 	}
-	if l.Annotated.Rank() >= h.Rank() {
-		l.Risk, l.Source = l.Annotated, SourceAnnotations
-		return l
-	}
-	l.Conflict = true
 	return l
+}
+
+// ChangeSignal returns the first sign that a tool changes state: the
+// reading of its name and main clause when that is a write, delete, send
+// or execute action, else a strong verb of such an action anywhere in
+// its name or description. ActionNone when there is none.
+func ChangeSignal(name, description string) (Action, string) {
+	if rd := ReadTool(name, description); rd.Action.Changes() {
+		return rd.Action, rd.Verb
+	}
+	a, verb := readWords(words(name+" "+description), false)
+	if a.Changes() {
+		return a, verb
+	}
+	return ActionNone, ""
 }

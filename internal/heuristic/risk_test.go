@@ -23,7 +23,7 @@ func TestClassifyTool(t *testing.T) {
 		{"get_and_delete", "", Destructive},
 		{"list_items", "Adds nothing", Write},
 		{"create_item", "Removes the old one first", Destructive},
-		{"fetch", "then update", Write},
+		{"fetch", "Fetch and update notes", Write}, // a strong verb anywhere in the main clause
 		// Unknown → write.
 		{"frobnicate", "", Write},
 		{"frobnicate", "Does things", Write},
@@ -35,9 +35,9 @@ func TestClassifyTool(t *testing.T) {
 		// Case-insensitive.
 		{"DELETE_ALL", "", Destructive}, {"Get", "", Read},
 		// Whole words only: substrings do not match.
-		{"address_lookup", "", Write}, // "add" inside "address"
+		{"address_lookup", "", Read}, // "add" inside "address" is no verb; "lookup" is
 		{"getaway", "", Write},
-		{"settings_info", "", Write},
+		{"settings_info", "", Read}, // "set" inside "settings" is no verb; "info" leads the rest
 		{"undelete", "", Write},
 		{"listener", "", Write},
 		// Differences from surfaceprint: camelCase and inflections match.
@@ -49,8 +49,19 @@ func TestClassifyTool(t *testing.T) {
 		{"notes", "Permanently removed", Destructive},
 		{"notes", "Fetching notes", Read},
 		{"notes", "Wrote a file", Write},
-		// "found" is deliberately not a read form.
+		// "found" is not a read form.
 		{"frobnicate", "Errors if not found", Write},
+		// Issue 24: the reviewer's reading. Words in subordinate clauses
+		// and later sentences do not decide.
+		{"edit_file", "Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made.", Write},
+		{"sequentialthinking", "A detailed tool for dynamic and reflective problem-solving through thoughts. Use it when the scope is not clear at first.", Write}, // no verb: unknown is write
+		{"test_trigger_tool_change", "Mutates the tool list to trigger a notifications/tools/list_changed", Write},
+		{"write_file", "Create a new file or completely overwrite an existing file with new content.", Destructive},
+		{"git_branch", "Manage branches: list all branches, show current branch, create a new branch, delete a branch", Destructive},
+		{"generate_pie_chart", "Generate a pie chart to show the proportion of parts", Write}, // "show" is subordinate; "generate" is no verb here
+		{"browser_click", "Perform click on a web page", Write},
+		{"run-code", "Run code snippet and return the result.", Write},
+		{"get_report", "Get the report, which is updated hourly", Read},
 	}
 	for _, tt := range tests {
 		if got := ClassifyTool(tt.name, tt.desc); got != tt.want {
@@ -88,24 +99,22 @@ func TestClassifyWithAnnotations(t *testing.T) {
 		ann  *mcp.ToolAnnotations
 		want Label
 	}{
-		{"no annotations", "delete_note", "", nil,
-			Label{Risk: Destructive, Source: SourceHeuristic, Heuristic: Destructive, Word: "delete"}},
+		{"no annotations: the spec defaults claim destructive", "delete_note", "", nil,
+			Label{Risk: Destructive, Source: SourceHeuristic, Annotated: Destructive, OpenWorld: true, Heuristic: Destructive, Action: ActionDelete, Word: "delete", Where: "name"}},
 		{"hints absent", "list_notes", "", &mcp.ToolAnnotations{OpenWorldHint: &fa},
-			Label{Risk: Read, Source: SourceHeuristic, Heuristic: Read, Word: "list"}},
+			Label{Risk: Read, Source: SourceHeuristic, Annotated: Destructive, Heuristic: Read, Action: ActionRead, Word: "list", Where: "name"}},
 		{"agree read", "list_notes", "", &mcp.ToolAnnotations{ReadOnlyHint: &tr},
-			Label{Risk: Read, Source: SourceAnnotations, Annotated: Read, Heuristic: Read, Word: "list"}},
-		{"read-only claim on destructive words", "delete_note", "", &mcp.ToolAnnotations{ReadOnlyHint: &tr},
-			Label{Risk: Destructive, Source: SourceHeuristic, Annotated: Read, Heuristic: Destructive, Word: "delete", Conflict: true}},
-		{"non-destructive claim on destructive words", "archive_note", "Removes a note from view", &mcp.ToolAnnotations{DestructiveHint: &fa},
-			Label{Risk: Destructive, Source: SourceHeuristic, Annotated: Write, Heuristic: Destructive, Word: "remove", Conflict: true}},
-		{"annotations more cautious", "get_weather", "", &mcp.ToolAnnotations{DestructiveHint: &tr},
-			Label{Risk: Destructive, Source: SourceAnnotations, Annotated: Destructive, Heuristic: Read, Word: "get"}},
-		{"destructive default when not read-only", "list_notes", "", &mcp.ToolAnnotations{ReadOnlyHint: &fa},
-			Label{Risk: Destructive, Source: SourceAnnotations, Annotated: Destructive, Heuristic: Read, Word: "list"}},
-		{"unknown words take annotations", "frobnicate", "", &mcp.ToolAnnotations{ReadOnlyHint: &tr},
-			Label{Risk: Read, Source: SourceAnnotations, Annotated: Read, Heuristic: Write}},
-		{"snapgauge archive_note", "archive_note", "", &mcp.ToolAnnotations{IdempotentHint: &tr, DestructiveHint: &tr},
-			Label{Risk: Destructive, Source: SourceAnnotations, Annotated: Destructive, Heuristic: Write}},
+			Label{Risk: Read, Source: SourceHeuristic, Annotated: Read, Declared: true, OpenWorld: true, Heuristic: Read, Action: ActionRead, Word: "list", Where: "name"}},
+		{"read-only claim on destructive words: both shown", "delete_note", "", &mcp.ToolAnnotations{ReadOnlyHint: &tr},
+			Label{Risk: Destructive, Source: SourceHeuristic, Annotated: Read, Declared: true, OpenWorld: true, Heuristic: Destructive, Action: ActionDelete, Word: "delete", Where: "name", Conflict: true}},
+		{"sequentialthinking: no verb, the declared claim decides", "sequentialthinking", "A detailed tool for dynamic problem-solving. Clear it when done.", &mcp.ToolAnnotations{ReadOnlyHint: &tr},
+			Label{Risk: Read, Source: SourceAnnotations, Annotated: Read, Declared: true, OpenWorld: true}},
+		{"non-destructive claim", "archive_note", "", &mcp.ToolAnnotations{DestructiveHint: &fa},
+			Label{Risk: Write, Source: SourceHeuristic, Annotated: Write, Declared: true, OpenWorld: true, Heuristic: Write, Action: ActionWrite, Word: "archive", Where: "name"}},
+		{"unknown words, nothing declared", "frobnicate", "", nil,
+			Label{Risk: Write, Source: SourceDefault, Annotated: Destructive, OpenWorld: true}},
+		{"send from the description", "notes", "Sends the note to a channel", nil,
+			Label{Risk: Write, Source: SourceHeuristic, Annotated: Destructive, OpenWorld: true, Heuristic: Write, Action: ActionSend, Word: "send", Where: "description"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -366,7 +366,7 @@ var corpus = []CorpusServer{
 	{Name: "searxng-stdio", ID: "mcp-searxng@2.4.0", SDK: "ts-sdk-v2", Transport: Stdio,
 		Note: "SEARXNG_URL points at a closed loopback port", start: npmStdio("mcp-searxng", "dist/cli.js", []string{"SEARXNG_URL=http://127.0.0.1:9"})},
 	{Name: "gitlab-stdio", ID: "@zereight/mcp-gitlab@2.1.64", SDK: "ts-sdk-v1", Transport: Stdio,
-		Note: "118 tools (issue 24's label corpus); GITLAB_API_URL points at a closed loopback port",
+		Note:  "118 tools (issue 24's label corpus); GITLAB_API_URL points at a closed loopback port",
 		start: npmStdio("@zereight/mcp-gitlab", "build/index.js", []string{"GITLAB_PERSONAL_ACCESS_TOKEN=not-a-token", "GITLAB_API_URL=http://127.0.0.1:9/api/v4"})},
 	{Name: "notion-stdio", ID: "@notionhq/notion-mcp-server@2.5.2", SDK: "ts-sdk-v1", Transport: Stdio,
 		Note: "tools generated from the Notion OpenAPI document; lists without a token", start: npmStdio("@notionhq/notion-mcp-server", "bin/cli.mjs", nil)},

@@ -73,9 +73,12 @@ arguments, each with a placeholder (the first enum value, the minimum or 1, true
 [], {}, or "example"): review them before recording, since record and check
 call every enabled probe.
 
-Only tools labelled read are enabled. A tool labelled write or destructive (from
-its name, description or annotations, or declaring destructiveHint: true) gets a
-probe with "enabled": false and a "reason"; set "enabled": true to call it.
+A probe is enabled only where both facts agree that the tool only reads: the
+server declares readOnlyHint: true, and nothing in the tool's name or words
+writes, deletes, sends or executes (mcpward's heuristic). Every other tool gets
+a probe with "enabled": false and a "reason" (a tool that merely looks read-only
+by its words: "looks read-only; the server does not say so: check and enable");
+set "enabled": true to call it. init says for every tool why.
 
 Nothing is written if the server cannot be fully listed. An existing config is
 kept unless --force is given.`,
@@ -193,19 +196,31 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 	if err := contract.WriteFileAtomic(opts.ConfigPath, b, 0o644); err != nil {
 		return fault.Input(fmt.Errorf("write %s: %w", opts.ConfigPath, err))
 	}
-	var disabled []string
+	disabled := 0
 	for _, p := range ct.Probes {
 		if !p.IsEnabled() {
-			disabled = append(disabled, p.Tool)
+			disabled++
 		}
 	}
 	seeded := fmt.Sprintf("%d probes seeded", len(ct.Probes))
-	if len(disabled) > 0 {
-		seeded += fmt.Sprintf(", %d disabled", len(disabled))
+	if disabled > 0 {
+		seeded += fmt.Sprintf(", %d disabled", disabled)
 	}
 	fmt.Fprintf(opts.IO.Out, "wrote %s (target %s: %d tools, %s)\n", opts.ConfigPath, opts.Target, len(obs.Snapshot.Surface.Tools), seeded)
-	if len(disabled) > 0 {
-		fmt.Fprintf(opts.IO.ErrOut, "disabled (labelled write or destructive, so not called until you set \"enabled\": true): %s\n", strings.Join(disabled, ", "))
+	for _, t := range obs.Snapshot.Surface.Tools {
+		name := snapshot.Str(t, "name")
+		if name == "" {
+			continue
+		}
+		ok, why := probeDecision(name, t)
+		state := "disabled"
+		if ok {
+			state = "enabled "
+		} else {
+			why = strings.TrimPrefix(why, name+" ")
+			why = strings.TrimPrefix(why, name+": ")
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "  %s %s: %s\n", state, name, why)
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "next: review the seeded probe arguments, then run 'mcpward record %s'\n", opts.Target)
 	return nil
@@ -216,11 +231,12 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 // (snapgauge §2): the first enum value; the minimum (else 1) for integer
 // and number; true; []; {}; otherwise "example".
 //
-// Only probes of tools labelled read are enabled. A tool labelled write or
-// destructive (by its words or its annotations, or declaring
-// destructiveHint: true) gets a probe written with "enabled": false and a
-// "reason": record and check would otherwise call it on every CI run, and
-// turning it on is an edit a reviewer makes on purpose.
+// A probe is enabled only where both facts agree that the tool only reads
+// ([probeDecision]): the server declares readOnlyHint: true and its name
+// and words hold no write, delete, send or execute signal. Every other
+// tool gets a probe written with "enabled": false and a "reason": record
+// and check would otherwise call it on every CI run, and turning it on is
+// an edit a reviewer makes on purpose.
 func SeedProbes(tools []snapshot.Object) []config.Probe {
 	out := make([]config.Probe, 0, len(tools))
 	for _, t := range tools {
@@ -245,7 +261,7 @@ func SeedProbes(tools []snapshot.Object) []config.Probe {
 			b = []byte("{}")
 		}
 		pr := config.Probe{ID: name, Tool: name, Arguments: b, Capture: snapshot.CaptureShape}
-		if why := unsafeReason(name, t); why != "" {
+		if ok, why := probeDecision(name, t); !ok {
 			off := false
 			pr.Enabled = &off
 			pr.Reason = why
@@ -256,30 +272,38 @@ func SeedProbes(tools []snapshot.Object) []config.Probe {
 	return out
 }
 
-// unsafeReason says why calling the tool from every record and check is not
-// safe by default, or "" for a tool labelled read.
-func unsafeReason(name string, t snapshot.Object) string {
+// Reasons init writes beside each probe, enabled or not.
+const (
+	whyEnabled       = "enabled: the server declares readOnlyHint: true and nothing in its name or description writes, deletes, sends or executes"
+	whyLooksReadOnly = "looks read-only; the server does not say so: check and enable"
+	enableHint       = "check the arguments, then set \"enabled\": true to call it on every record and check"
+)
+
+// probeDecision says whether the tool's probe is enabled and why. A probe
+// is enabled only where both facts agree that the tool only reads: the
+// server declares readOnlyHint: true, and the heuristic finds no write,
+// delete, send or execute signal in its name or words. Everything else is
+// written disabled with the reason, for a reviewer to decide.
+func probeDecision(name string, t snapshot.Object) (bool, string) {
 	ann := toolAnnotations(t)
-	l := heuristic.ClassifyWithAnnotations(name, snapshot.Str(t, "description"), ann)
-	hinted := ann != nil && ann.DestructiveHint != nil && *ann.DestructiveHint
-	if l.Risk == heuristic.Read && !hinted {
-		return ""
-	}
-	risk := l.Risk
-	var why string
+	desc := snapshot.Str(t, "description")
+	declaredRead := ann != nil && ann.ReadOnlyHint != nil && *ann.ReadOnlyHint
+	action, verb := heuristic.ChangeSignal(name, desc)
+	l := heuristic.ClassifyWithAnnotations(name, desc, ann)
 	switch {
-	case hinted:
-		risk, why = heuristic.Destructive, "its annotations declare destructiveHint: true"
-	case l.Source == heuristic.SourceAnnotations && l.Risk == heuristic.Destructive:
-		why = "its annotations declare readOnlyHint: false, and destructiveHint defaults to true"
-	case l.Source == heuristic.SourceAnnotations:
-		why = "its annotations declare it is not read-only"
-	case l.Word != "":
-		why = fmt.Sprintf("its name or description says %q", l.Word)
+	case declaredRead && action == heuristic.ActionNone:
+		return true, whyEnabled
+	case declaredRead:
+		return false, fmt.Sprintf("%s: the server declares readOnlyHint: true, but its words read as %s (%q, heuristic): %s", name, action.Reads(), verb, enableHint)
+	case action != heuristic.ActionNone:
+		return false, fmt.Sprintf("%s reads as %s (%q in its name or description, heuristic); the server does not declare it read-only: %s", name, action.Reads(), verb, enableHint)
+	case l.Heuristic == heuristic.Read:
+		return false, fmt.Sprintf("%s %s (%q, heuristic)", name, whyLooksReadOnly, l.Word)
+	case ann != nil && ann.ReadOnlyHint != nil:
+		return false, fmt.Sprintf("%s: its annotations declare readOnlyHint: false: %s", name, enableHint)
 	default:
-		why = "nothing in its name, description or annotations says it only reads"
+		return false, fmt.Sprintf("%s: nothing in its name, description or annotations says it only reads: %s", name, enableHint)
 	}
-	return fmt.Sprintf("%s is labelled %s (%s): check the arguments, then set \"enabled\": true to call it on every record and check", name, risk, why)
 }
 
 // toolAnnotations reads a tool's annotations, nil when absent or not an

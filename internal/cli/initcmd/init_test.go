@@ -2,7 +2,9 @@ package initcmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,7 +14,10 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdtest"
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/testenv"
 )
 
 func TestNewCmdInitFlags(t *testing.T) {
@@ -56,8 +61,8 @@ func TestNewCmdInitFlags(t *testing.T) {
 func TestSeedProbes(t *testing.T) {
 	var tools []snapshot.Object
 	src := `[
-	  {"name": "z_last", "description": "Reads z.", "inputSchema": {"type": "object"}},
-	  {"name": "all", "description": "Shows everything.", "inputSchema": {"type": "object", "required": ["e", "i", "n", "m", "b", "a", "o", "s", "t", "u"], "properties": {
+	  {"name": "z_last", "description": "Reads z.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}},
+	  {"name": "all", "description": "Shows everything.", "annotations": {"readOnlyHint": true}, "inputSchema": {"type": "object", "required": ["e", "i", "n", "m", "b", "a", "o", "s", "t", "u"], "properties": {
 	    "e": {"type": "string", "enum": ["metric", "imperial"]},
 	    "i": {"type": "integer"},
 	    "n": {"type": "number", "minimum": 0.5},
@@ -80,7 +85,7 @@ func TestSeedProbes(t *testing.T) {
 	off := false
 	want := []config.Probe{
 		{ID: "all", Tool: "all", Arguments: json.RawMessage(`{"a":[],"b":true,"e":"metric","i":1,"m":10,"n":0.5,"o":{},"s":"example","t":1,"u":"example"}`), Capture: "shape"},
-		{ID: "bare", Tool: "bare", Enabled: &off, Reason: `bare is labelled write (nothing in its name, description or annotations says it only reads): check the arguments, then set "enabled": true to call it on every record and check`,
+		{ID: "bare", Tool: "bare", Enabled: &off, Reason: `bare: nothing in its name, description or annotations says it only reads: check the arguments, then set "enabled": true to call it on every record and check`,
 			Arguments: json.RawMessage(`{}`), Capture: "shape"},
 		{ID: "z_last", Tool: "z_last", Arguments: json.RawMessage(`{}`), Capture: "shape"},
 	}
@@ -93,19 +98,28 @@ func TestSeedProbes(t *testing.T) {
 // an enabled probe; write, destructive and destructiveHint: true tools are
 // written disabled with the reason.
 func TestSeedProbesSafety(t *testing.T) {
+	const hint = `: check the arguments, then set "enabled": true to call it on every record and check`
 	tests := []struct {
 		tool       string
 		wantReason string // "" : enabled
 	}{
-		{`{"name": "list_notes", "description": "List notes."}`, ""},
+		// Both facts agree: enabled.
 		{`{"name": "get_weather", "annotations": {"readOnlyHint": true}}`, ""},
-		{`{"name": "delete_note", "description": "Delete a note."}`, `delete_note is labelled destructive (its name or description says "delete")`},
-		{`{"name": "create_note", "description": "Create a note."}`, `create_note is labelled write (its name or description says "create")`},
-		{`{"name": "archive_note", "annotations": {"destructiveHint": true}}`, `archive_note is labelled destructive (its annotations declare destructiveHint: true)`},
-		{`{"name": "get_thing", "annotations": {"readOnlyHint": true, "destructiveHint": true}}`, `get_thing is labelled destructive (its annotations declare destructiveHint: true)`},
-		{`{"name": "tidy", "annotations": {"readOnlyHint": false}}`, `tidy is labelled destructive (its annotations declare readOnlyHint: false, and destructiveHint defaults to true)`},
-		{`{"name": "tag", "annotations": {"readOnlyHint": false, "destructiveHint": false}}`, `tag is labelled write (its annotations declare it is not read-only)`},
-		{`{"name": "list_and_purge", "annotations": {"readOnlyHint": true}}`, `list_and_purge is labelled destructive (its name or description says "purge")`},
+		{`{"name": "list_notes", "description": "List notes.", "annotations": {"readOnlyHint": true}}`, ""},
+		// sequentialthinking: read-only by annotation, "clear" only in a
+		// later sentence, no strong verb: enabled.
+		{`{"name": "sequentialthinking", "description": "A detailed tool for problem-solving. Use it when the scope is not clear.", "annotations": {"readOnlyHint": true}}`, ""},
+		// Looks read-only by its words only: disabled, with the reason.
+		{`{"name": "list_notes", "description": "List notes."}`, `list_notes looks read-only; the server does not say so: check and enable ("list", heuristic)`},
+		// Annotated read-only, but the words write, delete, send or execute.
+		{`{"name": "list_and_purge", "annotations": {"readOnlyHint": true}}`, `list_and_purge: the server declares readOnlyHint: true, but its words read as destructive ("purge", heuristic)` + hint},
+		{`{"name": "test_trigger_tool_change", "description": "Mutates the tool list to trigger a notification", "annotations": {"readOnlyHint": true}}`, `test_trigger_tool_change: the server declares readOnlyHint: true, but its words read as write ("mutate", heuristic)` + hint},
+		{`{"name": "get_report", "description": "Get a report. Also sends it to the team.", "annotations": {"readOnlyHint": true}}`, `get_report: the server declares readOnlyHint: true, but its words read as send ("send", heuristic)` + hint},
+		// Not declared read-only.
+		{`{"name": "delete_note", "description": "Delete a note."}`, `delete_note reads as destructive ("delete" in its name or description, heuristic); the server does not declare it read-only` + hint},
+		{`{"name": "run_code", "description": "Run code."}`, `run_code reads as execute ("run" in its name or description, heuristic); the server does not declare it read-only` + hint},
+		{`{"name": "tidy", "annotations": {"readOnlyHint": false}}`, `tidy: its annotations declare readOnlyHint: false` + hint},
+		{`{"name": "frobnicate"}`, `frobnicate: nothing in its name, description or annotations says it only reads` + hint},
 	}
 	for _, tt := range tests {
 		var tool snapshot.Object
@@ -123,9 +137,44 @@ func TestSeedProbesSafety(t *testing.T) {
 			}
 			continue
 		}
-		want := tt.wantReason + `: check the arguments, then set "enabled": true to call it on every record and check`
-		if p.IsEnabled() || p.Enabled == nil || p.Reason != want {
-			t.Errorf("SeedProbes(%s): enabled %v, reason\n got %q\nwant %q", tt.tool, p.IsEnabled(), p.Reason, want)
+		if p.IsEnabled() || p.Enabled == nil || p.Reason != tt.wantReason {
+			t.Errorf("SeedProbes(%s): enabled %v, reason\n got %q\nwant %q", tt.tool, p.IsEnabled(), p.Reason, tt.wantReason)
 		}
+	}
+}
+
+// TestSeedProbesGoSDKEverything runs the go-sdk conformance
+// everything-server (issue 24): none of its tools declares readOnlyHint, so
+// init enables none, test_trigger_tool_change and its sibling above all
+// (they change the server's lists); the tools that merely look read-only
+// are written disabled with the reason.
+func TestSeedProbesGoSDKEverything(t *testing.T) {
+	bin := testenv.EverythingServer(t)
+	tg, err := contract.FromSpec("everything", &target.Spec{Name: "everything", Command: []string{bin}, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, err := contract.Observe(context.Background(), tg, &contract.ObserveOptions{Version: "test"})
+	if err != nil || !obs.Complete() {
+		t.Fatalf("observe: %v %v", err, obs.Problems)
+	}
+	probes := SeedProbes(obs.Snapshot.Surface.Tools)
+	if len(probes) < 20 {
+		t.Fatalf("%d probes, want the server's 28 or so", len(probes))
+	}
+	looks := 0
+	for _, p := range probes {
+		if p.IsEnabled() {
+			t.Errorf("%s is enabled: the server declares no tool read-only", p.Tool)
+		}
+		if strings.Contains(p.Reason, "looks read-only; the server does not say so: check and enable") {
+			looks++
+		}
+		if strings.HasPrefix(p.Tool, "test_trigger_") && !strings.Contains(p.Reason, `reads as write ("mutate"`) {
+			t.Errorf("%s: reason %q, want it read as write from \"Mutates\"", p.Tool, p.Reason)
+		}
+	}
+	if looks < 15 {
+		t.Errorf("%d tools look read-only by their words, want most of the server's test_* tools", looks)
 	}
 }

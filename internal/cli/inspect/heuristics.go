@@ -21,6 +21,7 @@ const heuristicKind = "heuristic"
 // never hashed, and the file stays a snapshot that diff and check read.
 //
 //	{"kind": "heuristic", "rule": "risk.destructive", "snippet": "delete_item"}
+//	{"kind": "heuristic", "rule": "risk.source", "snippet": "delete_item: destructive from the heuristic (\"delete\" in its name); the server claims destructive (by the spec defaults: no hints declared)"}
 //	{"kind": "heuristic", "rule": "risk.conflict", "snippet": "wipe: annotations say read, the words say destructive"}
 //	{"kind": "heuristic", "rule": "signal.prompt_injection_phrase", "snippet": "tool sync_notes: …"}
 func withHeuristics(s *snapshot.Snapshot, signals bool) {
@@ -29,6 +30,7 @@ func withHeuristics(s *snapshot.Snapshot, signals bool) {
 		name := snapshot.Str(t, "name")
 		label := heuristic.ClassifyWithAnnotations(name, snapshot.Str(t, "description"), annotations(t))
 		notes = append(notes, snapshot.Note{Kind: heuristicKind, Rule: "risk." + string(label.Risk), Snippet: name})
+		notes = append(notes, snapshot.Note{Kind: heuristicKind, Rule: "risk.source", Snippet: sourceLine(name, label)})
 		if label.Conflict {
 			notes = append(notes, snapshot.Note{Kind: heuristicKind, Rule: "risk.conflict",
 				Snippet: fmt.Sprintf("%s: annotations say %s, the words say %s", name, label.Annotated, label.Heuristic)})
@@ -50,4 +52,20 @@ func withHeuristics(s *snapshot.Snapshot, signals bool) {
 		return cmp.Or(strings.Compare(a.Kind, b.Kind), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Snippet, b.Snippet))
 	})
 	s.Observation.Notes = all
+}
+
+// sourceLine says where a tool's label came from, with both facts apart:
+// the heuristic's reading (marked as such) and the server's claim.
+func sourceLine(name string, l heuristic.Label) string {
+	var words string
+	if l.Heuristic != "" {
+		words = fmt.Sprintf("the heuristic reads %s (%q in its %s)", l.Action.Reads(), l.Word, l.Where)
+	} else {
+		words = "the heuristic reads no verb"
+	}
+	claim := "declared annotations"
+	if !l.Declared {
+		claim = "by the spec defaults: no hints declared"
+	}
+	return fmt.Sprintf("%s: %s from %s; %s; the server claims %s (%s)", name, l.Risk, l.Source, words, l.Annotated, claim)
 }

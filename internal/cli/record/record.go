@@ -19,6 +19,7 @@ import (
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/target"
 )
 
@@ -188,6 +189,7 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 		return incomplete(opts.IO.ErrOut, obs, "no snapshot written")
 	}
 	fmt.Fprintln(opts.IO.Out, recordedLine(rt, obs))
+	WriteProbeFindings(opts.IO.ErrOut, obs.Findings)
 	return nil
 }
 
@@ -214,6 +216,21 @@ func recordedLine(rt *contract.Resolved, obs *contract.Observation) string {
 	s := obs.Snapshot.Surface
 	return fmt.Sprintf("recorded %s -> %s (%s, %s, %s)", rt.Name, rt.Path,
 		plural(len(s.Tools), "tool"), plural(len(s.Resources), "resource"), plural(len(s.Prompts), "prompt"))
+}
+
+// WriteProbeFindings says on w what the recorded probe answers break (the
+// rules [contract.Judge] decides from them), so that a violation stored in
+// the snapshot is not silent until the next check exits 3 on it.
+func WriteProbeFindings(w io.Writer, fs []result.RuleFinding) {
+	for _, f := range fs {
+		fmt.Fprintf(w, "recorded probe answer: %s %s %s: %s\n", f.Class, f.RuleID, f.Subject, f.Message)
+	}
+	for _, f := range fs {
+		if f.Class == "violation" {
+			fmt.Fprintf(w, "warning: the recorded answers hold a violation: 'mcpward check' will exit 3 on it\n")
+			return
+		}
+	}
 }
 
 // AnnounceProbes says on w, before anything is called, which tools the
