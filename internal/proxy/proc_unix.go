@@ -73,6 +73,19 @@ func (rp *reaper) watch(pgid int) {
 	}
 }
 
+// pid is the watchdog's process id (0 when there is none): a child of
+// ours that procgroup.EndAdopted must leave to stop.
+func (rp *reaper) pid() int {
+	if rp.w == nil {
+		return 0
+	}
+	<-rp.started
+	if rp.cmd == nil || rp.cmd.Process == nil {
+		return 0
+	}
+	return rp.cmd.Process.Pid
+}
+
 // ready is closed once the watchdog's process exists (or could not be
 // started).
 func (rp *reaper) ready() <-chan struct{} { return rp.started }

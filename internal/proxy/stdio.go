@@ -59,6 +59,11 @@ type StdioOptions struct {
 	Now func() time.Time
 	// Info is merged into the start record (e.g. the mcpward version).
 	Version string
+	// Subreap makes this process the reaper of the server's orphaned
+	// descendants (Linux), so that one that left the process group with
+	// setsid is ended with the server too. It is per process: set it only
+	// where this is the process's one server (the shim).
+	Subreap bool
 }
 
 // ShimSignals are the signals the shim catches and forwards to the
@@ -134,6 +139,9 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 	cmd.SysProcAttr = procgroup.SysProcAttr()
 	// The watchdog starts beside the server; it learns the server's group
 	// below, before the relays start.
+	if opts.Subreap {
+		_ = procgroup.Subreap()
+	}
 	rp := startReaper()
 	defer rp.stop()
 	startErr := cmd.Start()
@@ -243,6 +251,10 @@ loop:
 	// Children the server left behind (they had their chance to end with
 	// it, and to hand over their output).
 	_ = procgroup.Kill(cmd.Process)
+	if opts.Subreap {
+		// And those that left the group (setsid) and were adopted.
+		procgroup.EndAdopted(rp.pid())
+	}
 
 	if cmd.ProcessState == nil {
 		return nil, fmt.Errorf("wait for server: %w", waitErr)

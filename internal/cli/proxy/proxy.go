@@ -130,7 +130,7 @@ func stdioRun(ctx context.Context, opts *ProxyOptions) error {
 	st, runErr := proxy.RunStdio(context.WithoutCancel(ctx), &proxy.StdioOptions{
 		Command: opts.Command, Env: opts.Environ(), Cwd: cwd,
 		Stdin: stdin, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,
-		Recorder: rec, Signals: sigs, Grace: opts.Grace, Now: opts.Now, Version: opts.Version,
+		Recorder: rec, Signals: sigs, Subreap: true, Grace: opts.Grace, Now: opts.Now, Version: opts.Version,
 	})
 	if lg != nil {
 		err := lg.Close()
