@@ -13,6 +13,7 @@ import (
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/snapshot"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 type section struct {
@@ -43,7 +44,9 @@ func render(ios *iostreams.IOStreams, s *snapshot.Snapshot, signals bool, local 
 			lines[i] = strings.TrimRight(l[:len(l)-1], " ") + "\n"
 		}
 	}
-	_, err := io.WriteString(ios.Out, strings.Join(lines, ""))
+	// Names, descriptions and stderr are the server's: no escape
+	// sequence of theirs reaches the terminal.
+	_, err := termsafe.NewWriter(ios.Out).Write([]byte(strings.Join(lines, "")))
 	return err
 }
 

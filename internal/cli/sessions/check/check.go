@@ -28,6 +28,7 @@ import (
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/settings"
+	"github.com/mcpward/mcpward/internal/termsafe"
 	"github.com/mcpward/mcpward/internal/traffic"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
@@ -399,7 +400,13 @@ func render(opts *CheckOptions, res *result.Result, reports []sessionReport) err
 	if opts.Format == "text" {
 		writeTables(&buf, reports, opts.IO.IsStdoutTTY(), opts.IO.TerminalWidth(), opts.Slow)
 	}
-	if _, err := io.Copy(opts.IO.Out, &buf); err != nil {
+	var out io.Writer = opts.IO.Out
+	if opts.Format == "text" {
+		// Frames and stderr lines quoted in the findings are the
+		// server's: no escape sequence of theirs reaches the terminal.
+		out = termsafe.NewWriter(out)
+	}
+	if _, err := io.Copy(out, &buf); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
 	return nil

@@ -26,6 +26,7 @@ import (
 	"github.com/mcpward/mcpward/internal/iostreams"
 	liveotlp "github.com/mcpward/mcpward/internal/otlp"
 	"github.com/mcpward/mcpward/internal/redact"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 // ExportOptions are the inputs of `sessions export`.
@@ -129,6 +130,12 @@ func exportRun(ctx context.Context, opts *ExportOptions) error {
 		return pushRun(ctx, opts, path, red)
 	}
 	return writeOutput(opts.IO.Out, opts.Output, inputFile{path: path, stdin: opts.IO.In}, func(w io.Writer) error {
+		if opts.Format == "text" {
+			// A transcript quotes the server's frames and stderr: none
+			// of its escape sequences reach the terminal (or a file
+			// someone cats).
+			w = termsafe.NewWriter(w)
+		}
 		return exportLog(ctx, w, path, opts, red, opts.IO.ErrOut)
 	})
 }
