@@ -100,7 +100,6 @@ func mainClause(desc string) string {
 	for _, p := range []string{"use this tool to ", "this tool ", "a tool to ", "tool to ", "allows you to ", "lets you ", "used to ", "you can "} {
 		if strings.HasPrefix(lower, " "+p) {
 			s = s[len(p)-1:]
-			lower = " " + strings.ToLower(s) + " "
 			break
 		}
 	}
