@@ -98,36 +98,38 @@ func TestGolden(t *testing.T) {
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(name, func(t *testing.T) {
-			fx, tr, _ := strings.Cut(name, "@@")
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := connect(t, fx, tr == "http")
-			rep, err := Run(context.Background(), s, &Options{Probes: fixtureProbes(t, fx)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkClauseTransports(t, rep)
-			got := summary(rep)
-			i := slices.IndexFunc(ar.Files, func(f txtar.File) bool { return f.Name == "want" })
-			if *update {
-				if i < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					i = len(ar.Files) - 1
-				}
-				ar.Files[i].Data = []byte(got)
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			inBubble(t, func(t *testing.T) {
+				fx, tr, _ := strings.Cut(name, "@@")
+				ar, err := txtar.ParseFile(file)
+				if err != nil {
 					t.Fatal(err)
 				}
-				return
-			}
-			if i < 0 {
-				t.Fatalf("%s has no want section (run with -update)", file)
-			}
-			if d := cmp.Diff(string(ar.Files[i].Data), got); d != "" {
-				t.Errorf("%s (-want +got):\n%s", name, d)
-			}
+				s := connect(t, fx, tr == "http")
+				rep, err := Run(context.Background(), s, &Options{Probes: fixtureProbes(t, fx)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkClauseTransports(t, rep)
+				got := summary(rep)
+				i := slices.IndexFunc(ar.Files, func(f txtar.File) bool { return f.Name == "want" })
+				if *update {
+					if i < 0 {
+						ar.Files = append(ar.Files, txtar.File{Name: "want"})
+						i = len(ar.Files) - 1
+					}
+					ar.Files[i].Data = []byte(got)
+					if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				if i < 0 {
+					t.Fatalf("%s has no want section (run with -update)", file)
+				}
+				if d := cmp.Diff(string(ar.Files[i].Data), got); d != "" {
+					t.Errorf("%s (-want +got):\n%s", name, d)
+				}
+			})
 		})
 	}
 }

@@ -17,21 +17,23 @@ func legacySessionCase(t *testing.T, id string, script []byte) {
 		{script, Fail},
 		{[]byte(`[]`), Pass},
 	} {
-		s := connectScripted(t, "dual-era", tc.script)
-		rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "modern-full"), ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got string
-		for _, a := range rep.Assertions {
-			if a.ID == id {
-				got = a.Verdict
-				t.Logf("%s: %s", a.Verdict, a.Detail)
+		inBubble(t, func(t *testing.T) {
+			s := connectScripted(t, "dual-era", tc.script)
+			rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "modern-full"), ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if rep.Era != "dual" || got != tc.want {
-			t.Errorf("era %s, %s %q, want dual, %q", rep.Era, id, got, tc.want)
-		}
+			var got string
+			for _, a := range rep.Assertions {
+				if a.ID == id {
+					got = a.Verdict
+					t.Logf("%s: %s", a.Verdict, a.Detail)
+				}
+			}
+			if rep.Era != "dual" || got != tc.want {
+				t.Errorf("era %s, %s %q, want dual, %q", rep.Era, id, got, tc.want)
+			}
+		})
 	}
 }
 

@@ -36,42 +36,46 @@ func notEvaluated(r *Report) []string {
 // exercise nothing; that is incomplete evidence (exit 2), not a pass, and
 // the report says which profiles were not evaluated.
 func TestNothingApplicableIsNotAPass(t *testing.T) {
-	s := connect(t, "nonconformant-legacy", false)
-	rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "modern-full", "modern-minimal"), Probes: fixtureProbes(t, "nonconformant-legacy")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.ExitCode() != 2 {
-		t.Errorf("exit %d, want 2 (nothing was exercised); problems %v", rep.ExitCode(), rep.Problems)
-	}
-	ne := notEvaluated(rep)
-	for _, want := range []string{"profile modern-full", "profile modern-minimal"} {
-		if !slices.Contains(ne, want) {
-			t.Errorf("not evaluated = %v, want it to list %q", ne, want)
+	inBubble(t, func(t *testing.T) {
+		s := connect(t, "nonconformant-legacy", false)
+		rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "modern-full", "modern-minimal"), Probes: fixtureProbes(t, "nonconformant-legacy")})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for tool, m := range rep.Verdicts {
-		for p, v := range m {
-			if v != VerdictUnserved {
-				t.Errorf("verdict %s@%s = %s, want %s (nothing was called)", tool, p, v, VerdictUnserved)
+		if rep.ExitCode() != 2 {
+			t.Errorf("exit %d, want 2 (nothing was exercised); problems %v", rep.ExitCode(), rep.Problems)
+		}
+		ne := notEvaluated(rep)
+		for _, want := range []string{"profile modern-full", "profile modern-minimal"} {
+			if !slices.Contains(ne, want) {
+				t.Errorf("not evaluated = %v, want it to list %q", ne, want)
 			}
 		}
-	}
+		for tool, m := range rep.Verdicts {
+			for p, v := range m {
+				if v != VerdictUnserved {
+					t.Errorf("verdict %s@%s = %s, want %s (nothing was called)", tool, p, v, VerdictUnserved)
+				}
+			}
+		}
+	})
 }
 
 // Item 14: compat without probes calls no tool, and says so.
 func TestNoProbesSaysSo(t *testing.T) {
-	s := connect(t, "clean@v1", false)
-	rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "modern-full", "modern-minimal")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.ExitCode() != 0 {
-		t.Errorf("exit %d, want 0 (the transport rules were evaluated)", rep.ExitCode())
-	}
-	if ne := notEvaluated(rep); !slices.ContainsFunc(ne, func(s string) bool { return strings.HasPrefix(s, "degradation") }) {
-		t.Errorf("not evaluated = %v, want the degradation rules listed (no probes)", ne)
-	}
+	inBubble(t, func(t *testing.T) {
+		s := connect(t, "clean@v1", false)
+		rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "modern-full", "modern-minimal")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.ExitCode() != 0 {
+			t.Errorf("exit %d, want 0 (the transport rules were evaluated)", rep.ExitCode())
+		}
+		if ne := notEvaluated(rep); !slices.ContainsFunc(ne, func(s string) bool { return strings.HasPrefix(s, "degradation") }) {
+			t.Errorf("not evaluated = %v, want the degradation rules listed (no probes)", ne)
+		}
+	})
 }
 
 // Item 3: a legacy profile answers the server's requests as it declares
@@ -143,6 +147,7 @@ func noViolations(t *testing.T, rep *Report) {
 // roots in initialize and now serves roots/list, so the tool completes;
 // before, mcpward answered -32601 and blamed the server (wrong_error).
 func TestGoSDKLegacyProfileServesRoots(t *testing.T) {
+	t.Parallel() // a real server: its silences are waited out in real time
 	s := goSDK(t)
 	rep, err := Run(context.Background(), s, &Options{
 		Profiles: profiles(t, "modern-full", "legacy-2025-11-25"),
@@ -161,6 +166,7 @@ func TestGoSDKLegacyProfileServesRoots(t *testing.T) {
 // requiredCapabilities lists roots (declared) beside sampling (missing) is
 // what the schema asks.
 func TestGoSDKMissingCapabilityListsDeclared(t *testing.T) {
+	t.Parallel() // a real server: its silences are waited out in real time
 	s := goSDK(t)
 	rep, err := Run(context.Background(), s, &Options{
 		Profiles: profiles(t, "modern-full", "no-sampling"),
@@ -179,20 +185,22 @@ func TestGoSDKMissingCapabilityListsDeclared(t *testing.T) {
 // the server is dual-era and the legacy profile is the baseline: a legacy
 // result has no resultType (it was reported as message.result_type_missing).
 func TestLegacyBaselineNotJudgedByModernRules(t *testing.T) {
-	s := connect(t, "dual-era", false)
-	rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "legacy-2025-11-25"), Probes: fixtureProbes(t, "dual-era")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Verdicts) == 0 {
-		t.Fatal("no probe ran")
-	}
-	for _, f := range rep.Findings() {
-		if c, ok := rules.MustLookup(f.RuleID).Clause(); ok && c.ModernOnly() && f.Subject != "discover" {
-			t.Errorf("legacy baseline judged by %s (%s): %s", f.RuleID, f.Subject, f.Message)
+	inBubble(t, func(t *testing.T) {
+		s := connect(t, "dual-era", false)
+		rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "legacy-2025-11-25"), Probes: fixtureProbes(t, "dual-era")})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	noViolations(t, rep)
+		if len(rep.Verdicts) == 0 {
+			t.Fatal("no probe ran")
+		}
+		for _, f := range rep.Findings() {
+			if c, ok := rules.MustLookup(f.RuleID).Clause(); ok && c.ModernOnly() && f.Subject != "discover" {
+				t.Errorf("legacy baseline judged by %s (%s): %s", f.RuleID, f.Subject, f.Message)
+			}
+		}
+		noViolations(t, rep)
+	})
 }
 
 // A legacy server may list a tool only to a client that declared the
@@ -201,6 +209,7 @@ func TestLegacyBaselineNotJudgedByModernRules(t *testing.T) {
 // profile serves roots/list, so the tool works; before, the probe was
 // refused as "not listed" (the session under test declares nothing).
 func TestNPMEverythingLegacyProfileServesRoots(t *testing.T) {
+	t.Parallel() // a real server: its silences are waited out in real time
 	if testing.Short() {
 		t.Skip("real server")
 	}

@@ -66,6 +66,7 @@ func runReal(t *testing.T, spec *target.Spec) *Report {
 }
 
 func TestRealGoSDKEverything(t *testing.T) {
+	t.Parallel() // a real server: its silences are waited out in real time
 	if testing.Short() {
 		t.Skip("real server")
 	}
@@ -84,6 +85,7 @@ func TestRealGoSDKEverything(t *testing.T) {
 }
 
 func TestRealNPMEverything(t *testing.T) {
+	t.Parallel() // a real server: its silences are waited out in real time
 	if testing.Short() {
 		t.Skip("real server")
 	}

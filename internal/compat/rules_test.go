@@ -22,6 +22,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // Each testdata/rules/<rule-id>.txtar holds a run that triggers the rule
@@ -47,7 +48,7 @@ func TestRules(t *testing.T) {
 	for _, file := range files {
 		id := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(id, func(t *testing.T) {
-			t.Parallel() // the runs mostly wait (on timeouts and streams)
+			t.Parallel() // a stdio script waits on a child process
 			if _, ok := rules.Lookup(id); !ok {
 				t.Fatalf("%s is not a catalogued rule", id)
 			}
@@ -59,44 +60,55 @@ func TestRules(t *testing.T) {
 			for _, f := range ar.Files {
 				sections[f.Name] = f.Data
 			}
-			rep := ruleRun(t, sections["case"], sections["case.script"])
-			checkClauseTransports(t, rep)
-			got := ruleFindings(rep, id)
-			if why, ok := cannotFire[id]; ok {
-				if got != "" {
-					t.Fatalf("the case triggers %s now: take it off cannotFire (%s)", id, why)
-				}
-				t.Skipf("compat cannot report %s yet: %s", id, why)
-			}
-			if got == "" {
-				for _, f := range rep.Findings() {
-					t.Logf("%s %s: %s", f.RuleID, f.Subject, f.Message)
-				}
-				t.Errorf("the case does not trigger %s (findings above)", id)
-			}
-			if *update {
-				for i := range ar.Files {
-					if ar.Files[i].Name == "findings" {
-						ar.Files[i].Data = []byte(got)
-					}
-				}
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			} else if d := cmp.Diff(string(sections["findings"]), got); d != "" {
-				t.Errorf("findings mismatch (-want +got):\n%s", d)
-			}
-			clean, ok := sections["clean"]
-			if !ok {
-				if _, always := alwaysReported[id]; !always {
-					t.Fatalf("no clean section: every rule needs a run that must not trigger it")
-				}
+			if stdioScripted(sections["case"], sections["case.script"]) || stdioScripted(sections["clean"], sections["clean.script"]) {
+				ruleCase(t, file, id, ar, sections)
 				return
 			}
-			if got := ruleFindings(ruleRun(t, clean, sections["clean.script"]), id); got != "" {
-				t.Errorf("the clean run triggers %s:\n%s", id, got)
-			}
+			inBubble(t, func(t *testing.T) { ruleCase(t, file, id, ar, sections) })
 		})
+	}
+}
+
+// ruleCase runs one rule's case and clean runs and compares the case's
+// findings with the file's.
+func ruleCase(t *testing.T, file, id string, ar *txtar.Archive, sections map[string][]byte) {
+	t.Helper()
+	rep := ruleRun(t, sections["case"], sections["case.script"])
+	checkClauseTransports(t, rep)
+	got := ruleFindings(rep, id)
+	if why, ok := cannotFire[id]; ok {
+		if got != "" {
+			t.Fatalf("the case triggers %s now: take it off cannotFire (%s)", id, why)
+		}
+		t.Skipf("compat cannot report %s yet: %s", id, why)
+	}
+	if got == "" {
+		for _, f := range rep.Findings() {
+			t.Logf("%s %s: %s", f.RuleID, f.Subject, f.Message)
+		}
+		t.Errorf("the case does not trigger %s (findings above)", id)
+	}
+	if *update {
+		for i := range ar.Files {
+			if ar.Files[i].Name == "findings" {
+				ar.Files[i].Data = []byte(got)
+			}
+		}
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if d := cmp.Diff(string(sections["findings"]), got); d != "" {
+		t.Errorf("findings mismatch (-want +got):\n%s", d)
+	}
+	clean, ok := sections["clean"]
+	if !ok {
+		if _, always := alwaysReported[id]; !always {
+			t.Fatalf("no clean section: every rule needs a run that must not trigger it")
+		}
+		return
+	}
+	if got := ruleFindings(ruleRun(t, clean, sections["clean.script"]), id); got != "" {
+		t.Errorf("the clean run triggers %s:\n%s", id, got)
 	}
 }
 
@@ -242,6 +254,21 @@ func runSection(t *testing.T, section, script []byte) *Report {
 	return rep
 }
 
+// stdioScripted reports whether a run section runs its fixture over stdio
+// behind a script: in a child process (see connectStdioScripted), which
+// waits on real time.
+func stdioScripted(section, script []byte) bool {
+	if len(script) == 0 {
+		return false
+	}
+	for _, line := range strings.Split(string(section), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "fixture" && f[2] == "stdio" {
+			return true
+		}
+	}
+	return false
+}
+
 // A scriptOverride answers matching requests in place of the fixture, or
 // edits the fixture's answer. Unmatched requests reach the fixture.
 type scriptOverride struct {
@@ -275,7 +302,8 @@ type scriptOverride struct {
 }
 
 // connectScripted serves a fixture's HTTP framing behind the script's
-// overrides on a loopback listener and connects to it.
+// overrides in-process (transport.HandlerRoundTripper, no socket) and
+// connects to it.
 func connectScripted(t *testing.T, name string, script []byte) *target.Session {
 	t.Helper()
 	var ovs []*scriptOverride
@@ -346,9 +374,7 @@ func connectScripted(t *testing.T, name string, script []byte) *target.Session {
 			w.Write(out)
 		}
 	})
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	spec := &target.Spec{Name: name, URL: srv.URL}
+	spec := &target.Spec{Name: name, URL: "http://127.0.0.1/", RoundTripper: transport.HandlerRoundTripper(h)}
 	s, err := target.Connect(context.Background(), spec, target.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
 	if err != nil {
 		t.Fatalf("connect %s behind a script: %v", name, err)

@@ -37,14 +37,16 @@ func assertionOf(t *testing.T, rep *Report, id string) Assertion {
 // unsupported-version probe must use a version after every known one, or
 // it judges the legacy path instead of the modern -32022 (issue 11 item 5).
 func TestUnsupportedVersionProbeIsLaterThanKnown(t *testing.T) {
-	rep := runFixture(t, "dual-era", true)
-	a := assertionOf(t, rep, "transport.unsupported_version_not_32022")
-	if a.Verdict != Pass {
-		t.Fatalf("verdict %s (%s), want pass", a.Verdict, a.Detail)
-	}
-	if a.Evidence == nil || !strings.Contains(string(a.Evidence.Request), unknownVersion) || a.Evidence.RequestHeader["Mcp-Protocol-Version"] != unknownVersion {
-		t.Errorf("evidence does not show the %s probe: %+v", unknownVersion, a.Evidence)
-	}
+	inBubble(t, func(t *testing.T) {
+		rep := runFixture(t, "dual-era", true)
+		a := assertionOf(t, rep, "transport.unsupported_version_not_32022")
+		if a.Verdict != Pass {
+			t.Fatalf("verdict %s (%s), want pass", a.Verdict, a.Detail)
+		}
+		if a.Evidence == nil || !strings.Contains(string(a.Evidence.Request), unknownVersion) || a.Evidence.RequestHeader["Mcp-Protocol-Version"] != unknownVersion {
+			t.Errorf("evidence does not show the %s probe: %+v", unknownVersion, a.Evidence)
+		}
+	})
 }
 
 // A legacy Streamable HTTP server that ended a session with DELETE MUST
@@ -64,17 +66,19 @@ func TestSessionAfterDelete(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
-			rep := runFixture(t, tt.fixture, true)
-			a := assertionOf(t, rep, ruleSessionAfterDelete)
-			if a.Verdict != tt.want {
-				t.Fatalf("verdict %s (%s), want %s", a.Verdict, a.Detail, tt.want)
-			}
-			if tt.want == NA {
-				return
-			}
-			if a.Evidence == nil || a.Evidence.RequestHeader["Mcp-Session-Id"] == "" || !strings.Contains(a.Evidence.Note, "DELETE") {
-				t.Errorf("evidence does not show the session id and the DELETE: %+v", a.Evidence)
-			}
+			inBubble(t, func(t *testing.T) {
+				rep := runFixture(t, tt.fixture, true)
+				a := assertionOf(t, rep, ruleSessionAfterDelete)
+				if a.Verdict != tt.want {
+					t.Fatalf("verdict %s (%s), want %s", a.Verdict, a.Detail, tt.want)
+				}
+				if tt.want == NA {
+					return
+				}
+				if a.Evidence == nil || a.Evidence.RequestHeader["Mcp-Session-Id"] == "" || !strings.Contains(a.Evidence.Note, "DELETE") {
+					t.Errorf("evidence does not show the session id and the DELETE: %+v", a.Evidence)
+				}
+			})
 		})
 	}
 }
@@ -93,23 +97,25 @@ func TestStdioVersionAndPartialMeta(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
-			rep := runFixture(t, tt.fixture, false)
-			for _, id := range []string{ruleUnsupportedVersion, ruleMetaPartial} {
-				a := assertionOf(t, rep, id)
-				if a.Verdict != tt.want {
-					t.Errorf("%s: verdict %s (%s), want %s", id, a.Verdict, a.Detail, tt.want)
+			inBubble(t, func(t *testing.T) {
+				rep := runFixture(t, tt.fixture, false)
+				for _, id := range []string{ruleUnsupportedVersion, ruleMetaPartial} {
+					a := assertionOf(t, rep, id)
+					if a.Verdict != tt.want {
+						t.Errorf("%s: verdict %s (%s), want %s", id, a.Verdict, a.Detail, tt.want)
+					}
+					if tt.want == Pass && (a.Evidence == nil || len(a.Evidence.RequestHeader) > 0) {
+						t.Errorf("%s: want stdio evidence without HTTP headers: %+v", id, a.Evidence)
+					}
 				}
-				if tt.want == Pass && (a.Evidence == nil || len(a.Evidence.RequestHeader) > 0) {
-					t.Errorf("%s: want stdio evidence without HTTP headers: %+v", id, a.Evidence)
+				if tt.want != Pass {
+					return
 				}
-			}
-			if tt.want != Pass {
-				return
-			}
-			a := assertionOf(t, rep, ruleMetaPartial)
-			if req := string(a.Evidence.Request); !strings.Contains(req, "protocolVersion") || strings.Contains(req, "clientCapabilities") {
-				t.Errorf("partial _meta probe sent %s", req)
-			}
+				a := assertionOf(t, rep, ruleMetaPartial)
+				if req := string(a.Evidence.Request); !strings.Contains(req, "protocolVersion") || strings.Contains(req, "clientCapabilities") {
+					t.Errorf("partial _meta probe sent %s", req)
+				}
+			})
 		})
 	}
 }
