@@ -85,7 +85,7 @@ func isExitName(e ast.Expr) bool {
 
 // TestExitCodesOnlyFromResult: the exit codes of PRODUCT.md are the
 // constants of internal/result (Clean … Internal), decided by result.Decide
-// and result.CodeOf. No other package writes, compares or returns one as a
+// and result.ExitCode. No other package writes, compares or returns one as a
 // bare number: `ExitCode: 2`, `r.ExitCode = 1`, `code == 3`, `case 0:` in
 // a switch on an exit code, `VerdictError{Code: 2}`, `Verdict(1)`, or
 // `return 2` from a function whose name says it returns an exit code. Only

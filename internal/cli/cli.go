@@ -20,8 +20,11 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/record"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/remote"
+	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/syserr"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -67,7 +70,7 @@ func Run(f *cmdutil.Factory, args []string) (code int) {
 		if r := recover(); r != nil {
 			fmt.Fprintf(f.IOStreams.ErrOut, "mcpward: internal error: %v\n", r)
 			fmt.Fprintf(f.IOStreams.ErrOut, "hint: this is a bug in mcpward; please report it with the command you ran\n")
-			code = cmdutil.ExitInternal
+			code = result.Internal
 		}
 	}()
 	args = rewriteShimArgs(args)
@@ -78,7 +81,7 @@ func Run(f *cmdutil.Factory, args []string) (code int) {
 	root.SetErr(f.IOStreams.ErrOut)
 	cmd, err := root.ExecuteContextC(f.Context)
 	if err != nil && cmd == root && surfaceprintForm(args) {
-		err = cmdutil.WithHint(err, "mcp-surfaceprint's inspect form is a command here: "+remote.CommandLine(append([]string{"mcpward", "inspect"}, args...)))
+		err = fault.WithHint(err, "mcp-surfaceprint's inspect form is a command here: "+remote.CommandLine(append([]string{"mcpward", "inspect"}, args...)))
 	}
 	return exitCode(f.IOStreams.ErrOut, cmd, err)
 }
@@ -119,11 +122,12 @@ func surfaceprintForm(args []string) bool {
 	return quoted || flags && words
 }
 
-// exitCode is the one place where an outcome becomes an exit code and where
-// an error reaches the user, as one line plus at most one hint.
+// exitCode is the one place where an outcome becomes an exit code (a
+// verdict's, or the error's by result.ExitCode, as a fleet maps it) and
+// where an error reaches the user, as one line plus at most one hint.
 func exitCode(w io.Writer, cmd *cobra.Command, err error) int {
 	if err == nil {
-		return cmdutil.ExitOK
+		return result.Clean
 	}
 	var verdict *cmdutil.VerdictError
 	if errors.As(err, &verdict) {
@@ -135,7 +139,11 @@ func exitCode(w io.Writer, cmd *cobra.Command, err error) int {
 		}
 		return verdict.Code
 	}
-	code := classify(err)
+	if isCobraUsage(err) {
+		// cobra's own parse errors are plain errors: flag errors here.
+		err = cmdutil.FlagErrorWrap(err)
+	}
+	code := result.ExitCode(err, syserr.Refused)
 	fmt.Fprintf(w, "mcpward: %s\n", oneLine(err.Error()))
 	// A server that failed usually said why on stderr: its last lines,
 	// once, under a heading.
@@ -143,11 +151,11 @@ func exitCode(w io.Writer, cmd *cobra.Command, err error) int {
 	switch {
 	case isTimeout(err) && cmdutil.BareTimeoutHint(cmd) != "":
 		fmt.Fprintf(w, "hint: %s\n", cmdutil.BareTimeoutHint(cmd))
-	case cmdutil.HintOf(err) != "":
-		fmt.Fprintf(w, "hint: %s\n", cmdutil.HintOf(err))
-	case code == cmdutil.ExitUsage && cmd != nil && isFlagError(err):
+	case fault.HintOf(err) != "":
+		fmt.Fprintf(w, "hint: %s\n", fault.HintOf(err))
+	case code == result.Usage && cmd != nil && isFlagError(err):
 		fmt.Fprintf(w, "hint: run '%s --help' for usage\n", cmd.CommandPath())
-	case code == cmdutil.ExitInternal:
+	case code == result.Internal:
 		fmt.Fprintf(w, "hint: this looks like a bug in mcpward; please report it with the command you ran\n")
 	}
 	return code
@@ -160,23 +168,7 @@ func isTimeout(err error) bool {
 
 func isFlagError(err error) bool {
 	var fe *cmdutil.FlagError
-	return errors.As(err, &fe) || isCobraUsage(err)
-}
-
-// classify maps an error to its exit code. Precedence follows PRODUCT.md:
-// incomplete evidence before a violation before everything else.
-func classify(err error) int {
-	if code, ok := cmdutil.CodeOf(err); ok {
-		return code
-	}
-	switch {
-	case isFlagError(err):
-		return cmdutil.ExitUsage
-	case errors.Is(err, context.Canceled):
-		// Interrupted by the user: the evidence is incomplete.
-		return cmdutil.ExitIncomplete
-	}
-	return cmdutil.ExitInternal
+	return errors.As(err, &fe)
 }
 
 // isCobraUsage recognises cobra's own argument and flag parse errors, which

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -27,8 +28,12 @@ func TestExitCode(t *testing.T) {
 		{"incomplete beats violation", fault.Incomplete(fault.Violation(errors.New("both"))), 2, "mcpward: both\n"},
 		{"bad input file", fault.Input(errors.New("snapshot a.json: not JSON")), 4, "mcpward: snapshot a.json: not JSON\n"},
 		{"usage", cmdutil.FlagErrorf("--timeout must be positive"), 4, "mcpward: --timeout must be positive\n"},
-		{"hint", cmdutil.WithHint(fault.Input(errors.New("no snapshot")), "run 'mcpward record x' first"), 4, "mcpward: no snapshot\nhint: run 'mcpward record x' first\n"},
+		{"hint", fault.WithHint(fault.Input(errors.New("no snapshot")), "run 'mcpward record x' first"), 4, "mcpward: no snapshot\nhint: run 'mcpward record x' first\n"},
 		{"multi-line error is one line", fault.Incomplete(errors.New("a\nb")), 2, "mcpward: a b\n"},
+		// A deadline is incomplete evidence, as in a fleet (it was 5 here).
+		{"deadline is incomplete", fmt.Errorf("list tools: %w", context.DeadlineExceeded), 2, "mcpward: list tools: context deadline exceeded\n"},
+		{"interrupted is incomplete", fmt.Errorf("list tools: %w", context.Canceled), 2, "mcpward: list tools: context canceled\n"},
+		{"cobra parse error is usage", errors.New("unknown shorthand flag: 'x' in -x"), 4, "mcpward: unknown shorthand flag: 'x' in -x\n"},
 		{"unclassified is internal", errors.New("nil map"), 5, "mcpward: nil map\nhint: this looks like a bug in mcpward; please report it with the command you ran\n"},
 	}
 	for _, tt := range tests {

@@ -28,6 +28,7 @@ import (
 	trustcmd "github.com/mcpward/mcpward/internal/cli/trust"
 	"github.com/mcpward/mcpward/internal/cli/ui"
 	wrapcmd "github.com/mcpward/mcpward/internal/cli/wrap"
+	"github.com/mcpward/mcpward/internal/fault"
 )
 
 // addCommands registers every verb. Each verb is its own package.
@@ -80,6 +81,6 @@ func rejectUnknownSubcommands(cmd *cobra.Command) {
 		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
 			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
 		}
-		return cmdutil.WithHint(cmdutil.FlagErrorf("%s", msg), fmt.Sprintf("run '%s --help' for usage", c.CommandPath()))
+		return fault.WithHint(cmdutil.FlagErrorf("%s", msg), fmt.Sprintf("run '%s --help' for usage", c.CommandPath()))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	proxycmd "github.com/mcpward/mcpward/internal/cli/proxy"
 	versioncmd "github.com/mcpward/mcpward/internal/cli/version"
+	"github.com/mcpward/mcpward/internal/fault"
 )
 
 // NewCmdRoot builds the whole command tree.
@@ -96,7 +97,7 @@ func newCmdHelp() *cobra.Command {
 				if s := parent.SuggestionsFor(word); len(s) > 0 {
 					msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
 				}
-				return cmdutil.WithHint(cmdutil.FlagErrorf("%s", msg), fmt.Sprintf("run '%s --help' for the commands", parent.CommandPath()))
+				return fault.WithHint(cmdutil.FlagErrorf("%s", msg), fmt.Sprintf("run '%s --help' for the commands", parent.CommandPath()))
 			}
 			return cmd.Help()
 		},

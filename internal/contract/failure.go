@@ -51,10 +51,7 @@ func AuthRequired(err error, snap *snapshot.Snapshot) error {
 			// A 401 from an HTTP server is auth_required too, but it has
 			// its own message and hint (the client's); only a server that
 			// said so on stderr is reclassified here.
-			return &hinted{
-				err:  fault.Incomplete(fmt.Errorf("%w: %s; the server's stderr asks for credentials: %q", ErrAuthRequired, oneLine(err.Error()), n.Snippet)),
-				hint: AuthHint,
-			}
+			return fault.WithHint(fault.Incomplete(fmt.Errorf("%w: %s; the server's stderr asks for credentials: %q", ErrAuthRequired, oneLine(err.Error()), n.Snippet)), AuthHint)
 		}
 	}
 	return nil
@@ -89,7 +86,7 @@ func classifyFailure(t *Target, err error, opts *ObserveOptions) error {
 // when its observation failed because the server asked for credentials:
 // "authentication required: <reason>".
 func AuthRequiredError(reason string) error {
-	return &hinted{err: fault.Incomplete(fmt.Errorf("%w: %s", ErrAuthRequired, reason)), hint: AuthHint}
+	return fault.WithHint(fault.Incomplete(fmt.Errorf("%w: %s", ErrAuthRequired, reason)), AuthHint)
 }
 
 // failureKind classifies a connection failure as a snapshot section error.

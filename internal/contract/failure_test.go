@@ -46,27 +46,19 @@ func TestObserveAuthRequired(t *testing.T) {
 			t.Errorf("%s: AuthRequired() = %v, want %v (problem %q)", tc.script, got, tc.auth, p)
 		}
 		if !tc.auth {
-			if strings.Contains(p, "authentication") || hintOf(obs.Err) != "" {
-				t.Errorf("%s: problem %q hint %q, want the plain failure", tc.script, p, hintOf(obs.Err))
+			if strings.Contains(p, "authentication") || fault.HintOf(obs.Err) != "" {
+				t.Errorf("%s: problem %q hint %q, want the plain failure", tc.script, p, fault.HintOf(obs.Err))
 			}
 			continue
 		}
 		if !strings.HasPrefix(p, "authentication required: connect to sh ") || !strings.Contains(p, "the server's stderr asks for credentials: ") || strings.Contains(p, "\n") {
 			t.Errorf("%s: problem %q, want one line saying authentication is required and why", tc.script, p)
 		}
-		if h := hintOf(obs.Err); !strings.Contains(h, "--env") || !strings.Contains(h, "--home") {
+		if h := fault.HintOf(obs.Err); !strings.Contains(h, "--env") || !strings.Contains(h, "--home") {
 			t.Errorf("%s: hint %q does not say how to pass credentials", tc.script, h)
 		}
-		if err := AuthRequiredError("no snapshot written"); !errors.Is(err, ErrAuthRequired) || !errors.Is(err, fault.ErrIncomplete) || hintOf(err) != AuthHint {
-			t.Errorf("AuthRequiredError: %v, hint %q", err, hintOf(err))
+		if err := AuthRequiredError("no snapshot written"); !errors.Is(err, ErrAuthRequired) || !errors.Is(err, fault.ErrIncomplete) || fault.HintOf(err) != AuthHint {
+			t.Errorf("AuthRequiredError: %v, hint %q", err, fault.HintOf(err))
 		}
 	}
-}
-
-func hintOf(err error) string {
-	var h interface{ Hint() string }
-	if errors.As(err, &h) {
-		return h.Hint()
-	}
-	return ""
 }

@@ -28,18 +28,6 @@ type Resolved struct {
 	Path string
 }
 
-// hinted is an error with one remediation line; the CLI prints it as
-// "hint: …" (it finds it by the Hint method, as this package does not
-// import the CLI).
-type hinted struct {
-	err  error
-	hint string
-}
-
-func (h *hinted) Error() string { return h.err.Error() }
-func (h *hinted) Unwrap() error { return h.err }
-func (h *hinted) Hint() string  { return h.hint }
-
 // Resolve finds the target the flags and config name, shared by record and
 // check: a target given by flags (name required, --dir or .mcpward), else
 // the config's target (timeoutSet: --timeout overrides the config's).
@@ -74,11 +62,11 @@ func Resolve(name, configPath, dir string, tf Flags, timeoutSet bool, lookup fun
 			if name != "" {
 				// A name alone is looked up in the config; say how to
 				// give the server itself.
-				return nil, &hinted{fault.Input(fmt.Errorf("no %s here to find target %q in", config.FileName, name)),
-					"say how to reach it (--url URL, --fixture NAME or -- <command…>), or write a config with 'mcpward init'"}
+				return nil, fault.WithHint(fault.Input(fmt.Errorf("no %s here to find target %q in", config.FileName, name)),
+					"say how to reach it (--url URL, --fixture NAME or -- <command…>), or write a config with 'mcpward init'")
 			}
-			return nil, &hinted{fault.Input(fmt.Errorf("no %s here and no target given", config.FileName)),
-				"run 'mcpward init --url URL' (or --fixture NAME, --command CMD) to write one, or name a target with --fixture/--url/-- <command…>"}
+			return nil, fault.WithHint(fault.Input(fmt.Errorf("no %s here and no target given", config.FileName)),
+				"run 'mcpward init --url URL' (or --fixture NAME, --command CMD) to write one, or name a target with --fixture/--url/-- <command…>")
 		}
 		return nil, err
 	}

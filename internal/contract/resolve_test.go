@@ -20,8 +20,8 @@ func (noFlags) Spec(string, func(string) (string, bool)) (*target.Spec, error) {
 func (f noFlags) RequestTimeout() time.Duration { return f.timeout }
 
 // TestResolveNoConfigHint: without mcpward.json and without a target the
-// error is an input error that carries its remedy, found by the Hint
-// method the CLI looks for.
+// error is an input error that carries its remedy, a fault.Hint the CLI
+// prints.
 func TestResolveNoConfigHint(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, name := range []string{"", "weather"} {
@@ -29,8 +29,7 @@ func TestResolveNoConfigHint(t *testing.T) {
 		if !errors.Is(err, fault.ErrInput) {
 			t.Fatalf("Resolve(%q) = %v, want an input error", name, err)
 		}
-		var h interface{ Hint() string }
-		if !errors.As(err, &h) || !strings.Contains(h.Hint(), "mcpward init") {
+		if !strings.Contains(fault.HintOf(err), "mcpward init") {
 			t.Errorf("Resolve(%q) = %v: want a hint naming mcpward init", name, err)
 		}
 	}

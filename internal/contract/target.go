@@ -205,8 +205,8 @@ func DefaultConfigPath() (string, error) {
 	}
 	for _, js := range config.SnapgaugeScriptNames {
 		if _, err := os.Stat(js); err == nil {
-			return "", &hinted{fault.Input(fmt.Errorf("config %s: a JavaScript config, which mcpward does not run", js)),
-				fmt.Sprintf("write its default export as JSON to %s (or mcpward.json) and name it with --config", config.SnapgaugeFileName)}
+			return "", fault.WithHint(fault.Input(fmt.Errorf("config %s: a JavaScript config, which mcpward does not run", js)),
+				fmt.Sprintf("write its default export as JSON to %s (or mcpward.json) and name it with --config", config.SnapgaugeFileName))
 		}
 	}
 	return config.FileName, nil

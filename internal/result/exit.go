@@ -1,6 +1,7 @@
 package result
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 
@@ -9,7 +10,7 @@ import (
 )
 
 // Exit codes of the whole binary (PRODUCT.md). They are a contract: every
-// command gets its code from [Decide] (a verdict) or [CodeOf] (an error),
+// command gets its code from [Decide] (a verdict) or [ExitCode] (an error),
 // and no other package spells them as numbers.
 const (
 	Clean      = 0 // nothing at or above the gate
@@ -48,22 +49,33 @@ func Decide(o Outcome) int {
 	return Clean
 }
 
-// CodeOf returns the exit code of an error marked with a [fault] kind:
-// incomplete evidence before a violation before an unusable input (the
-// same precedence as Decide). A missing or forbidden file of no kind is
-// Usage too; ok is false for any other error, which the caller classifies
-// (cmdutil adds the system's other refusals, a busy port or a full disk,
-// whose errno values this pure package cannot name).
-func CodeOf(err error) (code int, ok bool) {
+// ExitCode is the one mapping of an error to the exit code of PRODUCT.md;
+// the root command and every fleet section get theirs here. Precedence
+// follows [Decide]: incomplete evidence (a [fault.Incomplete] error, a run
+// cancelled or past its deadline) before a violation before an unusable
+// input (a [fault.Input] error, which a flag error is too; a missing or
+// forbidden file; a refusal of the system). Anything else is a bug in
+// mcpward (Internal); nil is Clean.
+//
+// refused tells the system's refusals (a busy port, a read-only or full
+// disk), whose errno values this pure package cannot name: the CLI passes
+// syserr.Refused, the browser engine, which has none, nil.
+func ExitCode(err error, refused func(error) bool) int {
 	switch {
+	case err == nil:
+		return Clean
 	case errors.Is(err, fault.ErrIncomplete):
-		return Incomplete, true
+		return Incomplete
 	case errors.Is(err, fault.ErrViolation):
-		return Violation, true
-	case errors.Is(err, fault.ErrInput), errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrNotExist):
-		return Usage, true
+		return Violation
+	case errors.Is(err, fault.ErrInput), errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrNotExist),
+		refused != nil && refused(err):
+		return Usage
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		// Interrupted, or out of time: the evidence is incomplete.
+		return Incomplete
 	}
-	return Internal, false
+	return Internal
 }
 
 // Summarize counts findings per tier (diff.Summarize over the findings of

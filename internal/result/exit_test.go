@@ -1,8 +1,10 @@
 package result
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"testing"
 
 	"github.com/mcpward/mcpward/internal/diff"
@@ -39,26 +41,36 @@ func TestDecidePrecedence(t *testing.T) {
 	}
 }
 
-func TestCodeOf(t *testing.T) {
+func TestExitCode(t *testing.T) {
 	base := errors.New("x")
 	for _, tc := range []struct {
 		err  error
 		code int
-		ok   bool
 	}{
-		{fault.Incomplete(base), Incomplete, true},
-		{fault.Violation(base), Violation, true},
-		{fault.Input(base), Usage, true},
-		{fmt.Errorf("read: %w", fault.Input(base)), Usage, true},
+		{nil, Clean},
+		{fault.Incomplete(base), Incomplete},
+		{fault.Violation(base), Violation},
+		{fault.Input(base), Usage},
+		{fmt.Errorf("read: %w", fault.Input(base)), Usage},
+		{fmt.Errorf("open x: %w", fs.ErrNotExist), Usage},
 		// Both kinds: incomplete evidence wins, as in Decide.
-		{fault.Violation(fault.Incomplete(base)), Incomplete, true},
-		{fault.Input(fault.Violation(base)), Violation, true},
-		{base, Internal, false},
+		{fault.Violation(fault.Incomplete(base)), Incomplete},
+		{fault.Input(fault.Violation(base)), Violation},
+		// Interrupted or out of time, at the top level as in a fleet.
+		{fmt.Errorf("list tools: %w", context.Canceled), Incomplete},
+		{fmt.Errorf("list tools: %w", context.DeadlineExceeded), Incomplete},
+		// A kind outranks the context: a bad input stays a bad input.
+		{fault.Input(context.Canceled), Usage},
+		{base, Internal},
 	} {
-		code, ok := CodeOf(tc.err)
-		if code != tc.code || ok != tc.ok {
-			t.Errorf("CodeOf(%v) = %d, %v; want %d, %v", tc.err, code, ok, tc.code, tc.ok)
+		if code := ExitCode(tc.err, nil); code != tc.code {
+			t.Errorf("ExitCode(%v) = %d; want %d", tc.err, code, tc.code)
 		}
+	}
+	// The system's refusals come from the classifier the caller passes.
+	refused := func(err error) bool { return errors.Is(err, base) }
+	if code := ExitCode(fmt.Errorf("bind: %w", base), refused); code != Usage {
+		t.Errorf("ExitCode(refused) = %d, want %d", code, Usage)
 	}
 }
 

@@ -20,22 +20,16 @@ import (
 // inside ("could not create cancelable reader"), which read as a bug.
 var ErrNoTerminal = errors.New("the live view needs a terminal: stdin and stdout must not be redirected")
 
-// noTerminal is ErrNoTerminal as an input error (exit 4) with its remedy,
-// which the CLI prints as its hint.
-type noTerminal struct{ error }
-
-func (e noTerminal) Unwrap() error { return e.error }
-func (noTerminal) Hint() string {
-	return "run it in a terminal, or use 'mcpward sessions list' and 'mcpward sessions export' for output a program can read"
-}
-
 // NeedTerminal returns an input error unless ios's stdin and stdout are
 // both a terminal.
 func NeedTerminal(ios *iostreams.IOStreams) error {
 	if ios.IsStdinTTY() && ios.IsStdoutTTY() {
 		return nil
 	}
-	return noTerminal{fault.Input(ErrNoTerminal)}
+	// An input error (exit 4) with its remedy, which the CLI prints as
+	// its hint.
+	return fault.WithHint(fault.Input(ErrNoTerminal),
+		"run it in a terminal, or use 'mcpward sessions list' and 'mcpward sessions export' for output a program can read")
 }
 
 // Run shows the live view of opts on ios's terminal until the user quits

@@ -303,10 +303,10 @@ func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved,
 	if err != nil {
 		switch {
 		case errors.Is(err, contract.ErrNoSnapshot):
-			return nil, nil, cmdutil.WithHint(fault.Input(fmt.Errorf("no stored snapshot for %s at %s", rt.Name, rt.Path)),
+			return nil, nil, fault.WithHint(fault.Input(fmt.Errorf("no stored snapshot for %s at %s", rt.Name, rt.Path)),
 				fmt.Sprintf("run 'mcpward record %s' first", rt.Name))
 		case errors.Is(err, snapshot.ErrNeedsMigration):
-			return nil, nil, cmdutil.WithHint(err, "re-run with --migrate to upgrade the stored snapshot")
+			return nil, nil, fault.WithHint(err, "re-run with --migrate to upgrade the stored snapshot")
 		}
 		return nil, nil, err
 	}
@@ -315,7 +315,7 @@ func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved,
 	if want, err := rt.ProbeSpec().Hash(); err != nil {
 		return nil, nil, fault.Input(err)
 	} else if want != stored.ProbeSpecHash {
-		return nil, nil, cmdutil.WithHint(fault.Input(fmt.Errorf("probe spec of %s differs from the stored snapshot %s (%.12s… vs %.12s…)", rt.Name, rt.Path, want, stored.ProbeSpecHash)),
+		return nil, nil, fault.WithHint(fault.Input(fmt.Errorf("probe spec of %s differs from the stored snapshot %s (%.12s… vs %.12s…)", rt.Name, rt.Path, want, stored.ProbeSpecHash)),
 			fmt.Sprintf("the probes or profiles changed: re-record with 'mcpward record %s'", rt.Name))
 	}
 

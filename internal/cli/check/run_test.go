@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
@@ -134,7 +135,7 @@ func TestCheckRunUpdate(t *testing.T) {
 func TestCheckRunNoSnapshot(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	err := checkRun(context.Background(), opts(ios, t.TempDir(), "clean@v1"))
-	if h := cmdutil.HintOf(err); h != "run 'mcpward record demo' first" {
+	if h := fault.HintOf(err); h != "run 'mcpward record demo' first" {
 		t.Errorf("err = %v, hint %q", err, h)
 	}
 }

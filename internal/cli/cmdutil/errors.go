@@ -9,28 +9,18 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/suggest"
 )
 
-// Exit codes of the whole binary: the codes of internal/result under the
-// names the commands already use. A verdict's code comes from
-// [result.Decide], an error's from [result.CodeOf].
-const (
-	ExitOK         = result.Clean
-	ExitDrift      = result.Drift
-	ExitIncomplete = result.Incomplete
-	ExitViolation  = result.Violation
-	ExitUsage      = result.Usage
-	ExitInternal   = result.Internal
-)
-
 // A FlagError is a misuse of the command line. It is the one error kind the
-// CLI layer declares itself; it exits 4 and is followed by a usage hint.
+// CLI layer declares itself: an input error (fault.ErrInput, exit 4) that
+// the root follows with a usage hint.
 type FlagError struct{ err error }
 
-func (e *FlagError) Error() string { return e.err.Error() }
-func (e *FlagError) Unwrap() error { return e.err }
+func (e *FlagError) Error() string   { return e.err.Error() }
+func (e *FlagError) Unwrap() []error { return []error{e.err, fault.ErrInput} }
 
 // FlagErrorf returns a FlagError with a formatted message.
 func FlagErrorf(format string, args ...any) error {
@@ -59,44 +49,12 @@ func (e *VerdictError) Error() string {
 	return fmt.Sprintf("exit %d", e.Code)
 }
 
-// Verdict returns nil for ExitOK and a *VerdictError otherwise.
+// Verdict returns nil for result.Clean and a *VerdictError otherwise.
 func Verdict(code int) error {
-	if code == ExitOK {
+	if code == result.Clean {
 		return nil
 	}
 	return &VerdictError{Code: code}
-}
-
-// A HintError decorates an error with one remediation line ("hint: …").
-type HintError struct {
-	Err  error
-	Hint string
-}
-
-func (e *HintError) Error() string { return e.Err.Error() }
-func (e *HintError) Unwrap() error { return e.Err }
-
-// WithHint attaches a hint to err (nil stays nil).
-func WithHint(err error, hint string) error {
-	if err == nil {
-		return nil
-	}
-	return &HintError{Err: err, Hint: hint}
-}
-
-// HintOf returns the innermost hint attached to err, if any: a
-// HintError's, or that of an error with a Hint method (how a domain
-// package, which does not import the CLI, attaches one).
-func HintOf(err error) string {
-	var h *HintError
-	if errors.As(err, &h) {
-		return h.Hint
-	}
-	var d interface{ Hint() string }
-	if errors.As(err, &d) {
-		return d.Hint()
-	}
-	return ""
 }
 
 // FlagValueError is the root command's flag error func: a bad flag value

@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/syserr"
 )
 
 // DefaultTargetTimeout bounds one target of a fleet run (--target-timeout).
@@ -93,30 +93,14 @@ func FleetProgress(p *Progress, verb string) func(done, total int, running []str
 	}
 }
 
-// ExitCodeOf is the exit code err has on its own, as the root command
-// would map it: its fault kind, 4 for a usage error, 2 for a cancelled or
-// timed-out run, else 5 (a bug). A fleet records it per target.
-func ExitCodeOf(err error) int {
-	if code, ok := CodeOf(err); ok {
-		return code
-	}
-	var fe *FlagError
-	switch {
-	case errors.As(err, &fe):
-		return ExitUsage
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return ExitIncomplete
-	}
-	return ExitInternal
-}
-
 // FailedSection is the fleet section of a target stopped by err before it
-// had a verdict, with the code the error has on its own ([ExitCodeOf]: 4
-// for its config entry or snapshot, 2 for a server that could not be
-// reached, 5 for a bug), its one line and its hint.
+// had a verdict, with the code the error has on its own
+// ([result.ExitCode], as at the top level: 4 for its config entry or
+// snapshot, 2 for a server that could not be reached or a deadline, 5 for
+// a bug), its one line and its hint.
 func FailedSection(command, version string, t *result.Target, err error) result.Result {
 	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " ")
-	return result.Failed(command, version, t, ExitCodeOf(err), msg, HintOf(err))
+	return result.Failed(command, version, t, result.ExitCode(err, syserr.Refused), msg, fault.HintOf(err))
 }
 
 // FleetSection is the section of one target of a fleet run: the Result
@@ -136,13 +120,13 @@ func FleetSection(command, version string, t *result.Target, state fleet.State, 
 	case err != nil:
 		s := FailedSection(command, version, t, err)
 		if len(stack) > 0 {
-			s.ExitCode = ExitInternal
+			s.ExitCode = result.Internal
 			s.Error = "internal error: " + s.Error
 			s.Hint = "this is a bug in mcpward; please report it with the command you ran"
 		}
 		return s
 	case r == nil:
-		return result.Failed(command, version, t, ExitInternal, "internal error: the run returned no result", "")
+		return result.Failed(command, version, t, result.Internal, "internal error: the run returned no result", "")
 	}
 	return *r
 }
@@ -159,18 +143,18 @@ func FleetVerdict(r *result.Result, notDone string) error {
 			name = s.Target.Name
 		}
 		switch s.ExitCode {
-		case ExitUsage, ExitInternal:
+		case result.Usage, result.Internal:
 			failed = append(failed, name)
-		case ExitIncomplete:
+		case result.Incomplete:
 			incomplete = append(incomplete, name)
 		}
 	}
 	switch r.ExitCode {
-	case ExitUsage, ExitInternal:
+	case result.Usage, result.Internal:
 		return &VerdictError{Code: r.ExitCode, Reason: fmt.Sprintf("%d of %d targets could not be judged: %s (see the report)",
 			len(failed), len(r.Targets), JoinNames(failed))}
-	case ExitIncomplete:
-		return &VerdictError{Code: ExitIncomplete, Reason: fmt.Sprintf("missing evidence is never 'no change': %d of %d targets incomplete (%s), %s",
+	case result.Incomplete:
+		return &VerdictError{Code: result.Incomplete, Reason: fmt.Sprintf("missing evidence is never 'no change': %d of %d targets incomplete (%s), %s",
 			len(incomplete), len(r.Targets), JoinNames(incomplete), notDone)}
 	}
 	return Verdict(r.ExitCode)
@@ -214,7 +198,7 @@ func FleetTargets(path string, all bool, names []string) (*config.File, []string
 // are.
 func NoConfigHint(err error) error {
 	if errors.Is(err, contract.ErrNoConfig) {
-		return WithHint(err, "write one with 'mcpward init', or name it with --config FILE")
+		return fault.WithHint(err, "write one with 'mcpward init', or name it with --config FILE")
 	}
 	return err
 }

@@ -10,9 +10,12 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/syserr"
 )
 
-func TestExitCodeOf(t *testing.T) {
+// The errors a fleet section meets map as at the top level
+// (result.ExitCode), a flag error and a deadline included.
+func TestExitCodeOfFleetErrors(t *testing.T) {
 	for _, tt := range []struct {
 		err  error
 		want int
@@ -24,8 +27,8 @@ func TestExitCodeOf(t *testing.T) {
 		{context.DeadlineExceeded, result.Incomplete},
 		{errors.New("nil map"), result.Internal},
 	} {
-		if got := ExitCodeOf(tt.err); got != tt.want {
-			t.Errorf("ExitCodeOf(%v) = %d, want %d", tt.err, got, tt.want)
+		if got := result.ExitCode(tt.err, syserr.Refused); got != tt.want {
+			t.Errorf("ExitCode(%v) = %d, want %d", tt.err, got, tt.want)
 		}
 	}
 }
@@ -49,7 +52,7 @@ func TestFleetSection(t *testing.T) {
 		{"complete at the deadline", fleet.TimedOut, done, nil, nil, result.Drift, "", ""},
 		{"timed out", fleet.TimedOut, partial, nil, nil, result.Incomplete, "did not finish within --target-timeout 1m0s", "raise --target-timeout, or find out why the server is this slow"},
 		{"interrupted", fleet.Interrupted, nil, context.Canceled, nil, result.Incomplete, "interrupted before its run finished", ""},
-		{"error with hint", fleet.Done, nil, WithHint(fault.Input(errors.New("no stored snapshot\nfor api")), "run 'mcpward record api' first"), nil,
+		{"error with hint", fleet.Done, nil, fault.WithHint(fault.Input(errors.New("no stored snapshot\nfor api")), "run 'mcpward record api' first"), nil,
 			result.Usage, "no stored snapshot for api", "run 'mcpward record api' first"},
 		{"panic", fleet.Done, nil, errors.New("panic: boom"), []byte("goroutine 1"), result.Internal, "internal error: panic: boom", "this is a bug in mcpward; please report it with the command you ran"},
 		{"nothing", fleet.Done, nil, nil, nil, result.Internal, "internal error: the run returned no result", ""},

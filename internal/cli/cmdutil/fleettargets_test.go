@@ -55,7 +55,7 @@ func TestFleetTargets(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := FleetTargets(filepath.Join(dir, "missing.json"), true, nil); err == nil || HintOf(err) == "" {
+	if _, _, err := FleetTargets(filepath.Join(dir, "missing.json"), true, nil); err == nil || fault.HintOf(err) == "" {
 		t.Errorf("a missing config: err = %v, want one with a hint", err)
 	}
 }

@@ -41,7 +41,7 @@ func StrictNet(ctx context.Context, s *target.Spec, resolve board.Resolver, dial
 	}
 	addr, err := board.Pin(ctx, resolve, u.Hostname(), false)
 	if err != nil {
-		return nil, WithHint(fault.Incomplete(fmt.Errorf("--strict-net: %w", err)), "drop --strict-net to reach a server on a private or loopback address")
+		return nil, fault.WithHint(fault.Incomplete(fmt.Errorf("--strict-net: %w", err)), "drop --strict-net to reach a server on a private or loopback address")
 	}
 	if dial == nil {
 		dial = (&net.Dialer{Timeout: 30 * time.Second}).DialContext

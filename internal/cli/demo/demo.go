@@ -17,6 +17,7 @@ import (
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/verdict"
@@ -140,10 +141,10 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 	}
 	fmt.Fprintln(opts.IO.Out)
 	switch r.ExitCode {
-	case cmdutil.ExitDrift:
+	case result.Drift:
 		fmt.Fprintf(opts.IO.Out, "exit 1 means drift at or above the gate (fail-on=%s): a client holding the old contract may break.\n", gate.FailOn)
 		fmt.Fprintln(opts.IO.Out, "in a repository of your own (mcpward init, then mcpward record), an intended change is accepted with 'mcpward check --update'; the demo keeps no snapshot to update.")
-	case cmdutil.ExitOK:
+	case result.Clean:
 		fmt.Fprintf(opts.IO.Out, "exit 0 means nothing at or above the gate (fail-on=%s): CI passes.\n", gate.FailOn)
 		fmt.Fprintln(opts.IO.Out, "lower the gate with --fail-on cosmetic to fail on any change.")
 	}
@@ -170,7 +171,7 @@ func recordOne(ctx context.Context, opts *DemoOptions, t *contract.Target, path 
 		for _, p := range obs.Problems {
 			fmt.Fprintf(opts.IO.ErrOut, "incomplete: %s\n", p)
 		}
-		return nil, &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: fmt.Sprintf("demo: %s could not be fully observed; missing evidence is never 'no change'", t.Spec.Fixture)}
+		return nil, &cmdutil.VerdictError{Code: result.Incomplete, Reason: fmt.Sprintf("demo: %s could not be fully observed; missing evidence is never 'no change'", t.Spec.Fixture)}
 	}
 	if err := contract.WriteSnapshot(path, obs.Snapshot); err != nil {
 		return nil, err

@@ -87,7 +87,7 @@ func diffRun(ctx context.Context, opts *DiffOptions) error {
 		return withMigrateHint(err)
 	}
 	if err := snapshot.Comparable(old, cur); err != nil {
-		return cmdutil.WithHint(fault.Input(err), "record both sides with the same probes and profiles, then diff again")
+		return fault.WithHint(fault.Input(err), "record both sides with the same probes and profiles, then diff again")
 	}
 	problems := append(verdict.SideProblems("old", old), verdict.SideProblems("new", cur)...)
 	r := verdict.Compare(&verdict.Comparison{
@@ -109,10 +109,10 @@ func diffRun(ctx context.Context, opts *DiffOptions) error {
 
 func withMigrateHint(err error) error {
 	if errors.Is(err, snapshot.ErrNeedsMigration) {
-		return cmdutil.WithHint(err, "re-run with --migrate to upgrade the older snapshot format")
+		return fault.WithHint(err, "re-run with --migrate to upgrade the older snapshot format")
 	}
 	if errors.Is(err, snapshot.ErrNewerFormat) {
-		return cmdutil.WithHint(err, "upgrade mcpward to read this snapshot")
+		return fault.WithHint(err, "upgrade mcpward to read this snapshot")
 	}
 	return err
 }

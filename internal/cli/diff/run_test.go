@@ -47,7 +47,7 @@ func TestDiffRunTTY(t *testing.T) {
 		ios.SetColorEnabled(tty)
 		err := diffRun(context.Background(), &DiffOptions{IO: ios, OldPath: old, NewPath: cur, FailOn: "risky", Format: "text"})
 		var v *cmdutil.VerdictError
-		if !errors.As(err, &v) || v.Code != cmdutil.ExitDrift || v.Reason != "" {
+		if !errors.As(err, &v) || v.Code != result.Drift || v.Reason != "" {
 			t.Fatalf("tty=%v: err = %v, want a silent exit-1 verdict", tty, err)
 		}
 		out := stdout.String()
@@ -85,8 +85,8 @@ func TestDiffRefusesDevice(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("err = %v, want not a regular file", err)
 	}
-	if code, _ := result.CodeOf(err); code != cmdutil.ExitUsage {
-		t.Errorf("exit code %d, want %d", code, cmdutil.ExitUsage)
+	if code := result.ExitCode(err, nil); code != result.Usage {
+		t.Errorf("exit code %d, want %d", code, result.Usage)
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/mcpward/mcpward/internal/heuristic"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
@@ -147,7 +148,7 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 	}
 	if !opts.Force {
 		if _, err := os.Stat(opts.ConfigPath); err == nil {
-			return cmdutil.WithHint(fault.Input(fmt.Errorf("%s already exists", opts.ConfigPath)), "use --force to overwrite it")
+			return fault.WithHint(fault.Input(fmt.Errorf("%s already exists", opts.ConfigPath)), "use --force to overwrite it")
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return fault.Input(fmt.Errorf("check %s: %w", opts.ConfigPath, err))
 		}
@@ -185,7 +186,7 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 	}
 	if !obs.Complete() {
 		contract.WriteProblems(opts.IO.ErrOut, obs)
-		return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: fmt.Sprintf("missing evidence is never 'no change': %s not written", opts.ConfigPath)}
+		return &cmdutil.VerdictError{Code: result.Incomplete, Reason: fmt.Sprintf("missing evidence is never 'no change': %s not written", opts.ConfigPath)}
 	}
 	ct.Probes = SeedProbes(obs.Snapshot.Surface.Tools)
 	out := &config.File{SnapshotDir: config.DefaultSnapshotDir, Targets: map[string]*config.Target{opts.Target: ct}}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
@@ -35,19 +35,19 @@ func failed(opts *InspectOptions, spec *target.Spec, err error) error {
 		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock(stderr, verboseLines))
 	}
 	if aerr := contract.AuthRequired(err, snap); aerr != nil {
-		return cmdutil.WithHint(aerr, contract.AuthHint+"; --verbose shows the server's stderr")
+		return fault.WithHint(aerr, contract.AuthHint+"; --verbose shows the server's stderr")
 	}
 	if opts.Quiet || opts.Verbose {
 		// Not shown, or shown in full above: not again as the tail.
-		return withoutStderr{err}
+		return fault.WithHint(withoutStderr{err}, fault.HintOf(err))
 	}
 	return err
 }
 
 // withoutStderr is err without the server stderr it carries: the same
-// message, kind and hint, but the CLI finds no stderr to show.
+// message and kind (its hint goes outside it), but the CLI finds no
+// stderr to show.
 type withoutStderr struct{ err error }
 
 func (e withoutStderr) Error() string        { return e.err.Error() }
 func (e withoutStderr) Is(target error) bool { return errors.Is(e.err, target) }
-func (e withoutStderr) Hint() string         { return cmdutil.HintOf(e.err) }

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdtest"
-	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/transport"
@@ -50,7 +49,7 @@ func TestInspectAuthRequiredCrash(t *testing.T) {
 	if msg := err.Error(); !strings.HasPrefix(msg, "authentication required: ") || !strings.Contains(msg, "missing API key") || strings.Contains(msg, "\n") {
 		t.Errorf("message %q, want one line naming the reason and the hint", msg)
 	}
-	if h := cmdutil.HintOf(err); !strings.Contains(h, "--env") {
+	if h := fault.HintOf(err); !strings.Contains(h, "--env") {
 		t.Errorf("hint %q does not say how to pass credentials", h)
 	}
 	if transport.StderrOf(err) != nil {

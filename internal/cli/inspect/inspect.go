@@ -20,6 +20,7 @@ import (
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/probe"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
@@ -176,7 +177,7 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 		fmt.Fprint(opts.IO.ErrOut, transport.StderrBlock([]byte(ev.Stderr), verboseLines))
 	}
 	if snap.Observation.Status != snapshot.StatusOK {
-		return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: incompleteReason(snap)}
+		return &cmdutil.VerdictError{Code: result.Incomplete, Reason: incompleteReason(snap)}
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/target"
 )
 
@@ -136,7 +137,7 @@ func TestInspectPartialExits2(t *testing.T) {
 	opts.Target.Fixture = "cursor-loop"
 	err := inspectRun(context.Background(), opts)
 	var v *cmdutil.VerdictError
-	if !errors.As(err, &v) || v.Code != cmdutil.ExitIncomplete {
+	if !errors.As(err, &v) || v.Code != result.Incomplete {
 		t.Fatalf("err = %v, want exit 2", err)
 	}
 	if !strings.Contains(v.Reason, "cursor") {

@@ -391,7 +391,7 @@ func createLogFile(opts *ProxyOptions, label, id string) (*os.File, string, erro
 	if path == "" {
 		dir, err := session.StateDir(opts.LookupEnv)
 		if err != nil {
-			return nil, "", cmdutil.WithHint(fault.Input(err), "use --trace-file PATH or --no-trace")
+			return nil, "", fault.WithHint(fault.Input(err), "use --trace-file PATH or --no-trace")
 		}
 		state := session.Layout{Root: dir}
 		if err := os.MkdirAll(state.Sessions(), 0o700); err != nil {

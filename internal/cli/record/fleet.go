@@ -8,8 +8,10 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/syserr"
 )
 
 // fleetRun records several config targets (--all, or the NAMEs given) in
@@ -92,9 +94,9 @@ func fleetRun(ctx context.Context, opts *RecordOptions) error {
 			codes[i] = result.Internal
 			fmt.Fprintf(opts.IO.ErrOut, "%s: internal error: %v (a bug in mcpward; please report it)\n", n, o.Err)
 		case o.Err != nil:
-			codes[i] = cmdutil.ExitCodeOf(o.Err)
+			codes[i] = result.ExitCode(o.Err, syserr.Refused)
 			fmt.Fprintf(opts.IO.ErrOut, "%s: %v\n", n, o.Err)
-			if h := cmdutil.HintOf(o.Err); h != "" {
+			if h := fault.HintOf(o.Err); h != "" {
 				fmt.Fprintf(opts.IO.ErrOut, "%s: hint: %s\n", n, h)
 			}
 		default:

@@ -275,7 +275,7 @@ func incomplete(w io.Writer, obs *contract.Observation, done string) error {
 	if obs.AuthRequired() {
 		return contract.AuthRequiredError(reason)
 	}
-	return &cmdutil.VerdictError{Code: cmdutil.ExitIncomplete, Reason: reason, TimedOut: obs.TimedOut()}
+	return &cmdutil.VerdictError{Code: result.Incomplete, Reason: reason, TimedOut: obs.TimedOut()}
 }
 
 func plural(n int, word string) string {

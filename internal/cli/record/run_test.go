@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 )
 
 func TestRecordRun(t *testing.T) {
@@ -54,7 +55,7 @@ func TestRecordRunIncompleteWritesNothing(t *testing.T) {
 	}
 	err := recordRun(context.Background(), opts)
 	var v *cmdutil.VerdictError
-	if !errors.As(err, &v) || v.Code != cmdutil.ExitIncomplete {
+	if !errors.As(err, &v) || v.Code != result.Incomplete {
 		t.Fatalf("err = %v, want an exit-2 verdict", err)
 	}
 	if v.Reason != "missing evidence is never 'no change': no snapshot written" {

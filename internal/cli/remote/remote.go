@@ -164,10 +164,8 @@ func remoteRun(ctx context.Context, opts *RemoteOptions) error {
 			if msg == "" && err != nil {
 				msg = err.Error()
 			}
-			return &cmdutil.HintError{
-				Err:  fault.Incomplete(fmt.Errorf("remote: ssh to %s stopped: %s", opts.Target, msg)),
-				Hint: fmt.Sprintf("if a hub or a stale socket holds %s, remove it: ssh %s rm %s", remoteSock, opts.Target, remoteSock),
-			}
+			return fault.WithHint(fault.Incomplete(fmt.Errorf("remote: ssh to %s stopped: %s", opts.Target, msg)),
+				fmt.Sprintf("if a hub or a stale socket holds %s, remove it: ssh %s rm %s", remoteSock, opts.Target, remoteSock))
 		}
 		return nil
 	}

@@ -202,9 +202,9 @@ func TestRunSSHFailsWithHint(t *testing.T) {
 		return ctx.Err()
 	}
 	err := remoteRun(context.Background(), opts)
-	var he *cmdutil.HintError
+	var he *fault.Hint
 	if !errors.As(err, &he) || !errors.Is(err, fault.ErrIncomplete) || !strings.Contains(err.Error(), "remote port forwarding failed") ||
-		!strings.Contains(he.Hint, "rm /home/ann/.local/state/mcpward/hub.sock") {
+		!strings.Contains(he.Line, "rm /home/ann/.local/state/mcpward/hub.sock") {
 		t.Errorf("err = %v", err)
 	}
 }

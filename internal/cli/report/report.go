@@ -143,7 +143,7 @@ func readResult(opts *ReportOptions) (*result.Result, error) {
 	if err != nil {
 		err = fmt.Errorf("read result %s: %w", name, err)
 		if errors.Is(err, export.ErrNotResult) {
-			err = cmdutil.WithHint(err, "pass the output of 'mcpward check --json' (or diff, compat)")
+			err = fault.WithHint(err, "pass the output of 'mcpward check --json' (or diff, compat)")
 		}
 		return nil, err
 	}

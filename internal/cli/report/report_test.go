@@ -193,7 +193,7 @@ func TestReportRunBadInput(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.wantMsg) {
 				t.Errorf("error %q does not contain %q", err, tt.wantMsg)
 			}
-			if got := cmdutil.HintOf(err) != ""; got != tt.wantHint {
+			if got := fault.HintOf(err) != ""; got != tt.wantHint {
 				t.Errorf("hint present = %v, want %v", got, tt.wantHint)
 			}
 			if stdout.Len() != 0 {

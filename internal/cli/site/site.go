@@ -140,9 +140,9 @@ func engine(ctx context.Context, opts *SiteOptions) (*enginebuild.Engine, error)
 	eng, err := enginebuild.BuildEngine(ctx, enginebuild.BuildOptions{Dir: dir, Env: opts.Environ()})
 	switch {
 	case errors.Is(err, enginebuild.ErrNoGo):
-		return nil, cmdutil.WithHint(err, "install Go to compile the engine from source, or leave out --source to use the engine embedded in mcpward")
+		return nil, fault.WithHint(err, "install Go to compile the engine from source, or leave out --source to use the engine embedded in mcpward")
 	case errors.Is(err, enginebuild.ErrNoSource):
-		return nil, cmdutil.WithHint(err, "name a checkout of "+enginebuild.Module+" with --source DIR, or leave out --source to use the engine embedded in mcpward")
+		return nil, fault.WithHint(err, "name a checkout of "+enginebuild.Module+" with --source DIR, or leave out --source to use the engine embedded in mcpward")
 	}
 	return eng, err
 }

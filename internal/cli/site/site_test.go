@@ -14,7 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdtest"
-	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/site"
@@ -133,7 +132,7 @@ func TestSiteRunErrors(t *testing.T) {
 			if !errors.Is(err, fault.ErrInput) {
 				t.Errorf("err %v is not an input error (exit 4)", err)
 			}
-			if h := cmdutil.HintOf(err); !strings.HasPrefix(h, tt.hint) || (tt.hint == "") != (h == "") {
+			if h := fault.HintOf(err); !strings.HasPrefix(h, tt.hint) || (tt.hint == "") != (h == "") {
 				t.Errorf("hint = %q, want %q", h, tt.hint)
 			}
 		})

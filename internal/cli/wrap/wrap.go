@@ -203,7 +203,7 @@ func open(client, scope, config string, env wrap.Env) (*wrap.File, wrap.Target, 
 	if err != nil {
 		err = fault.Input(fmt.Errorf("%s config %w", client, err))
 		if config == "" {
-			err = cmdutil.WithHint(err, "give the file with --config PATH, or pick another --client or --scope")
+			err = fault.WithHint(err, "give the file with --config PATH, or pick another --client or --scope")
 		}
 		return nil, target, err
 	}
@@ -214,7 +214,7 @@ func open(client, scope, config string, env wrap.Env) (*wrap.File, wrap.Target, 
 func editErr(path string, err error) error {
 	err = fault.Input(fmt.Errorf("%s: %w", path, err))
 	if errors.Is(err, wrap.ErrRemote) {
-		return cmdutil.WithHint(err, "record a remote server with 'mcpward proxy --target URL --listen 127.0.0.1:7000' and point the client at the listen address")
+		return fault.WithHint(err, "record a remote server with 'mcpward proxy --target URL --listen 127.0.0.1:7000' and point the client at the listen address")
 	}
 	return err
 }
@@ -249,7 +249,7 @@ func wrapRun(opts *WrapOptions) error {
 	}
 	if transient != "" {
 		// The client would start a binary that is gone after this run.
-		return cmdutil.WithHint(fault.Input(fmt.Errorf("not writing %s into %s: %s", bin, f.Path, transient)),
+		return fault.WithHint(fault.Input(fmt.Errorf("not writing %s into %s: %s", bin, f.Path, transient)),
 			"install mcpward first (from a clone: go install ./cmd/mcpward) and run 'mcpward wrap' again, or name the binary with --binary PATH")
 	}
 	if err := f.CheckWritable(); err != nil {

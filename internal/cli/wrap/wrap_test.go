@@ -159,8 +159,8 @@ func TestWrapErrors(t *testing.T) {
 			if tt.kindIn && !errors.Is(err, fault.ErrInput) {
 				t.Errorf("error is not an input error (exit 4): %v", err)
 			}
-			if (cmdutil.HintOf(err) != "") != tt.hint {
-				t.Errorf("hint = %q", cmdutil.HintOf(err))
+			if (fault.HintOf(err) != "") != tt.hint {
+				t.Errorf("hint = %q", fault.HintOf(err))
 			}
 			if after, _ := os.ReadFile(path); tt.name != "concurrent edit" && string(after) != string(before) {
 				t.Error("the file changed on error")

@@ -81,7 +81,7 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 
 func newError(err error, hint string) *Error {
-	code, _ := result.CodeOf(err) // unclassified: Internal, as the CLI says
+	code := result.ExitCode(err, nil) // no errnos in the browser
 	return &Error{Message: err.Error(), Hint: hint, ExitCode: code}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
@@ -154,7 +155,7 @@ func baselineRun(opts *BaselineOptions) error {
 		fmt.Fprintf(opts.IO.Out, "%s\t%s\t%s\t%s\n", f.Tier, f.RuleID, f.Subject, f.Message)
 	}
 	if len(drift) > 0 {
-		return &cmdutil.VerdictError{Code: cmdutil.ExitDrift, Reason: fmt.Sprintf("%d tool definition changes since the baseline (accept them with --accept)", len(drift))}
+		return &cmdutil.VerdictError{Code: result.Drift, Reason: fmt.Sprintf("%d tool definition changes since the baseline (accept them with --accept)", len(drift))}
 	}
 	fmt.Fprintln(opts.IO.ErrOut, "no drift from the baseline")
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -64,7 +65,7 @@ func TestMcpsnoopBaseline(t *testing.T) {
 	os.WriteFile(log, data, 0o600)
 
 	var v *cmdutil.VerdictError
-	if err := run(t, home, log); !errors.As(err, &v) || v.Code != cmdutil.ExitDrift {
+	if err := run(t, home, log); !errors.As(err, &v) || v.Code != result.Drift {
 		t.Fatalf("drift from the converted baseline: %v, want exit 1", err)
 	}
 	if err := run(t, home, log, "--reset"); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -44,9 +45,9 @@ func run(t *testing.T, home string, args ...string) (string, string, int) {
 	case errors.As(err, &v):
 		code = v.Code
 	case errors.As(err, &fe):
-		code = cmdutil.ExitUsage
+		code = result.Usage
 	default:
-		code = cmdutil.ExitUsage
+		code = result.Usage
 		errOut.WriteString(err.Error())
 	}
 	return out.String(), errOut.String(), code
@@ -71,7 +72,7 @@ func TestCheckAllSessionsTornLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, code := run(t, home, path, "--format", "sarif")
-	if code != cmdutil.ExitIncomplete {
+	if code != result.Incomplete {
 		t.Errorf("exit %d, want 2 (a torn line; the MUST violation response_unmatched ranks below)", code)
 	}
 	for _, want := range []string{`"ruleId": "message.response_unmatched"`, `"startLine": 5`, `"uri": "run.jsonl"`, "torn last line"} {
@@ -80,7 +81,7 @@ func TestCheckAllSessionsTornLine(t *testing.T) {
 		}
 	}
 	out, _, code = run(t, home, path, "--fail-on", "pending")
-	if code != cmdutil.ExitIncomplete {
+	if code != result.Incomplete {
 		t.Errorf("--fail-on pending: exit %d, want 2 (incomplete)\n%s", code, out)
 	}
 	if !strings.Contains(out, "session A") || !strings.Contains(out, "session B") {
@@ -89,7 +90,7 @@ func TestCheckAllSessionsTornLine(t *testing.T) {
 }
 
 func TestFailOnParsing(t *testing.T) {
-	if _, _, code := run(t, t.TempDir(), "--fail-on", "bogus"); code != cmdutil.ExitUsage {
+	if _, _, code := run(t, t.TempDir(), "--fail-on", "bogus"); code != result.Usage {
 		t.Errorf("bad --fail-on: exit %d, want 4", code)
 	}
 }
@@ -101,13 +102,13 @@ func TestAssertions(t *testing.T) {
 	log = append(log, rec("A", 2, session.ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)...)
 	path := filepath.Join(home, "a.jsonl")
 	os.WriteFile(path, log, 0o600)
-	if _, _, code := run(t, home, path, "--forbid-tool", "rm"); code != cmdutil.ExitDrift {
+	if _, _, code := run(t, home, path, "--forbid-tool", "rm"); code != result.Drift {
 		t.Errorf("--forbid-tool rm: exit %d, want 1", code)
 	}
 	if _, _, code := run(t, home, path, "--expect-tool", "rm"); code != 0 {
 		t.Errorf("--expect-tool rm: exit %d, want 0", code)
 	}
-	if out, _, code := run(t, home, path, "--expect-tool", "ls", "--json"); code != cmdutil.ExitDrift || !strings.Contains(out, "assertion.expect_tool") {
+	if out, _, code := run(t, home, path, "--expect-tool", "ls", "--json"); code != result.Drift || !strings.Contains(out, "assertion.expect_tool") {
 		t.Errorf("--expect-tool ls: exit %d, want 1\n%s", code, out)
 	}
 	if _, _, code := run(t, home, path, "--max-duration", "1ms"); code != 0 {

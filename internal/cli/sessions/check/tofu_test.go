@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpward/mcpward/internal/baseline"
-	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -51,7 +51,7 @@ func TestTrustOnFirstUse(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "demo-B.jsonl"), listLog("B", toolsV2), 0o600)
 	out, _, code = run(t, home, "--fail-on", "drift")
-	if code != cmdutil.ExitDrift || !strings.Contains(out, "tool.description.changed") || strings.Contains(out, "first-seen") {
+	if code != result.Drift || !strings.Contains(out, "tool.description.changed") || strings.Contains(out, "first-seen") {
 		t.Errorf("a changed description after the first sight: exit %d, want 1 with tool.description.changed\n%s", code, out)
 	}
 	if len(baselines(t, home)) != 1 {
@@ -69,7 +69,7 @@ func TestTrustOnFirstUseFiles(t *testing.T) {
 	if out, _, code := run(t, home, path); code != 0 || len(baselines(t, home)) != 0 {
 		t.Fatalf("a file: exit %d, baselines %v; want none written\n%s", code, baselines(t, home), out)
 	}
-	if _, _, code := run(t, home, path, "--tofu", "--no-tofu"); code != cmdutil.ExitUsage {
+	if _, _, code := run(t, home, path, "--tofu", "--no-tofu"); code != result.Usage {
 		t.Errorf("--tofu --no-tofu: exit %d, want 4", code)
 	}
 	if _, _, code := run(t, home, path, "--tofu"); code != 0 || len(baselines(t, home)) != 1 {
@@ -112,7 +112,7 @@ func TestMcpsnoopBaselineJudges(t *testing.T) {
 		t.Errorf("unchanged tools against the converted baseline: exit %d\n%s", code, out)
 	}
 	os.WriteFile(path, namedLog("A", toolsV2), 0o600)
-	if out, _, code := run(t, home, path, "--fail-on", "drift"); code != cmdutil.ExitDrift || !strings.Contains(out, "tool.description.changed") {
+	if out, _, code := run(t, home, path, "--fail-on", "drift"); code != result.Drift || !strings.Contains(out, "tool.description.changed") {
 		t.Errorf("changed tools against the converted baseline: exit %d, want 1\n%s", code, out)
 	}
 }

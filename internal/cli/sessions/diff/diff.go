@@ -18,6 +18,7 @@ import (
 	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/sessiondiff"
 	"github.com/mcpward/mcpward/internal/sessionlog"
@@ -130,7 +131,7 @@ func diffRun(opts *DiffOptions) error {
 		return fmt.Errorf("write report: %w", err)
 	}
 	if opts.ExitCode && r.Regression {
-		return cmdutil.Verdict(cmdutil.ExitDrift)
+		return cmdutil.Verdict(result.Drift)
 	}
 	return nil
 }
@@ -182,7 +183,7 @@ func loadSide(opts *DiffOptions, arg, sessionID string) (*sessiondiff.Side, erro
 	case len(sessions) == 0:
 		return nil, fault.Input(fmt.Errorf("no session in %s", path))
 	case len(sessions) > 1:
-		return nil, fault.Input(cmdutil.WithHint(fmt.Errorf("%s holds %d sessions", path, len(sessions)),
+		return nil, fault.Input(fault.WithHint(fmt.Errorf("%s holds %d sessions", path, len(sessions)),
 			"pick one with --session-a / --session-b (ids: 'mcpward sessions export -f text "+path+"')"))
 	}
 	name := arg

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -106,7 +107,7 @@ durations:
 	}
 	_, err = run(t, dir, a, b, "--exit-code")
 	var v *cmdutil.VerdictError
-	if !errors.As(err, &v) || v.Code != cmdutil.ExitDrift {
+	if !errors.As(err, &v) || v.Code != result.Drift {
 		t.Errorf("--exit-code: err %v, want exit 1", err)
 	}
 	if _, err := run(t, dir, a, a, "--exit-code"); err != nil {
@@ -145,7 +146,7 @@ func TestDiffExitCodeRegressionsOnly(t *testing.T) {
 	// The other way round, each of them is a regression.
 	_, err = run(t, dir, b, a, "--exit-code")
 	var v *cmdutil.VerdictError
-	if !errors.As(err, &v) || v.Code != cmdutil.ExitDrift {
+	if !errors.As(err, &v) || v.Code != result.Drift {
 		t.Errorf("regressions, --exit-code: err %v, want exit 1", err)
 	}
 }

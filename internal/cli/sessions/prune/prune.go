@@ -14,7 +14,9 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
+	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
@@ -141,7 +143,7 @@ func pruneRun(opts *PruneOptions) error {
 	if !opts.Yes {
 		if !opts.Interactive() {
 			// A refusal is a usage matter (exit 4), not a finding (exit 1).
-			return cmdutil.WithHint(cmdutil.FlagErrorf("prune: stdin is not a terminal; refusing to delete %d logs without --yes", len(old)),
+			return fault.WithHint(cmdutil.FlagErrorf("prune: stdin is not a terminal; refusing to delete %d logs without --yes", len(old)),
 				"mcpward sessions prune --older-than AGE --yes")
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "delete %d logs? [y/N] ", len(old))
@@ -162,7 +164,7 @@ func pruneRun(opts *PruneOptions) error {
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "pruned %d logs\n", len(old)-failed)
 	if failed > 0 {
-		return &cmdutil.VerdictError{Code: cmdutil.ExitDrift, Reason: fmt.Sprintf("prune: %d logs could not be removed", failed)}
+		return &cmdutil.VerdictError{Code: result.Drift, Reason: fmt.Sprintf("prune: %d logs could not be removed", failed)}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/result"
 )
 
 var now = time.Date(2026, 8, 2, 0, 0, 0, 0, time.UTC)
@@ -48,7 +49,7 @@ func run(t *testing.T, home string, stdin *os.File, tty bool, args ...string) (i
 	case errors.As(err, &v):
 		return v.Code, ios
 	case errors.As(err, &fe):
-		return cmdutil.ExitUsage, ios
+		return result.Usage, ios
 	}
 	t.Fatalf("unexpected error %v", err)
 	return -1, ios
@@ -64,7 +65,7 @@ func TestPruneDevNullRefuses(t *testing.T) {
 		t.Skip(err)
 	}
 	defer null.Close()
-	if code, _ := run(t, home, null, true, "--older-than", "30d"); code != cmdutil.ExitUsage {
+	if code, _ := run(t, home, null, true, "--older-than", "30d"); code != result.Usage {
 		t.Errorf("stdin /dev/null: exit %d, want 4", code)
 	}
 	if _, err := os.Stat(old); err != nil {

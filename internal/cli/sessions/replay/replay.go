@@ -19,6 +19,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/replay"
+	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
@@ -241,7 +242,7 @@ func replayRun(opts *ReplayOptions) error {
 		}
 	}
 	if opts.ExitCode && len(out.Changes) > 0 {
-		return cmdutil.Verdict(cmdutil.ExitDrift)
+		return cmdutil.Verdict(result.Drift)
 	}
 	return nil
 }

@@ -110,7 +110,7 @@ func Resolve(f *cmdutil.Factory, args []string, sessionID, label string) ([]stri
 			}
 		}
 		if len(out) == 0 {
-			return nil, fault.Input(cmdutil.WithHint(fmt.Errorf("no session logs in %s", dir),
+			return nil, fault.Input(fault.WithHint(fmt.Errorf("no session logs in %s", dir),
 				"record one with 'mcpward proxy -- <server command>'"))
 		}
 	}
@@ -139,7 +139,7 @@ func ResolveLog(f *cmdutil.Factory, log, sessionID string) (string, error) {
 			}
 		}
 		if best == nil {
-			return "", fault.Input(cmdutil.WithHint(fmt.Errorf("no session logs in %s", dir),
+			return "", fault.Input(fault.WithHint(fmt.Errorf("no session logs in %s", dir),
 				"record one with 'mcpward proxy -- <server command>'"))
 		}
 		return best.Path, nil
@@ -162,7 +162,7 @@ func ResolveLog(f *cmdutil.Factory, log, sessionID string) (string, error) {
 			}
 			return newest, nil
 		}
-		return "", fault.Input(cmdutil.WithHint(fmt.Errorf("%d session logs match %q", len(paths), log+sessionID),
+		return "", fault.Input(fault.WithHint(fmt.Errorf("%d session logs match %q", len(paths), log+sessionID),
 			"name one log file or a longer session id"))
 	}
 	return paths[0], nil
