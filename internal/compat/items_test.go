@@ -120,6 +120,8 @@ func TestClientSideServesWhatProfileDeclares(t *testing.T) {
 	}
 }
 
+// goSDK connects to the go-sdk everything-server over stdio. The cases
+// that use it (and the npm ones) are run by TestRealServers.
 func goSDK(t *testing.T) *target.Session {
 	t.Helper()
 	if testing.Short() {
@@ -146,8 +148,7 @@ func noViolations(t *testing.T, rep *Report) {
 // Item 3 against the go-sdk everything server: the legacy profile declares
 // roots in initialize and now serves roots/list, so the tool completes;
 // before, mcpward answered -32601 and blamed the server (wrong_error).
-func TestGoSDKLegacyProfileServesRoots(t *testing.T) {
-	t.Parallel() // a real server: its silences are waited out in real time
+func goSDKLegacyProfileServesRoots(t *testing.T) {
 	s := goSDK(t)
 	rep, err := Run(context.Background(), s, &Options{
 		Profiles: profiles(t, "modern-full", "legacy-2025-11-25"),
@@ -165,8 +166,7 @@ func TestGoSDKLegacyProfileServesRoots(t *testing.T) {
 // Item 1 against the go-sdk everything server: -32021 whose
 // requiredCapabilities lists roots (declared) beside sampling (missing) is
 // what the schema asks.
-func TestGoSDKMissingCapabilityListsDeclared(t *testing.T) {
-	t.Parallel() // a real server: its silences are waited out in real time
+func goSDKMissingCapabilityListsDeclared(t *testing.T) {
 	s := goSDK(t)
 	rep, err := Run(context.Background(), s, &Options{
 		Profiles: profiles(t, "modern-full", "no-sampling"),
@@ -208,8 +208,7 @@ func TestLegacyBaselineNotJudgedByModernRules(t *testing.T) {
 // legacy profile declares roots, so the probe runs under it, and the
 // profile serves roots/list, so the tool works; before, the probe was
 // refused as "not listed" (the session under test declares nothing).
-func TestNPMEverythingLegacyProfileServesRoots(t *testing.T) {
-	t.Parallel() // a real server: its silences are waited out in real time
+func npmEverythingLegacyProfileServesRoots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real server")
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,8 +66,27 @@ func runReal(t *testing.T, spec *target.Spec) *Report {
 	return rep
 }
 
-func TestRealGoSDKEverything(t *testing.T) {
-	t.Parallel() // a real server: its silences are waited out in real time
+// TestRealServers runs the cases against real servers (go-sdk's
+// everything-server, npm's server-everything) side by side, whatever
+// -parallel says, as internal/cli's TestRealServers does: a real process
+// stays on real time, and these runs spend it waiting out silences (the
+// go-sdk server stops reading after a malformed line; compat waits the
+// discover timeout for an answer), not on the CPU. The npm cases run one
+// after the other, as before: a node start is CPU-heavy, and one slower
+// than the request timeout would fail its case on a busy machine.
+func TestRealServers(t *testing.T) {
+	var wg sync.WaitGroup
+	defer wg.Wait() // t.Run from several goroutines: each returns before this test
+	wg.Go(func() { t.Run("GoSDKEverything", realGoSDKEverything) })
+	wg.Go(func() { t.Run("GoSDKLegacyProfileServesRoots", goSDKLegacyProfileServesRoots) })
+	wg.Go(func() { t.Run("GoSDKMissingCapabilityListsDeclared", goSDKMissingCapabilityListsDeclared) })
+	wg.Go(func() {
+		t.Run("NPMEverything", realNPMEverything)
+		t.Run("NPMEverythingLegacyProfileServesRoots", npmEverythingLegacyProfileServesRoots)
+	})
+}
+
+func realGoSDKEverything(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real server")
 	}
@@ -84,8 +104,7 @@ func TestRealGoSDKEverything(t *testing.T) {
 	})
 }
 
-func TestRealNPMEverything(t *testing.T) {
-	t.Parallel() // a real server: its silences are waited out in real time
+func realNPMEverything(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real server")
 	}
