@@ -258,19 +258,28 @@ func breakAt(rest string, width int) int {
 	return width
 }
 
-// labelIndent returns the width of a leading "label   " column: a run of
-// non-space characters followed by at least two spaces; 0 without one.
+// labelIndent returns where a wrapped line continues, in cells: under the
+// text of a leading "label   " column (a run of non-space characters
+// followed by at least two spaces, after the line's own indentation: the
+// inspector's padded line numbers are one), else under the text of an
+// indented bullet ("  ● logging  (…)"), else at the line's own
+// indentation; 0 for a plain line.
 func labelIndent(plain string) int {
-	i := strings.IndexByte(plain, ' ')
-	if i <= 0 || !strings.HasPrefix(plain[i:], "  ") {
-		return 0
+	rest := strings.TrimLeft(plain, " ")
+	lead := len(plain) - len(rest)
+	if i := strings.IndexByte(rest, ' '); i > 0 && strings.HasPrefix(rest[i:], "  ") {
+		j := i
+		for j < len(rest) && rest[j] == ' ' {
+			j++
+		}
+		if j < len(rest) {
+			return ansi.StringWidth(plain[:lead+j])
+		}
 	}
-	j := i
-	for j < len(plain) && plain[j] == ' ' {
-		j++
+	for _, bullet := range []string{"● ", "○ ", "• ", "- "} {
+		if strings.HasPrefix(rest, bullet) {
+			return lead + ansi.StringWidth(bullet)
+		}
 	}
-	if j == len(plain) {
-		return 0
-	}
-	return ansi.StringWidth(plain[:j])
+	return lead
 }

@@ -18,6 +18,13 @@ func TestWrap(t *testing.T) {
 		{"label column hangs", "baseline     none recorded for this server", 30,
 			[]string{"baseline     none recorded for", "             this server"}},
 		{"wide runes", "世界 世界 世界", 5, []string{"世界", "世界", "世界"}},
+		// Issue 27 item 8 (the render goldens): an indented bullet
+		// continued at the panel's edge, under nothing.
+		{"indented bullet hangs", "  ● logging  (deprecated in 2026-07-28: use stderr)", 30,
+			[]string{"  ● logging  (deprecated in", "    2026-07-28: use stderr)"}},
+		{"indented line keeps its indentation", "  Use echo to test the server.", 16, []string{"  Use echo to", "  test the", "  server."}},
+		// A padded line number is a label column like a two-digit one.
+		{"padded label column hangs", ` 8       "text": "one two three"`, 24, []string{` 8       "text": "one`, `         two three"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
