@@ -12,12 +12,16 @@ import (
 //
 // Frames, HTTP headers together with their body (so an Mcp-Param-* header
 // does not keep a secret the body lost), the argv and target URL of the
-// start record, the request path and the error text are redacted. A frame
+// start record, the request path and the error text are redacted; each
+// direction's frames are read as one stream of lines ([redact.Lines]). A frame
 // cut at the record cap (Truncated) is redacted as text, so a hidden
 // member's value goes even when the JSON around it is incomplete. A record
 // that changed is marked Redacted; its Size stays the length that
 // travelled.
 func RedactFilter(red *redact.Redactor) func(*session.Record) {
+	// Each direction's lines are one stream: a value a pretty-printer put
+	// on the line after its name is hidden too (redact.Lines).
+	lines := map[session.Direction]*redact.Lines{}
 	return func(rec *session.Record) {
 		var changed bool
 		switch {
@@ -41,7 +45,12 @@ func RedactFilter(red *redact.Redactor) func(*session.Record) {
 			if rec.Size == 0 {
 				rec.Size = int64(len(rec.Frame))
 			}
-			rec.Frame, changed = red.Frame(rec.Frame)
+			l := lines[rec.Dir]
+			if l == nil {
+				l = red.Lines()
+				lines[rec.Dir] = l
+			}
+			rec.Frame, changed = l.Frame(rec.Frame)
 		}
 		if rec.Path != "" {
 			// A query string may carry a token (?api_key=…, ?ssn=…).

@@ -253,3 +253,120 @@ func TestHTTPProxyRedactsEveryShape(t *testing.T) {
 		t.Errorf("%d records, want 4 (start, request, response, note)", n)
 	}
 }
+
+// TestShimRedactsIssue26Shapes: on a server's stderr (and its stdout), one
+// record a line: a pretty-printed config dump whose password is on the
+// line after its name, JSON escaped once and twice, a command line with
+// "--api-key VALUE" and "--token=VALUE", and a URL whose query carries a
+// code and a signature. None reaches the log or the feed; the pipe carries
+// every byte (issue 26 item 6).
+func TestShimRedactsIssue26Shapes(t *testing.T) {
+	argv, environ := helperCommand(t, "cat")
+	input := strings.Join([]string{
+		`loaded config {`,
+		`  "password":`,
+		`      "split-s3cret",`,
+		`  "port": 8080`,
+		`}`,
+		`payload="{\"api_key\":\"esc1-s3cret\"}"`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"cfg\":\"{\\\"api_key\\\":\\\"esc2-s3cret\\\"}\"}"}]}}`,
+		`exec server --api-key flag-s3cret --token=eq-s3cret --port 80`,
+		`callback https://127.0.0.1/cb?code=code-s3cret&sig=sig-s3cret&state=ok`,
+	}, "\n") + "\n"
+	var out, errOut, logBuf bytes.Buffer
+	var feed feedCapture
+	red, err := redact.New(redact.Config{Secrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lg := NewLog(&logBuf, &LogOptions{Session: "S", Label: "L", Filter: RedactFilter(red), Feed: feed.record})
+	st, err := RunStdio(context.Background(), &StdioOptions{
+		Command: argv, Env: environ, Stdin: strings.NewReader(input), Stdout: &out, Stderr: &errOut, Recorder: lg,
+	})
+	if cerr := lg.Close(); err != nil || cerr != nil || st.Code != 0 {
+		t.Fatalf("RunStdio() = %+v, %v; Close() = %v", st, err, cerr)
+	}
+	if out.String() != input || errOut.String() != input {
+		t.Fatalf("relayed bytes changed: the pipe must carry the secrets untouched")
+	}
+	for where, b := range map[string][]byte{"the session log": logBuf.Bytes(), "the feed": feed.buf.Bytes()} {
+		if bytes.Contains(b, []byte("s3cret")) {
+			t.Errorf("%s holds a secret:\n%s", where, b)
+		}
+	}
+	var stderrLines []string
+	for _, r := range readLog(t, bytes.NewReader(logBuf.Bytes())) {
+		if r.Dir == session.Stderr {
+			stderrLines = append(stderrLines, string(r.Frame))
+		}
+	}
+	if len(stderrLines) != 9 || stderrLines[2] != `      "[REDACTED]",`+"\n" && stderrLines[2] != `      "[REDACTED]",` {
+		t.Errorf("stderr records %q: want 9, the third `      \"[REDACTED]\",`", stderrLines)
+	}
+}
+
+// TestHTTPProxyRedactsSessionAndQuery: under --redact-secrets the
+// Mcp-Session-Id (a bearer credential of its session) is recorded as one
+// pseudonym in the request, the response and their header copies, and the
+// query's code and signature go from the recorded path and the Location
+// header; the client and server get every value unchanged (issue 26 item 6).
+func TestHTTPProxyRedactsSessionAndQuery(t *testing.T) {
+	const sid = "sid-s3cret-4f1c9a"
+	var gotSID, gotQuery string
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		gotSID, gotQuery = r.Header.Get("Mcp-Session-Id"), r.URL.RawQuery
+		w.Header().Set("Mcp-Session-Id", sid)
+		w.Header().Set("Location", "https://127.0.0.1/cb?code=code-s3cret&state=ok")
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	}))
+	defer target.Close()
+	u, _ := url.Parse(target.URL)
+	red, err := redact.New(redact.Config{Secrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	filter, httpFields := RedactFilter(red), RedactHTTPFilter(red)
+	var logBuf bytes.Buffer
+	var feed feedCapture
+	lg := NewLog(&logBuf, &LogOptions{Session: "S", Label: "L", Filter: func(r *session.Record) { filter(r); httpFields(r) }, Feed: feed.record})
+	ps := httptest.NewServer(NewHTTPProxy(&HTTPOptions{Target: u, Recorder: lg}))
+	req, _ := http.NewRequest(http.MethodPost, ps.URL+"/mcp?sig=sig-s3cret&sv=2024", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Mcp-Session-Id", sid)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	ps.Close()
+	if err := lg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if gotSID != sid || gotQuery != "sig=sig-s3cret&sv=2024" || resp.Header.Get("Mcp-Session-Id") != sid || !strings.Contains(resp.Header.Get("Location"), "code-s3cret") {
+		t.Fatalf("relayed values changed: server got %q %q, client got %q %q", gotSID, gotQuery, resp.Header.Get("Mcp-Session-Id"), resp.Header.Get("Location"))
+	}
+	for where, b := range map[string][]byte{"the session log": logBuf.Bytes(), "the feed": feed.buf.Bytes()} {
+		if bytes.Contains(b, []byte("s3cret")) {
+			t.Errorf("%s holds a secret:\n%s", where, b)
+		}
+	}
+	recs := readLog(t, bytes.NewReader(logBuf.Bytes()))
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want the request and the response", len(recs))
+	}
+	pseudo := recs[0].MCPSessionID
+	if !strings.HasPrefix(pseudo, "[REDACTED:") {
+		t.Errorf("request mcpSessionId %q, want a pseudonym", pseudo)
+	}
+	for _, r := range recs {
+		if r.MCPSessionID != pseudo || r.Header["Mcp-Session-Id"][0] != pseudo || !r.Redacted {
+			t.Errorf("%s: mcpSessionId %q, header %q, redacted %v; want the one pseudonym %q everywhere", r.Dir, r.MCPSessionID, r.Header["Mcp-Session-Id"], r.Redacted, pseudo)
+		}
+	}
+	if recs[0].Path != "/mcp?sig=[REDACTED]&sv=2024" || recs[1].Header["Location"][0] != "https://127.0.0.1/cb?code=[REDACTED]&state=ok" {
+		t.Errorf("path %q, Location %q: want the code and the signature hidden, names kept", recs[0].Path, recs[1].Header["Location"])
+	}
+}

@@ -25,8 +25,11 @@ type detector struct {
 	// group is the submatch that holds the secret (0: the whole match).
 	group int
 	// nameGroup, if non-zero, is a submatch that must be a credential name
-	// (secretName) for the match to count.
+	// (isSecretName, or nameOK when set) for the match to count. The
+	// quotes around such a detector's value are kept: only what is
+	// between them is hidden.
 	nameGroup int
+	nameOK    func(norm []byte) bool
 	// need, if set, must occur too for re to be able to match (a cheaper
 	// test than the regexp, which is slow on long text).
 	need byte
@@ -116,9 +119,24 @@ var builtinDetectors = sync.OnceValue(func() []*detector {
 			// "password=hunter2", "db_password: hunter2", `token="abc"` in
 			// free text; the name must be a credential name (not
 			// progress_token).
-			re:        regexp.MustCompile(`(?i)\b([A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key))["']?\s*[=:]\s*("[^"\r\n]*"|'[^'\r\n]*'|[^\s,;&"'<>{}\[\]]+)`),
+			// A value may be quoted with escaped quotes (JSON text inside a
+			// JSON string, once or more: `\"password\":\"hunter2\"`), and
+			// the value may be on the next line (a pretty-printed dump).
+			re:        regexp.MustCompile(`(?i)\b([A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key))(?:\\*["'])?\s*[=:]\s*("[^"\r\n]*"|'[^'\r\n]*'|\\+"[^"\r\n]*?\\+"|[^\s,;&"'<>{}\[\]]+)`),
 			group:     2,
 			nameGroup: 1,
+		},
+		{
+			name:     "query-secret",
+			literals: []string{"code=", "sig=", "key=", "auth", "token", "signature", "secret", "passw", "pwd=", "pass=", "jwt=", "session", "credential", "ticket", "verifier"},
+			// A URL query parameter whose name says it carries a credential:
+			// ?code= (an OAuth code), ?sig= and ?signature= (a signed URL),
+			// ?key=, ?auth=, ?token=, ?access_token=, ?password= ...
+			re:        regexp.MustCompile(`[?&]([A-Za-z0-9_.\-]+)=([^&#\s"'<>\\]+)`),
+			group:     2,
+			nameGroup: 1,
+			nameOK:    isQuerySecretName,
+			need:      '=',
 		},
 	}
 	buildPrefilter(dets)
@@ -156,6 +174,21 @@ func normName(dst []byte, name []byte) []byte {
 		dst = append(dst, c)
 	}
 	return dst
+}
+
+// queryNames are URL query parameter names that carry a credential though
+// they do not end like one (normalised as by normName).
+var queryNames = map[string]bool{
+	"code": true, "sig": true, "key": true, "auth": true, "pwd": true, "pass": true,
+	"jwt": true, "session": true, "sessionid": true, "sid": true, "ticket": true,
+	"codeverifier": true, "otp": true, "apikey": true, "authkey": true,
+}
+
+// isQuerySecretName reports whether a normalised query parameter name
+// carries a credential: a credential name, a signature (sig, signature,
+// X-Amz-Signature) or one of queryNames.
+func isQuerySecretName(n []byte) bool {
+	return queryNames[string(n)] || bytes.HasSuffix(n, []byte("signature")) || isSecretName(n)
 }
 
 // isSecretName reports whether a normalised name is a credential name.

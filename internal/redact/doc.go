@@ -24,9 +24,13 @@
 //     (scheme://user:PASSWORD@host, scheme://TOKEN@host) inside any string,
 //     credential-named members (password, secret, token, api_key, …, also
 //     as suffixes: dbPassword, GITHUB_TOKEN), credential headers, key=value
-//     pairs in free text, and tool arguments their own schema marks as
-//     secret (format "password", writeOnly, or an x-mcp-header binding with
-//     a credential name), learnt from tools/list results.
+//     pairs in free text (also with escaped quotes, JSON text inside a JSON
+//     string), URL query parameters that carry a credential (?code=, ?sig=,
+//     ?key=, ?auth=, ?access_token= …), the Mcp-Session-Id header (as a
+//     keyed pseudonym, see [Redactor.Header]), and tool arguments their
+//     own schema marks as secret (format "password", writeOnly, or an
+//     x-mcp-header binding with a credential name), learnt from tools/list
+//     results.
 //   - Keys: object members whose name equals one of the keys, ignoring case,
 //     at any depth.
 //   - Values: regular expressions; each match inside a string (and a
@@ -59,6 +63,10 @@
 // that mentions a key are scanned the same way, so a tool's text result
 // holding "ssn=…" or escaped JSON loses the value too. Header values and
 // [Redactor.Text] (a path, an error message) get the same text rules.
+//
+// A stream kept one frame a line (a server's stderr) is redacted through
+// [Redactor.Lines], which also hides a value a pretty-printer put on the
+// line after its name.
 //
 // Redaction is best effort: a secret with no recognisable shape under a
 // neutral name is not found. A Redactor is safe for concurrent use.

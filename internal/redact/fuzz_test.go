@@ -19,6 +19,9 @@ func FuzzFrame(f *testing.F) {
 		`{"t":"x\u00e9sk-abcdefghijklmnopqrstuvwxyz"}`, "data: {\"token\":1}\r\n", `[["--token"],"x"]`, `1e999`, `-0.0e-0`,
 		`{"result":{"tools":[{"name":"t","inputSchema":{"properties":{"p":{"format":"password"}}}}]}}`,
 		strings.Repeat("[", 20000), `{"a":"\"token\": \"x\""}`, "\xff\xfe{\"password\":\"x\"}",
+		// Issue 26 item 6: escaped JSON, split values, query names.
+		`{"t":"{\"cfg\":\"{\\\"api_key\\\":\\\"x\\\"}\"}"}`, `p={\"password\":\"x\\\"`, "\"token\":\n  \"x\"",
+		`{"u":"/cb?code=x&sig=\\"}`, `"\\\\\"password\\\\\":\\\"`,
 	} {
 		f.Add([]byte(c))
 	}
@@ -45,6 +48,38 @@ func FuzzFrame(f *testing.F) {
 				t.Fatal(err)
 			}
 			checkKeys(t, v, out)
+		}
+	})
+}
+
+// FuzzLines checks that Lines, fed a text line by line, never panics,
+// never changes its input, keeps each valid JSON line valid, and returns a
+// line itself when it reports no change.
+func FuzzLines(f *testing.F) {
+	for _, c := range []string{
+		"cfg {\n  \"password\":\n    \"hunter2\"\n}", "\"k\":\n{\"a\":1}\n", "token:\n\\\"x\\\"\r\n", "k:\n\"\n", "k:\n\\\\",
+		"\"k\" :\n  [1,\n2]", "password:\n'x\n",
+	} {
+		f.Add([]byte(c))
+	}
+	r := mustNew(f, Config{Secrets: true, Keys: []string{"k"}})
+	f.Fuzz(func(t *testing.T, in []byte) {
+		l := r.Lines()
+		for _, line := range bytes.SplitAfter(in, []byte("\n")) {
+			orig := bytes.Clone(line)
+			out, changed := l.Frame(line)
+			if !bytes.Equal(line, orig) {
+				t.Fatalf("Frame modified its input")
+			}
+			if !changed {
+				if len(line) > 0 && &out[0] != &line[0] {
+					t.Fatalf("unchanged line returned as a copy")
+				}
+				continue
+			}
+			if json.Valid(line) && !json.Valid(out) {
+				t.Fatalf("valid JSON became invalid:\n in: %q\nout: %q", line, out)
+			}
 		}
 	})
 }

@@ -1,7 +1,11 @@
 package redact
 
 import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"strings"
 )
 
@@ -14,10 +18,35 @@ var credentialHeaders = map[string]bool{
 
 const paramPrefix = "mcp-param-"
 
+// sessionHeader is the Streamable HTTP session id. Whoever holds it speaks
+// in the session (a request with it is served as the client that
+// initialised), so it is a bearer credential for the session's lifetime:
+// --redact-secrets replaces it by a pseudonym (see sessionPseudonym).
+const sessionHeader = "mcp-session-id"
+
+// pseudonymPrefix starts every session id pseudonym: "[REDACTED:" and 8
+// hex digits of a keyed hash, then "]".
+const pseudonymPrefix = "[REDACTED:"
+
+// sessionPseudonym returns the pseudonym of a session id: the same id
+// gives the same pseudonym for the life of the Redactor (one recording, one
+// export), so a log still tells its sessions apart and a client that
+// resends the id still matches, but the id cannot be read back or tried
+// against the server. The hash is keyed with a random key chosen in New.
+func (r *Redactor) sessionPseudonym(id string) (string, bool) {
+	if strings.HasPrefix(id, pseudonymPrefix) {
+		return id, false // already one (a log recorded with --redact-secrets)
+	}
+	m := hmac.New(sha256.New, r.sessionKey[:])
+	m.Write([]byte(id))
+	return pseudonymPrefix + hex.EncodeToString(m.Sum(nil)[:4]) + "]", true
+}
+
 // Header returns the value to record for one HTTP header. Authorization and
 // Proxy-Authorization keep their scheme ("Bearer [REDACTED]"); Cookie,
 // Set-Cookie and API-key headers are hidden whole; these apply even when no
-// rule is configured. An Mcp-Param-{Name} header is hidden when Name is a
+// rule is configured. With Secrets, Mcp-Session-Id is replaced by a
+// pseudonym ("[REDACTED:1a2b3c4d]", see sessionPseudonym). An Mcp-Param-{Name} header is hidden when Name is a
 // key (dashes read as underscores), a tool binds it to a secret argument
 // (x-mcp-header), or its value (Base64 sentinel decoded) matches a value
 // rule or detector. Other headers get the value detectors.
@@ -36,6 +65,9 @@ func (r *Redactor) Header(name, value string) (string, bool) {
 	}
 	if !r.Enabled() || value == "" {
 		return value, false
+	}
+	if lname == sessionHeader && r.secrets {
+		return r.sessionPseudonym(value)
 	}
 	if param, ok := strings.CutPrefix(lname, paramPrefix); ok {
 		r.mu.RLock()
@@ -70,6 +102,12 @@ func (r *Redactor) Text(s string) (string, bool) {
 		return string(out), true
 	}
 	return s, false
+}
+
+// newSessionKey is the key of the session id pseudonyms of one Redactor.
+func newSessionKey() (k [16]byte) {
+	_, _ = rand.Read(k[:]) // crypto/rand.Read never fails (Go 1.24)
+	return k
 }
 
 // decodeSentinel decodes an x-mcp-header value in its Base64 form

@@ -111,12 +111,28 @@ func parsePath(s string) (path, error) {
 
 // match reports whether the pattern selects exactly the value at the
 // current location (stack, outermost first).
+// steps is the number of locations p matches, or -1 when p holds a ".."
+// (any number).
+func (p path) steps() int {
+	for _, sg := range p {
+		if sg.kind == segDescend {
+			return -1
+		}
+	}
+	return len(p)
+}
+
 func (p path) match(stack []loc) bool {
 	if len(p) == 0 {
 		return len(stack) == 0
 	}
 	switch p[0].kind {
 	case segDescend:
+		if n := p[1:].steps(); n >= 0 {
+			// Without another "..", the rest can match only the last n
+			// steps: trying every depth made a deep frame quadratic.
+			return len(stack) >= n && p[1:].match(stack[len(stack)-n:])
+		}
 		for i := 0; i <= len(stack); i++ {
 			if p[1:].match(stack[i:]) {
 				return true

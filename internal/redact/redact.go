@@ -44,6 +44,8 @@ type Redactor struct {
 	paths    []path
 	dets     []*detector // built-in detectors (Secrets only)
 	active   bool
+	// sessionKey keys the session id pseudonyms (Secrets only).
+	sessionKey [16]byte
 
 	mu    sync.RWMutex
 	tools map[string]toolSecrets // tool name → secret argument paths
@@ -102,6 +104,7 @@ func New(cfg Config) (*Redactor, error) {
 	}
 	if cfg.Secrets {
 		r.dets = builtinDetectors()
+		r.sessionKey = newSessionKey()
 	}
 	r.active = cfg.Secrets || len(r.keys) > 0 || len(r.values) > 0 || len(r.paths) > 0
 	return r, nil
@@ -209,19 +212,50 @@ func (r *Redactor) findSecrets(b []byte, mask uint64, spans []span) []span {
 // matchSpans appends the secret part of every match of d in b.
 func matchSpans(b []byte, d *detector, spans []span) []span {
 	for _, m := range d.re.FindAllSubmatchIndex(b, -1) {
+		s, e := m[2*d.group], m[2*d.group+1]
 		if d.nameGroup > 0 {
 			ns, ne := m[2*d.nameGroup], m[2*d.nameGroup+1]
-			if ns < 0 || !isSecretName(normName(nil, b[ns:ne])) {
+			ok := d.nameOK
+			if ok == nil {
+				ok = isSecretName
+			}
+			if ns < 0 || !ok(normName(nil, b[ns:ne])) {
 				continue
 			}
+			if s >= 0 {
+				s, e = unquote(b, s, e)
+			}
 		}
-		s, e := m[2*d.group], m[2*d.group+1]
 		if s < 0 || s == e || string(b[s:e]) == Placeholder {
 			continue
 		}
 		spans = append(spans, span{s, e})
 	}
 	return spans
+}
+
+// unquote narrows the value b[s:e] to what is inside its quotes, when it
+// is quoted ('v', "v", or with escaped quotes: \"v\", \\\"v\\\"): the
+// quotes stay, so a JSON document or a quoted log field keeps its shape.
+func unquote(b []byte, s, e int) (int, int) {
+	v := b[s:e]
+	n := 0
+	for n < len(v) && v[n] == '\\' {
+		n++
+	}
+	if n >= len(v) || (v[n] != '"' && v[n] != '\'') || len(v) < 2*(n+1) {
+		return s, e
+	}
+	q := v[n]
+	if v[len(v)-1] != q {
+		return s, e
+	}
+	for i := len(v) - 1 - n; i < len(v)-1; i++ {
+		if v[i] != '\\' {
+			return s, e
+		}
+	}
+	return s + n + 1, e - n - 1
 }
 
 // mergeSpans sorts spans and joins the ones that overlap or touch.

@@ -88,7 +88,7 @@ func TestFrame(t *testing.T) {
 			"key:\n-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\ndone",
 			"key:\n[REDACTED]\ndone"},
 		{"invalid json still gets detectors", secrets,
-			`{"password": "p", broken`, `{"password": [REDACTED], broken`},
+			`{"password": "p", broken`, `{"password": "[REDACTED]", broken`},
 		{"escapes around a secret kept", Config{Values: []string{`zz`}},
 			`{"a":"<b>&zz\u003c"}`, `{"a":"<b>&[REDACTED]\u003c"}`},
 	}

@@ -60,6 +60,13 @@ func (r *Redactor) keySpans(b []byte, names bool, spans []span) []span {
 			i = next
 			continue
 		}
+		if after < len(b) && b[after] == '\\' {
+			// An escaped closing quote: `\"name\":` in JSON text that is
+			// itself inside a JSON string (escaped once or more).
+			if q := skipBackslashes(b, after); q < len(b) && (b[q] == '"' || b[q] == '\'') {
+				after = q + 1
+			}
+		}
 		k := skipBlanks(b, after)
 		if sp, ok := r.flagValue(b, name, after, k, names); ok {
 			// "--api-key VALUE" in a log line, as a command line is
@@ -105,6 +112,7 @@ func (r *Redactor) flagValue(b, name []byte, after, k int, names bool) (span, bo
 
 // textKeyHit reports whether a name read in text is hidden.
 func (r *Redactor) textKeyHit(name []byte, names bool, buf []byte) bool {
+	name = bytes.TrimLeft(name, "-") // --ssn=v: a flag names a key too
 	if len(name) == 0 {
 		return false
 	}
@@ -136,6 +144,13 @@ var keyBytes = func() (t [256]bool) {
 	return t
 }()
 
+func skipBackslashes(b []byte, i int) int {
+	for i < len(b) && b[i] == '\\' {
+		i++
+	}
+	return i
+}
+
 func skipBlanks(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 		i++
@@ -154,6 +169,35 @@ func textValue(b []byte, i int) (span, int) {
 	i = skipBlanks(b, i)
 	if i >= len(b) {
 		return span{}, i
+	}
+	if i > 0 && b[i-1] == ':' || b[i] == '\n' || b[i] == '\r' {
+		// A pretty-printer may put the value on the next line
+		// (`"password":` then `    "hunter2"`): a quoted or composite
+		// value there is this name's.
+		j := i
+		if j < len(b) && b[j] == '\r' {
+			j++
+		}
+		if j < len(b) && b[j] == '\n' {
+			if k := skipBlanks(b, j+1); k < len(b) && (b[k] == '"' || b[k] == '\'' || b[k] == '{' || b[k] == '[') {
+				i = k
+			}
+		}
+	}
+	if b[i] == '\\' {
+		// An escaped quote opens the value (\"v\", \\\"v\\\"): it ends at a
+		// quote escaped the same way, or at the end of its line.
+		n := skipBackslashes(b, i) - i
+		if q := i + n; q < len(b) && b[q] == '"' {
+			j := q + 1
+			for j < len(b) && b[j] != '\n' {
+				if b[j] == '"' && j-n >= q+1 && skipBackslashes(b, j-n) == j && (j-n-1 < 0 || b[j-n-1] != '\\') {
+					return span{q + 1, j - n}, j + 1
+				}
+				j++
+			}
+			return span{q + 1, j}, j
+		}
 	}
 	switch c := b[i]; c {
 	case '"', '\'':

@@ -164,3 +164,162 @@ func TestLearnedArgumentTruncated(t *testing.T) {
 		t.Errorf("Frame(truncated call) = %s; the learned secret argument leaks", got)
 	}
 }
+
+// TestIssue26Shapes: the shapes of issue 26 item 6 under --redact-secrets
+// (and --redact-key), each with its exact output: only the value goes,
+// quotes (escaped or not) and neighbours stay.
+func TestIssue26Shapes(t *testing.T) {
+	secrets := Config{Secrets: true}
+	keys := Config{Keys: []string{"ssn"}}
+	tests := []struct {
+		name string
+		cfg  Config
+		in   string
+		want string
+	}{
+		// (a) JSON text inside a JSON string, escaped once and twice.
+		{"escaped once", secrets,
+			`{"text":"{\"api_key\":\"k-abc123\"}"}`,
+			`{"text":"{\"api_key\":\"[REDACTED]\"}"}`},
+		{"escaped once, a key shape", secrets,
+			`{"text":"{\"api_key\":\"sk-abcdefghijklmnopqrstuvwx1234\"}"}`,
+			`{"text":"{\"api_key\":\"[REDACTED]\"}"}`},
+		{"escaped twice", secrets,
+			`{"text":"{\"cfg\":\"{\\\"api_key\\\":\\\"k-abc123\\\"}\"}"}`,
+			`{"text":"{\"cfg\":\"{\\\"api_key\\\":\\\"[REDACTED]\\\"}\"}"}`},
+		{"escaped twice, after text", secrets,
+			`{"text":"log: {\"cfg\":\"{\\\"password\\\":\\\"a\\\\\\\\b\\\"}\"}"}`,
+			`{"text":"log: {\"cfg\":\"{\\\"password\\\":\\\"[REDACTED]\\\"}\"}"}`},
+		{"escaped twice, a whole string frame", secrets,
+			`"{\"a\":\"{\\\"password\\\":\\\"hunter2\\\"}\"}"`,
+			`"{\"a\":\"{\\\"password\\\":\\\"[REDACTED]\\\"}\"}"`},
+		{"escaped twice, key rule", keys,
+			`{"text":"{\"cfg\":\"{\\\"ssn\\\":\\\"alice-1\\\"}\"}"}`,
+			`{"text":"{\"cfg\":\"{\\\"ssn\\\":\\\"[REDACTED]\\\"}\"}"}`},
+		{"escaped JSON in a stderr line", secrets,
+			`payload={\"password\":\"hunter2\",\"user\":\"bob\"}`,
+			`payload={\"password\":\"[REDACTED]\",\"user\":\"bob\"}`},
+		{"escaped JSON in a stderr line, key rule", keys,
+			`payload={\"ssn\":\"alice-1\",\"user\":\"bob\"}`,
+			`payload={\"ssn\":\"[REDACTED]\",\"user\":\"bob\"}`},
+		// (b) a flag and its value on a stderr line.
+		{"--api-key VALUE", secrets, "exec server --api-key k-abc123 --port 80\n", "exec server --api-key [REDACTED] --port 80\n"},
+		{"--token=VALUE", secrets, "exec server --token=t-abc123 --port 80\n", "exec server --token=[REDACTED] --port 80\n"},
+		{"--client-secret VALUE", secrets, "exec --client-secret cs-abc123", "exec --client-secret [REDACTED]"},
+		{"--ssn=VALUE, key rule", keys, "exec --ssn=alice-1 -v", "exec --ssn=[REDACTED] -v"},
+		// (d) URL query names that carry a credential.
+		{"query names", secrets,
+			"GET /cb?code=c-1&state=s&sig=g-1&key=k-1&auth=a-1&token=t-1&access_token=at-1&signature=sg-1&secret=sc-1&password=pw-1&X-Amz-Signature=xs-1&page=2",
+			"GET /cb?code=[REDACTED]&state=s&sig=[REDACTED]&key=[REDACTED]&auth=[REDACTED]&token=[REDACTED]&access_token=[REDACTED]&signature=[REDACTED]&secret=[REDACTED]&password=[REDACTED]&X-Amz-Signature=[REDACTED]&page=2"},
+		{"query names in a JSON string", secrets,
+			`{"result":{"url":"https://127.0.0.1/cb?code=c-1&sig=g-1&x=1"}}`,
+			`{"result":{"url":"https://127.0.0.1/cb?code=[REDACTED]&sig=[REDACTED]&x=1"}}`},
+		{"start record target", secrets,
+			`{"target":"https://127.0.0.1:9/mcp?key=k-1&auth=a-1","listen":"127.0.0.1:7000"}`,
+			`{"target":"https://127.0.0.1:9/mcp?key=[REDACTED]&auth=[REDACTED]","listen":"127.0.0.1:7000"}`},
+		{"not a query: key=value words", secrets, "cache key=users/7 code=200", ""},
+		// (e) a value on the line after its name, in one frame.
+		{"split over lines in one frame", secrets,
+			"config: {\n  \"password\":\n     \"hunter2\",\n  \"x\": 1\n}\n",
+			"config: {\n  \"password\":\n     \"[REDACTED]\",\n  \"x\": 1\n}\n"},
+		{"split over lines in one frame, key rule", keys,
+			"cfg {\n  \"ssn\":\n     \"alice-1\"\n}\n",
+			"cfg {\n  \"ssn\":\n     \"[REDACTED]\"\n}\n"},
+		{"a name and a colon, then an ordinary line", keys, "ssn:\nnext line\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := mustNew(t, tt.cfg)
+			got, changed := r.Frame([]byte(tt.in))
+			want := tt.want
+			if want == "" {
+				want = tt.in
+			}
+			if string(got) != want || changed != (tt.want != "") {
+				t.Errorf("Frame(%s)\n = %s, %v\nwant %s", tt.in, got, changed, want)
+			}
+		})
+	}
+	r := mustNew(t, secrets)
+	for _, tt := range []struct{ name, value, want string }{
+		{"Location", "https://127.0.0.1/cb?code=c-1&state=s", "https://127.0.0.1/cb?code=[REDACTED]&state=s"},
+		{"Path", "/mcp?sig=g-1&sv=2024", "/mcp?sig=[REDACTED]&sv=2024"},
+	} {
+		if got, _ := r.Header(tt.name, tt.value); got != tt.want {
+			t.Errorf("Header(%s, %q) = %q, want %q", tt.name, tt.value, got, tt.want)
+		}
+	}
+	if got, _ := r.Text("/oauth/callback?code=c-1&state=s"); got != "/oauth/callback?code=[REDACTED]&state=s" {
+		t.Errorf("Text(path) = %q", got)
+	}
+}
+
+// TestLinesSplitValue: a pretty-printed dump on stderr is kept one record a
+// line, so the name and its value are in different frames; Lines hides the
+// value on the line after a hidden name (issue 26 item 6).
+func TestLinesSplitValue(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		cfg  Config
+		in   []string
+		want []string
+	}{
+		{"password, then its value", Config{Secrets: true},
+			[]string{"loaded config {", `  "password":`, `     "hunter2",`, `  "port": 80`, "}"},
+			[]string{"loaded config {", `  "password":`, `     "[REDACTED]",`, `  "port": 80`, "}"}},
+		{"escaped quotes, CRLF", Config{Secrets: true},
+			[]string{`  \"client_secret\" :` + "\r\n", `    \"cs-1\"}` + "\r\n"},
+			[]string{`  \"client_secret\" :` + "\r\n", `    \"[REDACTED]\"}` + "\r\n"}},
+		{"an object value hidden to its line's end", Config{Keys: []string{"ssn"}},
+			[]string{"ssn:", `  {"a": "alice-1"`, `  }`},
+			[]string{"ssn:", `  "[REDACTED]"`, `  }`}},
+		{"key rule, then an unrelated line", Config{Keys: []string{"ssn"}},
+			[]string{`"ssn":`, `next: 1`, `"x"`},
+			[]string{`"ssn":`, `next: 1`, `"x"`}},
+		{"only the next line", Config{Secrets: true},
+			[]string{`"token":`, ``, `"kept"`},
+			[]string{`"token":`, ``, `"kept"`}},
+		{"a neutral name", Config{Secrets: true},
+			[]string{`"user":`, `"bob"`},
+			[]string{`"user":`, `"bob"`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := mustNew(t, tt.cfg).Lines()
+			for i, in := range tt.in {
+				got, changed := l.Frame([]byte(in))
+				if string(got) != tt.want[i] || changed != (in != tt.want[i]) {
+					t.Errorf("line %d: Frame(%q) = %q, %v; want %q", i, in, got, changed, tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestSessionIDPseudonym: under --redact-secrets an Mcp-Session-Id is a
+// bearer credential of its session; it is recorded as a keyed pseudonym,
+// the same for the same id (sessions stay apart, a resent id still
+// matches), never the id itself, and a pseudonym is left as it is.
+func TestSessionIDPseudonym(t *testing.T) {
+	r := mustNew(t, Config{Secrets: true})
+	a1, ch := r.Header("Mcp-Session-Id", "sess-4f1c9a")
+	a2, _ := r.Header("mcp-session-id", "sess-4f1c9a")
+	b, _ := r.Header("Mcp-Session-Id", "sess-77e0b2")
+	if !ch || a1 != a2 || a1 == b || strings.Contains(a1+b, "sess") || !strings.HasPrefix(a1, "[REDACTED:") || len(a1) != len("[REDACTED:12345678]") {
+		t.Errorf("pseudonyms %q %q %q (changed %v): want one stable, distinct [REDACTED:xxxxxxxx] per id", a1, a2, b, ch)
+	}
+	if again, ch := r.Header("Mcp-Session-Id", a1); again != a1 || ch {
+		t.Errorf("Header(pseudonym) = %q, %v; want it unchanged", again, ch)
+	}
+	if other, _ := mustNew(t, Config{Secrets: true}).Header("Mcp-Session-Id", "sess-4f1c9a"); other == a1 {
+		t.Errorf("two Redactors gave the same pseudonym %q: the hash is not keyed", other)
+	}
+	// Without --redact-secrets the id is kept (a key or value rule still
+	// applies to it, as to any header).
+	if v, ch := mustNew(t, Config{Keys: []string{"ssn"}}).Header("Mcp-Session-Id", "sess-4f1c9a"); v != "sess-4f1c9a" || ch {
+		t.Errorf("key rule only: Header(Mcp-Session-Id) = %q, %v; want it kept", v, ch)
+	}
+	h, _, changed := r.Message(map[string][]string{"Mcp-Session-Id": {"sess-4f1c9a"}}, nil)
+	if !changed || h["Mcp-Session-Id"][0] != a1 {
+		t.Errorf("Message() header = %v; want the pseudonym %q", h, a1)
+	}
+}

@@ -104,6 +104,14 @@ type collector struct {
 	pending  map[uint64][]string // rule ids per seq, waiting for their frame
 	curRed   bool
 	err      error
+	// lines are the line redactors of each session's directions: a value
+	// put on the line after its name is hidden too (redact.Lines).
+	lines map[streamKey]*redact.Lines
+}
+
+type streamKey struct {
+	session string
+	dir     session.Direction
 }
 
 func newCollector(s sink, sessionID string, red *redact.Redactor, check bool) *collector {
@@ -150,9 +158,18 @@ func (c *collector) redact(rec *session.Record) bool {
 	}
 	changed := false
 	if rec.HasFrame {
-		h, fr, ok := c.red.Message(rec.Header, rec.Frame)
+		var fr []byte
+		var ok bool
+		if rec.Header == nil && rec.Dir != session.Meta {
+			fr, ok = c.streamLines(rec).Frame(rec.Frame)
+		} else {
+			var h map[string][]string
+			if h, fr, ok = c.red.Message(rec.Header, rec.Frame); ok {
+				rec.Header = h
+			}
+		}
 		if ok {
-			rec.Header, rec.Frame, changed = h, fr, true
+			rec.Frame, changed = fr, true
 			rec.RawFrame = nil
 			if session.SpliceJSON(fr) {
 				rec.RawFrame = fr
@@ -169,10 +186,44 @@ func (c *collector) redact(rec *session.Record) bool {
 			rec.Info, changed = out, true
 		}
 	}
+	// The values a record keeps beside its frame and headers, as the
+	// proxies' filters hide them when they record.
+	for _, f := range []struct {
+		v      *string
+		header string // "" for text
+	}{{&rec.Path, ""}, {&rec.Error, ""}, {&rec.MCPSessionID, "Mcp-Session-Id"}, {&rec.AuthChallenge, "Www-Authenticate"}} {
+		if *f.v == "" {
+			continue
+		}
+		var v string
+		var ok bool
+		if f.header != "" {
+			v, ok = c.red.Header(f.header, *f.v)
+		} else {
+			v, ok = c.red.Text(*f.v)
+		}
+		if ok {
+			*f.v, changed = v, true
+		}
+	}
 	if changed {
 		rec.Redacted = true
 	}
 	return rec.Redacted
+}
+
+// streamLines is the line redactor of rec's session and direction.
+func (c *collector) streamLines(rec *session.Record) *redact.Lines {
+	k := streamKey{rec.Session, rec.Dir}
+	l := c.lines[k]
+	if l == nil {
+		if c.lines == nil {
+			c.lines = map[streamKey]*redact.Lines{}
+		}
+		l = c.red.Lines()
+		c.lines[k] = l
+	}
+	return l
 }
 
 func (c *collector) finding(f traffic.Finding) {

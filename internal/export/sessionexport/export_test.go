@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -100,6 +101,42 @@ func TestExportLinearInBatchSize(t *testing.T) {
 		small, big := batchExportSize(t, format, 100), batchExportSize(t, format, 800)
 		if ratio := float64(big) / float64(small); ratio > 12 {
 			t.Errorf("%s: %d bytes for a batch of 100, %d for 800 (×%.1f): not linear", format, small, big, ratio)
+		}
+	}
+}
+
+// TestExportRedactsIssue26Shapes: sessions export --redact-secrets of a log
+// recorded without redaction hides what the proxies hide when they record:
+// the Mcp-Session-Id (one pseudonym in the field and the header copy), a
+// query's code and signature in the path, and a password a pretty-printer
+// put on the stderr line after its name (issue 26 item 6).
+func TestExportRedactsIssue26Shapes(t *testing.T) {
+	red, err := redact.New(redact.Config{Secrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"json", "text", "har", "html"} {
+		var out bytes.Buffer
+		x, err := New(&out, &Options{Format: format, Version: "test", Log: "run.jsonl", Redactor: red})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := record("S1", 1, session.ClientToServer, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		req.Transport, req.Method, req.Path, req.Exchange = session.HTTP, "POST", "/mcp?code=code-s3cret&sig=sig-s3cret&x=1", 1
+		req.MCPSessionID, req.Header = "sid-s3cret", map[string][]string{"Mcp-Session-Id": {"sid-s3cret"}}
+		resp := record("S1", 2, session.ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+		resp.Transport, resp.Status, resp.Exchange = session.HTTP, 200, 1
+		resp.MCPSessionID, resp.Header = "sid-s3cret", map[string][]string{"Mcp-Session-Id": {"sid-s3cret"}}
+		x.Add(req, 1)
+		x.Add(resp, 2)
+		for i, line := range []string{`config {`, `  "password":`, `     "split-s3cret"`, `}`} {
+			x.Add(record("S1", uint64(3+i), session.Stderr, line), 3+i)
+		}
+		if err := x.Finish(nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		if doc := out.String(); strings.Contains(doc, "s3cret") || !strings.Contains(doc, "[REDACTED") {
+			t.Errorf("-f %s holds a secret (or no placeholder):\n%s", format, doc)
 		}
 	}
 }
