@@ -62,12 +62,7 @@ func TestKeyEveryShape(t *testing.T) {
 func TestTextShapes(t *testing.T) {
 	keys := Config{Keys: []string{"ssn"}}
 	secrets := Config{Secrets: true}
-	tests := []struct {
-		name string
-		cfg  Config
-		in   string
-		want string // "" means: unchanged
-	}{
+	tests := []frameCase{
 		{"form", keys, "a=1&ssn=123-45&b=2", "a=1&ssn=[REDACTED]&b=2"},
 		{"JSON with trailing bytes keeps its JSON", keys, `{"ssn":"x1"} tail ssn=y`, `{"ssn":"[REDACTED]"} tail ssn=[REDACTED]`},
 		{"truncated string hidden to the end", keys, `{"a":{"ssn":"12345`, `{"a":{"ssn":"[REDACTED]`},
@@ -93,6 +88,20 @@ func TestTextShapes(t *testing.T) {
 		{"flag followed by a flag keeps it", secrets, "run --api-key --verbose", ""},
 		{"not a flag: a word", secrets, "the api-key sk-1 is used", ""},
 	}
+	runFrameCases(t, tests)
+}
+
+// A frameCase is one Frame call: want "" means unchanged.
+type frameCase struct {
+	name string
+	cfg  Config
+	in   string
+	want string
+}
+
+// runFrameCases checks each case's exact output and changed flag.
+func runFrameCases(t *testing.T, tests []frameCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := mustNew(t, tt.cfg)
@@ -102,7 +111,7 @@ func TestTextShapes(t *testing.T) {
 				want = tt.in
 			}
 			if string(got) != want || changed != (tt.want != "") {
-				t.Errorf("Frame(%q) = %q, %v; want %q", tt.in, got, changed, want)
+				t.Errorf("Frame(%q)\n = %q, %v\nwant %q", tt.in, got, changed, want)
 			}
 		})
 	}
@@ -171,12 +180,7 @@ func TestLearnedArgumentTruncated(t *testing.T) {
 func TestIssue26Shapes(t *testing.T) {
 	secrets := Config{Secrets: true}
 	keys := Config{Keys: []string{"ssn"}}
-	tests := []struct {
-		name string
-		cfg  Config
-		in   string
-		want string
-	}{
+	tests := []frameCase{
 		// (a) JSON text inside a JSON string, escaped once and twice.
 		{"escaped once", secrets,
 			`{"text":"{\"api_key\":\"k-abc123\"}"}`,
@@ -227,19 +231,7 @@ func TestIssue26Shapes(t *testing.T) {
 			"cfg {\n  \"ssn\":\n     \"[REDACTED]\"\n}\n"},
 		{"a name and a colon, then an ordinary line", keys, "ssn:\nnext line\n", ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := mustNew(t, tt.cfg)
-			got, changed := r.Frame([]byte(tt.in))
-			want := tt.want
-			if want == "" {
-				want = tt.in
-			}
-			if string(got) != want || changed != (tt.want != "") {
-				t.Errorf("Frame(%s)\n = %s, %v\nwant %s", tt.in, got, changed, want)
-			}
-		})
-	}
+	runFrameCases(t, tests)
 	r := mustNew(t, secrets)
 	for _, tt := range []struct{ name, value, want string }{
 		{"Location", "https://127.0.0.1/cb?code=c-1&state=s", "https://127.0.0.1/cb?code=[REDACTED]&state=s"},
