@@ -11,11 +11,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/httputil"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/addrguard"
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/mcp"
@@ -122,7 +124,7 @@ type Options struct {
 	Version       string
 	Timeout       time.Duration
 	AllowLoopback bool
-	Resolve       Resolver
+	Resolve       addrguard.Resolver
 	// Progress receives "name: step" lines.
 	Progress func(string)
 }
@@ -133,7 +135,7 @@ func RunBoard(ctx context.Context, r *Roster, opts Options) *Board {
 		opts.Now = time.Now
 	}
 	if opts.Resolve == nil {
-		opts.Resolve = SystemResolver
+		opts.Resolve = addrguard.SystemResolver
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
@@ -170,7 +172,7 @@ func checkOne(ctx context.Context, name string, e Entry, opts Options) Row {
 		row.PublishedAt = e.PublishedAt.UTC().Format(time.RFC3339)
 	}
 	rep, err := probe(ctx, e, opts)
-	if errors.Is(err, ErrNotAllowed) {
+	if errors.Is(err, addrguard.ErrNotAllowed) {
 		row.Status, row.StatusDetail, row.Command = StatusRefused, oneLine(err.Error()), ""
 		row.Publishable = true
 		return row
@@ -209,7 +211,7 @@ func probe(ctx context.Context, e Entry, opts Options) (*compat.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	addr, err := Pin(ctx, opts.Resolve, u.Hostname(), opts.AllowLoopback)
+	addr, err := addrguard.Pin(ctx, opts.Resolve, u.Hostname(), opts.AllowLoopback)
 	if err != nil {
 		return nil, err
 	}
@@ -239,13 +241,12 @@ type forwarder struct {
 	url string
 }
 
-func startForwarder(u *url.URL, addr interface{ String() string }) (*forwarder, error) {
+func startForwarder(u *url.URL, addr netip.Addr) (*forwarder, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("board forwarder: %w", err)
 	}
-	pin, _ := netipParse(addr.String())
-	rt := &http.Transport{DialContext: pinnedDialer(pin), ForceAttemptHTTP2: true, TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: 30 * time.Second}
+	rt := &http.Transport{DialContext: addrguard.Pinned(addr, nil), ForceAttemptHTTP2: true, TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: 30 * time.Second}
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.Out.URL.Scheme, pr.Out.URL.Host = u.Scheme, u.Host

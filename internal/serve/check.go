@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/addrguard"
 	"github.com/mcpward/mcpward/internal/board"
 )
 
@@ -72,8 +73,8 @@ type CheckOptions struct {
 	// AllowLoopback relaxes the board's address policy to admit loopback
 	// addresses and http:// URLs. Tests only.
 	AllowLoopback bool
-	// Resolve resolves host names (default board.SystemResolver).
-	Resolve board.Resolver
+	// Resolve resolves host names (default addrguard.SystemResolver).
+	Resolve addrguard.Resolver
 	// Now is the clock of the rate limits and the cache (default
 	// time.Now).
 	Now func() time.Time
@@ -142,7 +143,7 @@ func newChecker(o *CheckOptions, version string) (*checker, error) {
 		c.opts.CacheTTL = DefaultCacheTTL
 	}
 	if c.opts.Resolve == nil {
-		c.opts.Resolve = board.SystemResolver
+		c.opts.Resolve = addrguard.SystemResolver
 	}
 	if c.opts.Now == nil {
 		c.opts.Now = time.Now
@@ -391,8 +392,8 @@ func (c *checker) do(r *http.Request, w http.ResponseWriter) (board.Row, bool, *
 	defer cancel()
 	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
-	if _, err := board.Pin(ctx, c.opts.Resolve, u.Hostname(), c.opts.AllowLoopback); err != nil {
-		if errors.Is(err, board.ErrNotAllowed) {
+	if _, err := addrguard.Pin(ctx, c.opts.Resolve, u.Hostname(), c.opts.AllowLoopback); err != nil {
+		if errors.Is(err, addrguard.ErrNotAllowed) {
 			return board.Row{}, false, nil, &checkError{status: http.StatusForbidden, code: "address_refused", msg: err.Error()}
 		}
 		return board.Row{}, false, nil, &checkError{status: http.StatusUnprocessableEntity, code: "unresolvable", msg: err.Error()}

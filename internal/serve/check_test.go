@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/addrguard"
 	"github.com/mcpward/mcpward/internal/board"
 	"github.com/mcpward/mcpward/internal/fixture"
 )
@@ -156,7 +157,7 @@ func TestCheckRealPolicyRefusesLoopback(t *testing.T) {
 		t.Error("a refused target was contacted")
 	}
 	// The real policy itself, without the serve glue: loopback is refused.
-	if _, err := board.Pin(context.Background(), board.SystemResolver, "127.0.0.1", false); err == nil {
+	if _, err := addrguard.Pin(context.Background(), addrguard.SystemResolver, "127.0.0.1", false); err == nil {
 		t.Error("board.Pin admits loopback")
 	}
 }

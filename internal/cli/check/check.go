@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
@@ -47,7 +48,7 @@ type CheckOptions struct {
 	// those. Either runs the targets in parallel (Jobs at a time, each
 	// bounded by TargetTimeout) into one fleet Result.
 	Names []string
-	Fleet cmdutil.FleetFlags
+	Fleet fleetrun.Flags
 	// SnapshotPath is set in the `check SNAPSHOT.json -- <command…>` form:
 	// the stored snapshot is that file and no config is read.
 	SnapshotPath string
@@ -173,10 +174,10 @@ the others pass). A target that fails or hangs does not stop the others.`,
 	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older stored snapshot format before comparing")
 	fl.StringVar(&recordedAt, "recorded-at", "", "pin the live snapshot's time (RFC 3339)")
 	fl.BoolVar(&opts.StrictNet, "strict-net", false, cmdutil.StrictNetUsage)
-	cmdutil.AddFleetFlags(cmd, &opts.Fleet)
+	fleetrun.AddFlags(cmd, &opts.Fleet)
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions(cmdutil.GateTiers, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("only", cmdutil.CompleteList(cmdutil.Tiers...))
-	_ = cmd.RegisterFlagCompletionFunc("ignore", cmdutil.CompleteLazyList(cmdutil.RuleIDs))
+	_ = cmd.RegisterFlagCompletionFunc("ignore", cmdutil.CompleteLazyList(verdict.RuleIDs))
 	_ = cmd.MarkFlagDirname("dir")
 	return cmd
 }
@@ -322,7 +323,7 @@ func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved,
 	if opts.StrictNet {
 		// The live observation and compat's session both dial the
 		// address checked; a refused target is never contacted.
-		pinned, err := cmdutil.StrictNet(ctx, rt.Spec, nil, nil)
+		pinned, err := contract.StrictNet(ctx, rt.Spec, nil, nil)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -10,13 +10,14 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdtest"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/client"
 )
 
 func TestNewCmdCheckFlags(t *testing.T) {
 	def := client.DefaultRequestTimeout
 	tf := cmdutil.TargetFlags{Timeout: def}
-	ff := cmdutil.FleetFlags{Jobs: runtime.NumCPU(), TargetTimeout: cmdutil.DefaultTargetTimeout}
+	ff := fleetrun.Flags{Jobs: runtime.NumCPU(), TargetTimeout: fleetrun.DefaultTargetTimeout}
 	tests := []struct {
 		name    string
 		args    []string
@@ -38,7 +39,7 @@ func TestNewCmdCheckFlags(t *testing.T) {
 		{"bad fail-on", []string{"--fail-on", "x"}, CheckOptions{}, `--fail-on: unknown tier "x" (want breaking, risky, compatible, cosmetic, or any: any surface change)`},
 		{"bad name", []string{"../x"}, CheckOptions{}, `target name "../x" is not allowed (letters, digits and . _ @ - only: it becomes a file name)`},
 		{"all", []string{"--all", "--jobs", "3", "--target-timeout", "1m", "--config", "c.json", "--format", "sarif"},
-			CheckOptions{ConfigPath: "c.json", Reporter: "sarif", Target: tf, Fleet: cmdutil.FleetFlags{All: true, Jobs: 3, TargetTimeout: time.Minute}}, ""},
+			CheckOptions{ConfigPath: "c.json", Reporter: "sarif", Target: tf, Fleet: fleetrun.Flags{All: true, Jobs: 3, TargetTimeout: time.Minute}}, ""},
 		{"several names", []string{"b", "a"}, CheckOptions{Names: []string{"b", "a"}, Reporter: "text", Target: tf, Fleet: ff}, ""},
 		{"jobs zero", []string{"--all", "--jobs", "0"}, CheckOptions{}, "--jobs must be at least 1, got 0"},
 		{"jobs negative", []string{"--all", "--jobs", "-2"}, CheckOptions{}, "--jobs must be at least 1, got -2"},

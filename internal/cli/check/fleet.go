@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/result"
@@ -21,7 +22,7 @@ func fleetRun(ctx context.Context, opts *CheckOptions) error {
 	if opts.TimeoutSet {
 		timeout = opts.Target.Timeout
 	}
-	plan, err := cmdutil.PlanFleet(opts.ConfigPath, opts.Dir, &opts.Fleet, opts.Names, timeout, opts.Env.LookupEnv, opts.IO.ErrOut)
+	plan, err := fleetrun.NewPlan(opts.ConfigPath, opts.Dir, &opts.Fleet, opts.Names, timeout, opts.Env.LookupEnv, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -29,7 +30,7 @@ func fleetRun(ctx context.Context, opts *CheckOptions) error {
 	sections := make([]result.Result, len(names))
 	for i, err := range plan.Errs {
 		if err != nil {
-			sections[i] = cmdutil.FailedSection("check", opts.Version, &result.Target{Name: names[i]}, err)
+			sections[i] = fleetrun.FailedSection("check", opts.Version, &result.Target{Name: names[i]}, err)
 		}
 	}
 
@@ -43,7 +44,7 @@ func fleetRun(ctx context.Context, opts *CheckOptions) error {
 	outs := fleet.Run(ctx, names, &fleet.Options{
 		Jobs:     opts.Fleet.Jobs,
 		Timeout:  opts.Fleet.TargetTimeout,
-		Progress: cmdutil.FleetProgress(progress, "checking"),
+		Progress: fleetrun.Progress(progress, "checking"),
 	}, func(ctx context.Context, i int) (checked, error) {
 		if resolved[i] == nil {
 			return checked{}, nil
@@ -63,7 +64,7 @@ func fleetRun(ctx context.Context, opts *CheckOptions) error {
 			continue
 		}
 		tgt := &result.Target{Name: rt.Name, Transport: rt.Spec.Info().Transport, Endpoint: contract.Describe(rt.Spec)}
-		sections[i] = cmdutil.FleetSection("check", opts.Version, tgt, o.State, opts.Fleet.TargetTimeout, o.Value.r, o.Err, o.Stack)
+		sections[i] = fleetrun.Section("check", opts.Version, tgt, o.State, opts.Fleet.TargetTimeout, o.Value.r, o.Err, o.Stack)
 		stderr := o.Value.stderr
 		if o.Err != nil {
 			stderr = transport.StderrOf(o.Err)
@@ -83,5 +84,5 @@ func fleetRun(ctx context.Context, opts *CheckOptions) error {
 	if opts.Update {
 		done = "their snapshots not updated"
 	}
-	return cmdutil.FleetVerdict(r, done)
+	return fleetrun.Verdict(r, done)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
@@ -72,7 +73,7 @@ func fleetOpts(ios *iostreams.IOStreams, configPath string, jobs int) *CheckOpti
 		ConfigPath: configPath,
 		Reporter:   "json",
 		Target:     cmdutil.TargetFlags{Timeout: client.DefaultRequestTimeout},
-		Fleet:      cmdutil.FleetFlags{All: true, Jobs: jobs, TargetTimeout: cmdutil.DefaultTargetTimeout},
+		Fleet:      fleetrun.Flags{All: true, Jobs: jobs, TargetTimeout: fleetrun.DefaultTargetTimeout},
 		RecordedAt: time.Unix(0, 0),
 	}
 	o.Compat = runCompat(target.Env{}, o.Version)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // Shell completion (cobra's ValidArgsFunction and
@@ -35,17 +34,6 @@ var Tiers = []string{"breaking", "risky", "compatible", "cosmetic"}
 
 // GateTiers are what --fail-on takes: the tiers and "any" (cosmetic).
 var GateTiers = append(append([]string{}, Tiers...), "any")
-
-// RuleIDs returns every rule id a user can name: [verdict.RuleIDs].
-func RuleIDs() []string { return verdict.RuleIDs() }
-
-// CompleteRuleIDs completes one rule id (mcpward rules ID).
-func CompleteRuleIDs(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	if len(args) > 0 {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	return prefixed(RuleIDs(), toComplete), cobra.ShellCompDirectiveNoFileComp
-}
 
 // CompleteList completes a comma-separated list of values: the items
 // already typed are kept, and the last one is completed from values (less
@@ -79,7 +67,8 @@ func CompleteLazyList(values func() []string) CompleteFunc {
 // ProfileNames returns the built-in client profiles.
 func ProfileNames() []string { return rules.BuiltinNames() }
 
-func prefixed(values []string, prefix string) []cobra.Completion {
+// Prefixed returns the values that start with prefix, as completions.
+func Prefixed(values []string, prefix string) []cobra.Completion {
 	var out []cobra.Completion
 	for _, v := range values {
 		if strings.HasPrefix(v, prefix) {

@@ -9,6 +9,9 @@ import (
 	"github.com/mcpward/mcpward/internal/mcp"
 )
 
+// StrictNetUsage is the help text of --strict-net (contract.StrictNet).
+const StrictNetUsage = "refuse a URL whose host resolves to a loopback, private, link-local or other non-public address, and dial only the address checked (snapgauge's public-only policy)"
+
 // JSONObjectFlag validates that a flag's value is one JSON object and
 // returns its bytes.
 func JSONObjectFlag(name, value string) (json.RawMessage, error) {

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	engine "github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
@@ -40,7 +41,7 @@ type CompatOptions struct {
 	// Fleet.All every target of the config. ConfigPath is --config.
 	Names      []string
 	ConfigPath string
-	Fleet      cmdutil.FleetFlags
+	Fleet      fleetrun.Flags
 	TimeoutSet bool
 
 	Profiles []string
@@ -141,7 +142,7 @@ targets, the worst of theirs: 5 > 4 > 2 > 3 > 1 > 0.`,
 	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
 	cmdutil.AddEraFlag(cmd, &opts.Era)
 	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` the NAMEs are targets of (default mcpward.json)")
-	cmdutil.AddFleetFlags(cmd, &opts.Fleet)
+	fleetrun.AddFlags(cmd, &opts.Fleet)
 	_ = cmd.RegisterFlagCompletionFunc("profiles", cmdutil.CompleteLazyList(cmdutil.ProfileNames))
 	return cmd
 }
@@ -185,7 +186,7 @@ func compatRun(ctx context.Context, opts *CompatOptions) error {
 			if errors.Is(err, contract.ErrNoConfig) && opts.ConfigPath == "" && name == "" {
 				return cmdutil.FlagErrorf("no target: use --fixture NAME, --url URL or -- <command…>, or name a target of a config (mcpward.json, --config FILE)")
 			}
-			return cmdutil.NoConfigHint(err)
+			return fleetrun.NoConfigHint(err)
 		}
 		name, _, err = cfg.Target(name)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/client"
 	engine "github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/config"
@@ -123,7 +124,7 @@ func (j *compatJob) run(ctx context.Context, opts *CompatOptions, show func(stri
 // config order, one exit code by result.Worst.
 func fleetRun(ctx context.Context, opts *CompatOptions) error {
 	path := configPath(opts)
-	cfg, names, err := cmdutil.FleetTargets(path, opts.Fleet.All, opts.Names)
+	cfg, names, err := fleetrun.Targets(path, opts.Fleet.All, opts.Names)
 	if err != nil {
 		return err
 	}
@@ -132,7 +133,7 @@ func fleetRun(ctx context.Context, opts *CompatOptions) error {
 	for i, n := range names {
 		j, err := configJob(opts, cfg, n)
 		if err != nil {
-			sections[i] = cmdutil.FailedSection("compat", opts.Version, &result.Target{Name: n}, err)
+			sections[i] = fleetrun.FailedSection("compat", opts.Version, &result.Target{Name: n}, err)
 			continue
 		}
 		jobs[i] = j
@@ -142,7 +143,7 @@ func fleetRun(ctx context.Context, opts *CompatOptions) error {
 	outs := fleet.Run(ctx, names, &fleet.Options{
 		Jobs:     opts.Fleet.Jobs,
 		Timeout:  opts.Fleet.TargetTimeout,
-		Progress: cmdutil.FleetProgress(progress, "compat on"),
+		Progress: fleetrun.Progress(progress, "compat on"),
 	}, func(ctx context.Context, i int) (*result.Result, error) {
 		if jobs[i] == nil {
 			return nil, nil
@@ -157,11 +158,11 @@ func fleetRun(ctx context.Context, opts *CompatOptions) error {
 		}
 		info := j.spec.Info()
 		t := &result.Target{Name: names[i], Transport: info.Transport, Endpoint: info.Endpoint()}
-		sections[i] = cmdutil.FleetSection("compat", opts.Version, t, o.State, opts.Fleet.TargetTimeout, o.Value, o.Err, o.Stack)
+		sections[i] = fleetrun.Section("compat", opts.Version, t, o.State, opts.Fleet.TargetTimeout, o.Value, o.Err, o.Stack)
 	}
 	r := result.Combine("compat", opts.Version, sections)
 	if err := render(opts, r); err != nil {
 		return err
 	}
-	return cmdutil.FleetVerdict(r, "their evidence is not a pass")
+	return fleetrun.Verdict(r, "their evidence is not a pass")
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/iostreams"
 )
 
@@ -32,7 +33,7 @@ func TestCompatFleetRender(t *testing.T) {
 		ios.SetStdoutTTY(tty)
 		ios.SetTerminalWidth(200)
 		opts := &CompatOptions{IO: ios, Now: time.Now, Version: "test", Format: "text", ConfigPath: path,
-			Fleet:  cmdutil.FleetFlags{All: true, Jobs: 2, TargetTimeout: time.Minute},
+			Fleet:  fleetrun.Flags{All: true, Jobs: 2, TargetTimeout: time.Minute},
 			Target: cmdutil.TargetFlags{Timeout: 5 * time.Second}}
 		err := compatRun(context.Background(), opts)
 		var v *cmdutil.VerdictError

@@ -69,7 +69,7 @@ Exit codes: 0 nothing at or above the gate, 1 drift at or above the gate,
 	fl.BoolVar(&opts.Migrate, "migrate", false, "upgrade an older snapshot format before comparing")
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions(cmdutil.GateTiers, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("only", cmdutil.CompleteList(cmdutil.Tiers...))
-	_ = cmd.RegisterFlagCompletionFunc("ignore", cmdutil.CompleteLazyList(cmdutil.RuleIDs))
+	_ = cmd.RegisterFlagCompletionFunc("ignore", cmdutil.CompleteLazyList(verdict.RuleIDs))
 	return cmd
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
@@ -23,7 +24,7 @@ func fleetRun(ctx context.Context, opts *RecordOptions) error {
 	if opts.TimeoutSet {
 		timeout = opts.Target.Timeout
 	}
-	plan, err := cmdutil.PlanFleet(opts.ConfigPath, opts.Dir, &opts.Fleet, opts.Names, timeout, opts.Env.LookupEnv, opts.IO.ErrOut)
+	plan, err := fleetrun.NewPlan(opts.ConfigPath, opts.Dir, &opts.Fleet, opts.Names, timeout, opts.Env.LookupEnv, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -52,13 +53,13 @@ func fleetRun(ctx context.Context, opts *RecordOptions) error {
 	outs := fleet.Run(ctx, names, &fleet.Options{
 		Jobs:     opts.Fleet.Jobs,
 		Timeout:  opts.Fleet.TargetTimeout,
-		Progress: cmdutil.FleetProgress(progress, "recording"),
+		Progress: fleetrun.Progress(progress, "recording"),
 	}, func(ctx context.Context, i int) (*contract.Observation, error) {
 		if resolved[i] == nil {
 			return nil, failed[i]
 		}
 		if opts.StrictNet {
-			pinned, err := cmdutil.StrictNet(ctx, resolved[i].Spec, opts.Resolve, nil)
+			pinned, err := contract.StrictNet(ctx, resolved[i].Spec, opts.Resolve, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -114,7 +115,7 @@ func fleetRun(ctx context.Context, opts *RecordOptions) error {
 	code := result.Worst(codes...)
 	fmt.Fprintf(opts.IO.Out, "%s: %d recorded", plural(len(names), "target"), recorded)
 	if len(notRecorded) > 0 {
-		fmt.Fprintf(opts.IO.Out, ", %d not (%s)", len(notRecorded), cmdutil.JoinNames(notRecorded))
+		fmt.Fprintf(opts.IO.Out, ", %d not (%s)", len(notRecorded), fleetrun.JoinNames(notRecorded))
 	}
 	fmt.Fprintln(opts.IO.Out)
 	switch code {

@@ -13,8 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpward/mcpward/internal/board"
+	"github.com/mcpward/mcpward/internal/addrguard"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
@@ -36,7 +37,7 @@ type RecordOptions struct {
 	// records those: in parallel (Jobs at a time, each bounded by
 	// TargetTimeout), as check --all checks them.
 	Names []string
-	Fleet cmdutil.FleetFlags
+	Fleet fleetrun.Flags
 	// ConfigPath is the config file ("" : mcpward.json in the working
 	// directory).
 	ConfigPath string
@@ -52,7 +53,7 @@ type RecordOptions struct {
 	// and dials only the address checked (snapgauge's --strict-net).
 	StrictNet bool
 	// Resolve looks up a host for StrictNet (nil: the system resolver).
-	Resolve board.Resolver
+	Resolve addrguard.Resolver
 }
 
 // NewCmdRecord builds `mcpward record`.
@@ -126,7 +127,7 @@ the address it checked, so a second DNS answer cannot redirect the recording.`,
 		},
 	}
 	cmdutil.AddTargetFlags(cmd, &opts.Target)
-	cmdutil.AddFleetFlags(cmd, &opts.Fleet)
+	fleetrun.AddFlags(cmd, &opts.Fleet)
 	fl := cmd.Flags()
 	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` (default mcpward.json)")
 	fl.StringVar(&opts.Dir, "dir", "", "snapshot `dir`ectory (default: the config's snapshotDir, or .mcpward)")
@@ -169,7 +170,7 @@ func recordRun(ctx context.Context, opts *RecordOptions) error {
 	if opts.StrictNet {
 		// Before any probe is announced or sent: a refused target is
 		// never contacted.
-		pinned, err := cmdutil.StrictNet(ctx, rt.Spec, opts.Resolve, nil)
+		pinned, err := contract.StrictNet(ctx, rt.Spec, opts.Resolve, nil)
 		if err != nil {
 			return err
 		}

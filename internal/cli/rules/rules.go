@@ -15,6 +15,7 @@ import (
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	catalogue "github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/verdict"
 )
 
 // RulesOptions are the inputs of `mcpward rules`.
@@ -62,7 +63,7 @@ docs/RULES.md lists them all.`,
 	}
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "rules")
 	cmd.Flags().StringVar(&opts.Group, "group", "", "only the rules of `group` ("+strings.Join(groups(), ", ")+")")
-	cmd.ValidArgsFunction = cmdutil.CompleteRuleIDs
+	cmd.ValidArgsFunction = completeRuleIDs
 	_ = cmd.RegisterFlagCompletionFunc("group", cobra.FixedCompletions(groups(), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -166,4 +167,12 @@ func rulesRun(opts *RulesOptions) error {
 		}
 	}
 	return tp.Render()
+}
+
+// completeRuleIDs completes one rule id (mcpward rules ID).
+func completeRuleIDs(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return cmdutil.Prefixed(verdict.RuleIDs(), toComplete), cobra.ShellCompDirectiveNoFileComp
 }

@@ -420,5 +420,5 @@ func gateWords() []string {
 		w = append(w, string(s))
 	}
 	w = append(w, "none", "must", "should", "may", rules.Violation, rules.Risky, rules.Info)
-	return append(w, cmdutil.RuleIDs()...)
+	return append(w, verdict.RuleIDs()...)
 }

@@ -1,4 +1,12 @@
-package board
+// Package addrguard is the public-only address policy for mcpward's
+// outgoing connections, shared by the public board, `--strict-net` and the
+// hosted check of `mcpward serve`: a host is resolved once, refused when
+// any answer is a loopback, private, link-local, metadata or other
+// reserved address, and the checked address is pinned for every
+// connection, so a second lookup cannot swap in another (DNS rebinding).
+// Its sibling hostguard guards the other direction: the Host and Origin
+// of requests to mcpward's own local servers.
+package addrguard
 
 import (
 	"context"
@@ -139,15 +147,22 @@ func SystemResolver(ctx context.Context, host string) ([]netip.Addr, error) {
 	return ips, err
 }
 
-// pinnedDialer dials only addr, whatever address the connection asks for:
-// the name was checked once and the answer is pinned.
-func pinnedDialer(addr netip.Addr) func(ctx context.Context, network, address string) (net.Conn, error) {
-	var d net.Dialer
+// A DialFunc dials a network address (net.Dialer.DialContext).
+type DialFunc func(ctx context.Context, network, address string) (net.Conn, error)
+
+// Pinned dials addr, whatever host the connection asks for, on the
+// requested port: the name was checked once and the answer is pinned.
+// dial is a plain net.Dialer's when nil.
+func Pinned(addr netip.Addr, dial DialFunc) DialFunc {
+	if dial == nil {
+		var d net.Dialer
+		dial = d.DialContext
+	}
 	return func(ctx context.Context, network, address string) (net.Conn, error) {
 		_, port, err := net.SplitHostPort(address)
 		if err != nil {
 			return nil, err
 		}
-		return d.DialContext(ctx, network, net.JoinHostPort(addr.String(), port))
+		return dial(ctx, network, net.JoinHostPort(addr.String(), port))
 	}
 }

@@ -1,4 +1,4 @@
-package cmdutil
+package fleetrun
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/result"
@@ -22,7 +23,7 @@ func TestExitCodeOfFleetErrors(t *testing.T) {
 	}{
 		{fault.Input(errors.New("no stored snapshot")), result.Usage},
 		{fault.Incomplete(errors.New("timeout")), result.Incomplete},
-		{FlagErrorf("bad"), result.Usage},
+		{cmdutil.FlagErrorf("bad"), result.Usage},
 		{fmt.Errorf("observe: %w", context.Canceled), result.Incomplete},
 		{context.DeadlineExceeded, result.Incomplete},
 		{errors.New("nil map"), result.Internal},
@@ -58,7 +59,7 @@ func TestFleetSection(t *testing.T) {
 		{"nothing", fleet.Done, nil, nil, nil, result.Internal, "internal error: the run returned no result", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := FleetSection("check", "dev", tg, tt.state, time.Minute, tt.r, tt.err, tt.stack)
+			s := Section("check", "dev", tg, tt.state, time.Minute, tt.r, tt.err, tt.stack)
 			if s.ExitCode != tt.wantCode || s.Error != tt.wantError || s.Hint != tt.wantHint {
 				t.Errorf("got exit %d error %q hint %q, want %d %q %q", s.ExitCode, s.Error, s.Hint, tt.wantCode, tt.wantError, tt.wantHint)
 			}
@@ -84,8 +85,8 @@ func TestFleetVerdict(t *testing.T) {
 		{[]result.Result{sec("a", 2), sec("b", 4)}, 4, "1 of 2 targets could not be judged: b (see the report)"},
 		{[]result.Result{sec("a", 5), sec("b", 4), sec("c", 4), sec("d", 4), sec("e", 4), sec("f", 4), sec("g", 4)}, 5, "7 of 7 targets could not be judged: a, b, c, d, e and 2 more (see the report)"},
 	} {
-		err := FleetVerdict(result.Combine("check", "dev", tt.secs), "nothing compared as unchanged")
-		var v *VerdictError
+		err := Verdict(result.Combine("check", "dev", tt.secs), "nothing compared as unchanged")
+		var v *cmdutil.VerdictError
 		switch {
 		case tt.wantCode == 0 && err != nil:
 			t.Errorf("%v: err %v, want nil", tt.secs, err)

@@ -1,4 +1,9 @@
-package cmdutil
+// Package fleetrun is what the commands that run over many config targets
+// at once (check, compat, record with --all or several NAMEs) share: the
+// fleet flags, the plan of targets, the progress line, each target's
+// section and the fleet's exit. It keeps internal/cli/cmdutil, which
+// every command links, free of the contract and fleet packages.
+package fleetrun
 
 import (
 	"errors"
@@ -12,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
@@ -23,62 +29,62 @@ import (
 // DefaultTargetTimeout bounds one target of a fleet run (--target-timeout).
 const DefaultTargetTimeout = 5 * time.Minute
 
-// FleetFlags are the flags of a command that runs over many config targets
+// Flags are the flags of a command that runs over many config targets
 // at once (check, compat): --all, --jobs and --target-timeout.
-type FleetFlags struct {
+type Flags struct {
 	All           bool
 	Jobs          int
 	TargetTimeout time.Duration
 }
 
-// AddFleetFlags registers the fleet flags on cmd.
-func AddFleetFlags(cmd *cobra.Command, ff *FleetFlags) {
+// AddFlags registers the fleet flags on cmd.
+func AddFlags(cmd *cobra.Command, ff *Flags) {
 	fl := cmd.Flags()
 	fl.BoolVar(&ff.All, "all", false, "every target of the config, in parallel, into one report")
 	fl.IntVar(&ff.Jobs, "jobs", runtime.NumCPU(), "how many targets run at once with --all or several NAMEs (default: the number of CPUs)")
-	TimeoutVar(fl, &ff.TargetTimeout, "target-timeout", DefaultTargetTimeout, "bound on one target's whole run with --all or several NAMEs (a target past it is incomplete, exit 2)")
+	cmdutil.TimeoutVar(fl, &ff.TargetTimeout, "target-timeout", DefaultTargetTimeout, "bound on one target's whole run with --all or several NAMEs (a target past it is incomplete, exit 2)")
 }
 
 // Validate checks the fleet flags against the positional target names and
 // whether a target was given by flags (--fixture, --url, -- <command…>).
-func (ff *FleetFlags) Validate(cmd *cobra.Command, names []string, targetFlags bool) error {
+func (ff *Flags) Validate(cmd *cobra.Command, names []string, targetFlags bool) error {
 	fl := cmd.Flags()
 	if ff.Jobs < 1 {
-		return FlagErrorf("--jobs must be at least 1, got %d", ff.Jobs)
+		return cmdutil.FlagErrorf("--jobs must be at least 1, got %d", ff.Jobs)
 	}
 	if ff.TargetTimeout <= 0 {
-		return FlagErrorf("--target-timeout must be positive, got %s", ff.TargetTimeout)
+		return cmdutil.FlagErrorf("--target-timeout must be positive, got %s", ff.TargetTimeout)
 	}
 	fleet := ff.All || len(names) > 1
 	if !fleet {
 		for _, f := range []string{"jobs", "target-timeout"} {
 			if fl.Changed(f) {
-				return FlagErrorf("--%s applies only to several targets (--all, or two or more NAMEs)", f)
+				return cmdutil.FlagErrorf("--%s applies only to several targets (--all, or two or more NAMEs)", f)
 			}
 		}
 		return nil
 	}
 	if ff.All && len(names) > 0 {
-		return FlagErrorf("--all runs every target of the config: name none (got %q)", names[0])
+		return cmdutil.FlagErrorf("--all runs every target of the config: name none (got %q)", names[0])
 	}
 	if targetFlags {
-		return FlagErrorf("several targets come from the config: --fixture, --url and -- <command…> do not apply")
+		return cmdutil.FlagErrorf("several targets come from the config: --fixture, --url and -- <command…> do not apply")
 	}
 	for i, n := range names {
 		if strings.HasSuffix(n, ".json") || !config.ValidTargetName(n) {
-			return FlagErrorf("%q is not a target name (letters, digits and . _ @ - only; a SNAPSHOT.json is checked alone)", n)
+			return cmdutil.FlagErrorf("%q is not a target name (letters, digits and . _ @ - only; a SNAPSHOT.json is checked alone)", n)
 		}
 		if slices.Contains(names[:i], n) {
-			return FlagErrorf("target %q is named twice", n)
+			return cmdutil.FlagErrorf("target %q is named twice", n)
 		}
 	}
 	return nil
 }
 
-// FleetProgress returns a fleet.Options.Progress that shows, on the
+// Progress returns a fleet.Options.Progress that shows, on the
 // progress line (stderr, only on a terminal), how many of the targets are
 // done and which are running.
-func FleetProgress(p *Progress, verb string) func(done, total int, running []string) {
+func Progress(p *cmdutil.Progress, verb string) func(done, total int, running []string) {
 	return func(done, total int, running []string) {
 		msg := fmt.Sprintf("%s %d targets: %d done", verb, total, done)
 		if len(running) > 0 {
@@ -103,12 +109,12 @@ func FailedSection(command, version string, t *result.Target, err error) result.
 	return result.Failed(command, version, t, result.ExitCode(err, syserr.Refused), msg, fault.HintOf(err))
 }
 
-// FleetSection is the section of one target of a fleet run: the Result
+// Section is the section of one target of a fleet run: the Result
 // its run produced, or what stopped it (an error, --target-timeout,
 // Ctrl-C) as a section with the exit code that has. A Result produced
 // with complete evidence stands even if the deadline passed as it
 // returned.
-func FleetSection(command, version string, t *result.Target, state fleet.State, timeout time.Duration, r *result.Result, err error, stack []byte) result.Result {
+func Section(command, version string, t *result.Target, state fleet.State, timeout time.Duration, r *result.Result, err error, stack []byte) result.Result {
 	complete := err == nil && r != nil && r.Evidence.Complete
 	switch {
 	case state == fleet.Interrupted && !complete:
@@ -131,11 +137,11 @@ func FleetSection(command, version string, t *result.Target, state fleet.State, 
 	return *r
 }
 
-// FleetVerdict is the exit of a fleet Result that has been rendered, with
+// Verdict is the exit of a fleet Result that has been rendered, with
 // one line on stderr when the code is not a plain verdict: which targets
 // could not be judged (4, 5), or which are incomplete (2) and what that
 // means for them (notDone: "nothing compared as unchanged").
-func FleetVerdict(r *result.Result, notDone string) error {
+func Verdict(r *result.Result, notDone string) error {
 	var failed, incomplete []string
 	for _, s := range r.Targets {
 		name := "?"
@@ -151,13 +157,13 @@ func FleetVerdict(r *result.Result, notDone string) error {
 	}
 	switch r.ExitCode {
 	case result.Usage, result.Internal:
-		return &VerdictError{Code: r.ExitCode, Reason: fmt.Sprintf("%d of %d targets could not be judged: %s (see the report)",
+		return &cmdutil.VerdictError{Code: r.ExitCode, Reason: fmt.Sprintf("%d of %d targets could not be judged: %s (see the report)",
 			len(failed), len(r.Targets), JoinNames(failed))}
 	case result.Incomplete:
-		return &VerdictError{Code: result.Incomplete, Reason: fmt.Sprintf("missing evidence is never 'no change': %d of %d targets incomplete (%s), %s",
+		return &cmdutil.VerdictError{Code: result.Incomplete, Reason: fmt.Sprintf("missing evidence is never 'no change': %d of %d targets incomplete (%s), %s",
 			len(incomplete), len(r.Targets), JoinNames(incomplete), notDone)}
 	}
-	return Verdict(r.ExitCode)
+	return cmdutil.Verdict(r.ExitCode)
 }
 
 // JoinNames lists up to five names, then how many more.
@@ -169,12 +175,12 @@ func JoinNames(names []string) string {
 	return strings.Join(names[:show], ", ") + fmt.Sprintf(" and %d more", len(names)-show)
 }
 
-// FleetTargets loads the config at path and returns the targets a fleet
+// Targets loads the config at path and returns the targets a fleet
 // run covers: with all, every target in the order the file lists them;
 // otherwise names, each of which must be a target of the config. A
 // missing config gets [NoConfigHint]'s hint; an unknown name, or --all
 // over a config without targets, is an input error (exit 4).
-func FleetTargets(path string, all bool, names []string) (*config.File, []string, error) {
+func Targets(path string, all bool, names []string) (*config.File, []string, error) {
 	cfg, ordered, err := fleet.LoadConfig(path)
 	if err != nil {
 		return nil, nil, NoConfigHint(err)
@@ -203,31 +209,31 @@ func NoConfigHint(err error) error {
 	return err
 }
 
-// A FleetPlan is the targets of a fleet run, resolved in config order:
+// A Plan is the targets of a fleet run, resolved in config order:
 // each one's contract target and snapshot path, or the error that stopped
 // it (a section of its own; the others still run).
-type FleetPlan struct {
+type Plan struct {
 	Names    []string
 	Resolved []*contract.Resolved
 	Errs     []error
 }
 
-// PlanFleet loads the config at configPath ("": mcpward.json) and
-// resolves the fleet's targets (FleetTargets) with their snapshots in dir
+// NewPlan loads the config at configPath ("": mcpward.json) and
+// resolves the fleet's targets (Targets) with their snapshots in dir
 // ("": the config's snapshotDir), printing config warnings on warn once, in
 // order; timeout, when not zero, overrides each target's request timeout.
-func PlanFleet(configPath, dir string, ff *FleetFlags, names []string, timeout time.Duration, lookup func(string) (string, bool), warn io.Writer) (*FleetPlan, error) {
+func NewPlan(configPath, dir string, ff *Flags, names []string, timeout time.Duration, lookup func(string) (string, bool), warn io.Writer) (*Plan, error) {
 	if configPath == "" {
 		configPath = config.FileName
 	}
-	cfg, names, err := FleetTargets(configPath, ff.All, names)
+	cfg, names, err := Targets(configPath, ff.All, names)
 	if err != nil {
 		return nil, err
 	}
 	if dir == "" {
 		dir = contract.SnapshotDir(configPath, cfg)
 	}
-	p := &FleetPlan{Names: names, Resolved: make([]*contract.Resolved, len(names)), Errs: make([]error, len(names))}
+	p := &Plan{Names: names, Resolved: make([]*contract.Resolved, len(names)), Errs: make([]error, len(names))}
 	for i, n := range names {
 		t, err := contract.FromConfig(filepath.Dir(configPath), n, cfg.Targets[n], lookup)
 		if err != nil {

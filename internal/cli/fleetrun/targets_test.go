@@ -1,4 +1,4 @@
-package cmdutil
+package fleetrun
 
 import (
 	"errors"
@@ -40,10 +40,10 @@ func TestFleetTargets(t *testing.T) {
 		{"all of none", none, true, nil, nil, config.ErrNoTarget},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, got, err := FleetTargets(tt.path, tt.all, tt.names)
+			_, got, err := Targets(tt.path, tt.all, tt.names)
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) || !errors.Is(err, fault.ErrInput) {
-					t.Fatalf("FleetTargets() err = %v, want %v (an input error)", err, tt.wantErr)
+					t.Fatalf("Targets() err = %v, want %v (an input error)", err, tt.wantErr)
 				}
 				return
 			}
@@ -51,11 +51,11 @@ func TestFleetTargets(t *testing.T) {
 				t.Fatal(err)
 			}
 			if d := cmp.Diff(tt.want, got); d != "" {
-				t.Errorf("FleetTargets() mismatch (-want +got):\n%s", d)
+				t.Errorf("Targets() mismatch (-want +got):\n%s", d)
 			}
 		})
 	}
-	if _, _, err := FleetTargets(filepath.Join(dir, "missing.json"), true, nil); err == nil || fault.HintOf(err) == "" {
+	if _, _, err := Targets(filepath.Join(dir, "missing.json"), true, nil); err == nil || fault.HintOf(err) == "" {
 		t.Errorf("a missing config: err = %v, want one with a hint", err)
 	}
 }

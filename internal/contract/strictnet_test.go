@@ -1,4 +1,4 @@
-package cmdutil
+package contract
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpward/mcpward/internal/board"
+	"github.com/mcpward/mcpward/internal/addrguard"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/target"
 )
 
-func resolver(addrs ...string) board.Resolver {
+func resolver(addrs ...string) addrguard.Resolver {
 	return func(context.Context, string) ([]netip.Addr, error) {
 		var out []netip.Addr
 		for _, a := range addrs {
@@ -42,7 +42,7 @@ func TestStrictNetRefuses(t *testing.T) {
 			if err == nil {
 				t.Fatal("StrictNet: no error")
 			}
-			if !errors.Is(err, fault.ErrIncomplete) || !errors.Is(err, board.ErrNotAllowed) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, fault.ErrIncomplete) || !errors.Is(err, addrguard.ErrNotAllowed) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("StrictNet() = %v, want an incomplete-evidence refusal containing %q", err, tt.want)
 			}
 			if rt != nil || s.RoundTripper != nil {
