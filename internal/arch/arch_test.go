@@ -18,7 +18,7 @@ var pure = []string{
 	"internal/mcp", "internal/jsonrpc", "internal/snapshot", "internal/diff", "internal/rules",
 	"internal/redact", "internal/export", "internal/result", "internal/heuristic", "internal/fault",
 	"internal/session", "internal/calls", "internal/traffic", "internal/filter", "internal/config",
-	"internal/sessiondiff", "internal/suggest", "internal/jsonx", "internal/verdict", "internal/migrate",
+	"internal/sessiondiff", "internal/suggest", "internal/jsonx", "internal/verdict", "internal/migrate", "internal/scan",
 }
 
 // forbiddenInPure are imports that mean I/O or a UI.

@@ -33,6 +33,7 @@ const (
 	GroupCompat    = "compat"    // profile matrix and honesty across connections
 	GroupDegrade   = "degrade"   // D-group: degradation under reduced profiles
 	GroupCapture   = "capture"   // defects of the recording itself, not of a peer
+	// GroupScan (scan.go) holds the rules of mcpward scan.
 )
 
 // Signals: the counts `sessions check --fail-on` gates on that a traffic
@@ -110,6 +111,9 @@ type Rule struct {
 	// redactor may hide (a header with its body parameter, a requestState
 	// with its echo): on a record flagged redacted it is not judged.
 	Redactable bool `json:"-"`
+	// Source names the published attack class a scan rule rests on
+	// (GroupScan): those rules rest on no clause of the protocol.
+	Source string `json:"source,omitempty"`
 	// Note records why a level differs from a reference tool or how an
 	// ambiguity of the spec is handled.
 	Note string `json:"note,omitempty"`
@@ -125,7 +129,7 @@ func (r Rule) Clause() (Clause, bool) {
 
 var (
 	// table is the conformance catalogue followed by the traffic rules.
-	table = append(slices.Clip(catalogue), trafficCatalogue...)
+	table = append(append(slices.Clip(catalogue), trafficCatalogue...), scanCatalogue...)
 	byID  = func() map[string]int {
 		m := map[string]int{}
 		for i, r := range table {
@@ -190,7 +194,7 @@ func MustLookup(id string) Rule {
 // Groups returns the group names in catalogue order.
 func Groups() []string { return slices.Clone(groupOrder) }
 
-var groupOrder = []string{GroupTransport, GroupStdio, GroupXhdr, GroupCache, GroupError, GroupMessage, GroupEra, GroupCompat, GroupDegrade, GroupCapture}
+var groupOrder = []string{GroupTransport, GroupStdio, GroupXhdr, GroupCache, GroupError, GroupMessage, GroupEra, GroupCompat, GroupDegrade, GroupCapture, GroupScan}
 
 func groupRank(g string) int {
 	if i := slices.Index(groupOrder, g); i >= 0 {

@@ -71,6 +71,8 @@ func (r Rule) SpecRefs() []SpecRef {
 func (r Rule) Cite() string {
 	where := citeRefs(r.SpecRefs())
 	switch {
+	case r.Source != "":
+		return "attack class: " + r.Source
 	case r.Spec == "":
 		return where
 	case where == "":

@@ -1,0 +1,333 @@
+package scan
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Invisible characters.
+const (
+	zwsp = '\u200b'
+	zwnj = '\u200c'
+	zwj  = '\u200d'
+	bom  = '\ufeff'
+	// blackFlag starts an emoji tag sequence (a subdivision flag).
+	blackFlag = '\U0001F3F4'
+	cancelTag = '\U000E007F'
+)
+
+func isTag(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }
+
+func isZeroWidth(r rune) bool {
+	switch r {
+	case zwsp, zwnj, zwj, bom, '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\u180e', '\u115f', '\u1160', '\u3164', '\uffa0', '\u034f':
+		return true
+	}
+	return false
+}
+
+func isBidi(r rune) bool {
+	return (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u200e' || r == '\u200f' || r == '\u061c'
+}
+
+// isVSSupplement: variation selectors 17-256, which carry no meaning
+// after most characters and can encode a byte each.
+func isVSSupplement(r rune) bool { return r >= 0xE0100 && r <= 0xE01EF }
+
+// isEmoji approximates Extended_Pictographic and the emoji modifiers: the
+// characters a ZWJ may join.
+func isEmoji(r rune) bool {
+	return (r >= 0x1F000 && r <= 0x1FAFF) || (r >= 0x2600 && r <= 0x27BF) || (r >= 0x2300 && r <= 0x23FF) ||
+		(r >= 0x2B00 && r <= 0x2BFF) || r == 0x00A9 || r == 0x00AE || r == 0x203C || r == 0x2049 || r == 0x2122 ||
+		r == 0x2139 || (r >= 0x2194 && r <= 0x21AA) || r == 0xFE0F || r == 0x20E3
+}
+
+// joinsScript reports letters of scripts that use ZWNJ and ZWJ in
+// ordinary writing (Arabic, Persian, Indic, Sinhala, Mongolian).
+func joinsScript(r rune) bool {
+	return unicode.In(r, unicode.Arabic, unicode.Devanagari, unicode.Bengali, unicode.Gurmukhi, unicode.Gujarati,
+		unicode.Oriya, unicode.Tamil, unicode.Telugu, unicode.Kannada, unicode.Malayalam, unicode.Sinhala, unicode.Mongolian, unicode.Syriac)
+}
+
+func isRTL(r rune) bool {
+	return unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana)
+}
+
+// invisible reports the characters of s a reader does not see, outside
+// the sequences where they are part of ordinary text: tag characters in
+// an emoji tag sequence (🏴 + tags + cancel tag), ZWJ between emoji, ZWNJ
+// and ZWJ between letters of scripts that use them, LRM/RLM in text with
+// right-to-left letters, a leading byte-order mark of nothing else. The
+// evidence spells them out, tag characters decoded.
+func invisible(s string) (string, bool) {
+	if !hasSuspectRune(s) {
+		return "", false
+	}
+	rs := []rune(s)
+	rtl := false
+	for _, r := range rs {
+		if isRTL(r) {
+			rtl = true
+			break
+		}
+	}
+	var hidden []rune
+	var tagText strings.Builder
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == blackFlag && i+1 < len(rs) && isTag(rs[i+1]):
+			// An emoji tag sequence: tags 0x20-0x7E then the cancel tag.
+			j := i + 1
+			for j < len(rs) && rs[j] >= 0xE0020 && rs[j] <= 0xE007E {
+				j++
+			}
+			if j < len(rs) && rs[j] == cancelTag && j-i-1 >= 2 && j-i-1 <= 6 {
+				i = j
+				continue
+			}
+		case isTag(r):
+			hidden = append(hidden, r)
+			if r >= 0xE0020 && r <= 0xE007E {
+				tagText.WriteRune(r - 0xE0000)
+			}
+		case r == zwj && i > 0 && i+1 < len(rs) && (isEmoji(rs[i-1]) || isEmojiModifier(rs[i-1])) && isEmoji(rs[i+1]):
+		case (r == zwj || r == zwnj) && i > 0 && i+1 < len(rs) && joinsScript(rs[i-1]) && joinsScript(rs[i+1]):
+		case (r == '\u200e' || r == '\u200f' || r == '\u061c') && rtl:
+		case isZeroWidth(r) || isBidi(r) || isControl(r):
+			hidden = append(hidden, r)
+		case isVSSupplement(r) && !(i > 0 && unicode.Is(unicode.Han, rs[i-1])):
+			hidden = append(hidden, r)
+		}
+	}
+	if len(hidden) == 0 {
+		return "", false
+	}
+	ev := fmt.Sprintf("%d invisible character(s): %s", len(hidden), escapeRunes(hidden, 8))
+	if tagText.Len() > 0 {
+		ev += "; tag characters spell " + quote(tagText.String())
+	}
+	return clip(ev), true
+}
+
+// isControl: C0 and C1 controls but tab, line feed and carriage return
+// (an ANSI escape sequence hides or recolours text in a terminal).
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || (r >= 0x7f && r <= 0x9f)
+}
+
+func isEmojiModifier(r rune) bool { return r >= 0x1F3FB && r <= 0x1F3FF }
+
+// hasSuspectRune is the fast path: most text is ASCII.
+func hasSuspectRune(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return true
+		}
+		if s[i] >= utf8.RuneSelf {
+			for _, r := range s[i:] {
+				if isTag(r) || isZeroWidth(r) || isBidi(r) || isVSSupplement(r) || isControl(r) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+func escapeRunes(rs []rune, n int) string {
+	var b strings.Builder
+	seen := map[rune]bool{}
+	k := 0
+	for _, r := range rs {
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		if k == n {
+			b.WriteString(" …")
+			break
+		}
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "U+%04X", r)
+		k++
+	}
+	return b.String()
+}
+
+// visible returns s as the instruction rules read it: tag characters
+// decoded to the ASCII they stand for (a model reads them), other
+// invisible characters dropped.
+func visible(s string) string {
+	if !hasSuspectRune(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 0xE0020 && r <= 0xE007E:
+			b.WriteRune(r - 0xE0000)
+		case isTag(r) || isZeroWidth(r) || isBidi(r) || isVSSupplement(r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// escape spells out the characters of s a terminal would not show
+// (controls, format characters, tags) as \u escapes.
+func escape(s string) string {
+	clean := true
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= utf8.RuneSelf && !unicode.IsPrint(r)) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f || (r >= utf8.RuneSelf && !unicode.IsPrint(r)):
+			if r > 0xFFFF {
+				fmt.Fprintf(&b, `\U%08X`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04X`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// hiddenAfterWhitespace reports text that follows a run of 32 or more
+// whitespace characters, or of 8 or more line breaks: a client's view
+// ends before it, a model reads on.
+func hiddenAfterWhitespace(s string) (string, bool) {
+	run, breaks := 0, 0
+	for i, r := range s {
+		if unicode.IsSpace(r) || r == '\u3000' || r == '\u2800' {
+			run++
+			if r == '\n' {
+				breaks++
+			}
+			continue
+		}
+		if run >= 32 || breaks >= 8 {
+			rest := strings.TrimSpace(s[i:])
+			if rest != "" {
+				return clip(fmt.Sprintf("after %d whitespace characters: %s", run, rest)), true
+			}
+		}
+		run, breaks = 0, 0
+	}
+	return "", false
+}
+
+// confusables maps characters that look like ASCII letters and digits to
+// them: the Cyrillic, Greek, Armenian and other look-alikes of UTS #39's
+// confusables table that occur in identifiers, and the full-width forms
+// (by arithmetic).
+var confusables = map[rune]rune{
+	// Cyrillic.
+	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd',
+	'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'ӏ': 'l', 'ո': 'n', 'ɡ': 'g', 'ѵ': 'v', 'ү': 'y', 'ԍ': 'g', 'ь': 'b',
+	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X',
+	'І': 'I', 'Ј': 'J', 'Ѕ': 'S', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W', 'Ү': 'Y',
+	// Greek.
+	'ο': 'o', 'α': 'a', 'ν': 'v', 'ρ': 'p', 'τ': 't', 'ι': 'i', 'κ': 'k', 'χ': 'x', 'υ': 'u', 'ϲ': 'c', 'ϳ': 'j',
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
+	'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
+	// Latin look-alikes and others.
+	'ı': 'i', 'ȷ': 'j', 'ℓ': 'l', 'ꓲ': 'l', 'ꭰ': 'D', 'Ꭺ': 'A', 'Ꮯ': 'C', 'Ꭼ': 'E', 'Ꮋ': 'H', 'Ꮶ': 'K',
+	'Ꮇ': 'M', 'Ꮲ': 'P', 'Ꮪ': 'S', 'Ꭲ': 'T', 'ʏ': 'y', 'ɑ': 'a', 'օ': 'o', 'ս': 'u', 'ց': 'g', 'հ': 'h',
+	'‐': '-', '‑': '-', '‒': '-', '–': '-', '−': '-', '＿': '_', 'ǀ': 'l',
+}
+
+// skeleton maps each confusable character of a name to the ASCII it
+// looks like (UTS #39's skeleton, restricted to the look-alikes of ASCII,
+// which tool names are made of), and drops invisible characters.
+func skeleton(name string) string {
+	ascii := true
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return name
+	}
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E:
+			b.WriteRune(r - 0xFF01 + '!')
+		case isTag(r) || isZeroWidth(r) || isBidi(r) || isVSSupplement(r):
+		default:
+			if c, ok := confusables[r]; ok {
+				r = c
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// homoglyph reports a tool name whose skeleton differs from it (it holds
+// look-alikes of ASCII): with the other servers of the config, it names
+// the tool whose name it imitates.
+func homoglyph(server, name string, skel map[string][]string) []Finding {
+	sk := skeleton(name)
+	if sk == name || !hasLookalike(name) {
+		return nil
+	}
+	var with []string
+	for _, q := range skel[sk] {
+		if q != qualify(server, name) && !strings.HasPrefix(q, server+".") {
+			with = append(with, q)
+		}
+	}
+	f := newFinding(RuleHomoglyph, server, name, "name", "the name "+quote(name)+" reads as "+quote(sk), escape(spellOut(name)))
+	if len(with) > 0 {
+		with = uniqueSorted(with)
+		f.ConfusableWith = with[0]
+		f.Message = "the name " + quote(name) + " looks like " + strings.Join(with, ", ") + " (" + quote(sk) + ")"
+	}
+	return []Finding{f}
+}
+
+func hasLookalike(name string) bool {
+	for _, r := range name {
+		if _, ok := confusables[r]; ok || (r >= 0xFF01 && r <= 0xFF5E) {
+			return true
+		}
+	}
+	return false
+}
+
+// spellOut names each non-ASCII character of a name.
+func spellOut(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r < utf8.RuneSelf {
+			b.WriteRune(r)
+			continue
+		}
+		fmt.Fprintf(&b, "<U+%04X>", r)
+	}
+	return b.String()
+}

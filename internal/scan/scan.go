@@ -1,0 +1,373 @@
+// Package scan judges what MCP servers offer a model, offline and
+// deterministically, with no model and no network: instructions to the
+// model hidden in a tool definition, secrecy, injection markers, requests
+// for private data, invisible or deceptive text, homoglyph names,
+// shadowing across the servers of one client config, toxic flows, secrets
+// in descriptions and defaults, and instructions in tool results.
+//
+// Every finding carries the id of a rule of the one catalogue
+// (internal/rules, group scan). The package is pure: it reads tool
+// definitions as decoded JSON (snapshot.Object) and does no I/O.
+//
+//	fs := scan.Config([]scan.Server{{Name: "fs", Tools: tools}})
+//	for _, f := range fs {
+//		fmt.Println(f.Rule, f.Server, f.Tool, f.Field, f.Evidence)
+//	}
+package scan
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/snapshot"
+)
+
+// Rule ids.
+const (
+	RuleInstruction     = "scan.instruction"
+	RuleSecrecy         = "scan.secrecy"
+	RuleMarker          = "scan.instruction_marker"
+	RuleSensitive       = "scan.sensitive_request"
+	RuleInvisible       = "scan.invisible_text"
+	RuleHiddenSpace     = "scan.hidden_whitespace"
+	RuleHomoglyph       = "scan.homoglyph_name"
+	RuleDuplicateName   = "scan.shadowing.duplicate_name"
+	RuleMentionsOther   = "scan.shadowing.mentions_other_server"
+	RuleToxicFlow       = "scan.toxic_flow"
+	RuleSecret          = "scan.secret"
+	RuleResultInstructs = "scan.result_instruction"
+)
+
+// RuleIDs returns every rule id the scanner reports, sorted.
+func RuleIDs() []string {
+	out := []string{RuleInstruction, RuleSecrecy, RuleMarker, RuleSensitive, RuleInvisible, RuleHiddenSpace,
+		RuleHomoglyph, RuleDuplicateName, RuleMentionsOther, RuleToxicFlow, RuleSecret, RuleResultInstructs}
+	slices.Sort(out)
+	return out
+}
+
+// A Finding is one scan finding.
+type Finding struct {
+	Rule string `json:"rule"`
+	// Level is the rule's class: risky or info.
+	Level string `json:"level"`
+	// Server and Tool name where the finding is; Server is empty when one
+	// server was scanned alone. A duplicate name has Tool and Servers.
+	Server string `json:"server,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	// Field is the path of the text in the tool definition
+	// ("description", "inputSchema.properties.url.default", "result").
+	Field string `json:"field,omitempty"`
+	// Message says what was found, in one line.
+	Message string `json:"message"`
+	// Evidence is the text that decided, with invisible characters spelled
+	// out as \u escapes.
+	Evidence string `json:"evidence,omitempty"`
+	// Servers of a duplicate name.
+	Servers []string `json:"servers,omitempty"`
+	// Mentions are the other servers' tools a definition names, as
+	// server.tool.
+	Mentions []string `json:"mentions,omitempty"`
+	// ConfusableWith is the other server's tool (server.tool) a homoglyph
+	// name looks like.
+	ConfusableWith string `json:"confusableWith,omitempty"`
+	// Sources, Private and Sinks are the tools (server.tool) of each role
+	// of a toxic flow.
+	Sources []string `json:"sources,omitempty"`
+	Private []string `json:"private,omitempty"`
+	Sinks   []string `json:"sinks,omitempty"`
+}
+
+// Qualified returns server.tool, or the tool alone when there is no server.
+func (f Finding) Qualified() string { return qualify(f.Server, f.Tool) }
+
+func qualify(server, tool string) string {
+	if server == "" {
+		return tool
+	}
+	return server + "." + tool
+}
+
+// A Server is one server of a client config with the tools it lists.
+type Server struct {
+	Name  string
+	Tools []snapshot.Object
+}
+
+func newFinding(rule, server, tool, field, msg, evidence string) Finding {
+	return Finding{Rule: rule, Level: rules.MustLookup(rule).Class, Server: server, Tool: tool, Field: field, Message: msg, Evidence: evidence}
+}
+
+// Tools scans the tools of one server on its own: the per-definition
+// rules, and homoglyph names by their characters alone.
+func Tools(server string, tools []snapshot.Object) []Finding {
+	return Config([]Server{{Name: server, Tools: tools}})
+}
+
+// Config scans the servers of one client config: every definition, then
+// the rules across servers (duplicate names, mentions of another server's
+// tools, confusable names, toxic flows).
+func Config(servers []Server) []Finding {
+	// names[tool name] = the servers offering it; skel[skeleton] = the
+	// qualified tools with that skeleton.
+	names := map[string][]string{}
+	skel := map[string][]string{}
+	for _, s := range servers {
+		for _, t := range s.Tools {
+			n := snapshot.Str(t, "name")
+			names[n] = append(names[n], s.Name)
+			skel[skeleton(n)] = append(skel[skeleton(n)], qualify(s.Name, n))
+		}
+	}
+	var out []Finding
+	for _, s := range servers {
+		for _, t := range s.Tools {
+			out = append(out, scanTool(s.Name, t, servers, names, skel)...)
+		}
+	}
+	out = append(out, duplicates(names)...)
+	if f, ok := toxicFlow(servers); ok {
+		out = append(out, f)
+	}
+	Sort(out)
+	return out
+}
+
+// Sort orders findings by server, tool, rule and field, for deterministic
+// output.
+func Sort(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		return cmp.Or(strings.Compare(a.Server, b.Server), strings.Compare(a.Tool, b.Tool),
+			strings.Compare(a.Rule, b.Rule), strings.Compare(a.Field, b.Field), strings.Compare(a.Evidence, b.Evidence)) < 0
+	})
+}
+
+func duplicates(names map[string][]string) []Finding {
+	var out []Finding
+	for n, ss := range names {
+		ss = uniqueSorted(ss)
+		if len(ss) < 2 {
+			continue
+		}
+		f := newFinding(RuleDuplicateName, "", n, "name", "tool "+quote(n)+" is offered by "+strings.Join(ss, " and "), "")
+		f.Servers = ss
+		out = append(out, f)
+	}
+	return out
+}
+
+func uniqueSorted(ss []string) []string {
+	ss = slices.Clone(ss)
+	slices.Sort(ss)
+	return slices.Compact(ss)
+}
+
+// A textField is one string of a definition and where it is.
+type textField struct {
+	path, text string
+	// param is true for text that describes or fills one parameter (its
+	// description, default, enum), where "include X" means "put X here".
+	param bool
+}
+
+// fields returns the text fields of a tool definition: title,
+// description, annotations.title, and every string of inputSchema and
+// outputSchema but its types, formats, references and patterns.
+func fields(t snapshot.Object) []textField {
+	var out []textField
+	for _, k := range []string{"title", "description"} {
+		if s, ok := t[k].(string); ok && s != "" {
+			out = append(out, textField{path: k, text: s})
+		}
+	}
+	if a, ok := t["annotations"].(map[string]any); ok {
+		if s, ok := a["title"].(string); ok && s != "" {
+			out = append(out, textField{path: "annotations.title", text: s})
+		}
+	}
+	for _, k := range []string{"inputSchema", "outputSchema"} {
+		walkSchema(t[k], k, false, &out)
+	}
+	return out
+}
+
+// schemaSkip are schema keys whose strings are not prose.
+var schemaSkip = map[string]bool{"type": true, "format": true, "$schema": true, "$ref": true, "$id": true,
+	"$anchor": true, "$dynamicRef": true, "pattern": true, "required": true, "contentEncoding": true, "contentMediaType": true}
+
+func walkSchema(v any, path string, param bool, out *[]textField) {
+	switch x := v.(type) {
+	case string:
+		if x != "" {
+			*out = append(*out, textField{path: path, text: x, param: param})
+		}
+	case []any:
+		for i, e := range x {
+			walkSchema(e, path+"["+itoa(i)+"]", param, out)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if schemaSkip[k] {
+				continue
+			}
+			if k == "properties" || k == "patternProperties" || k == "$defs" || k == "definitions" {
+				if m, ok := x[k].(map[string]any); ok {
+					pk := make([]string, 0, len(m))
+					for p := range m {
+						pk = append(pk, p)
+					}
+					slices.Sort(pk)
+					for _, p := range pk {
+						walkSchema(m[p], path+"."+k+"."+p, true, out)
+					}
+				}
+				continue
+			}
+			walkSchema(x[k], path+"."+k, param, out)
+		}
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(b[n:])
+}
+
+// scanTool applies every per-definition rule to one tool.
+func scanTool(server string, t snapshot.Object, servers []Server, names map[string][]string, skel map[string][]string) []Finding {
+	name := snapshot.Str(t, "name")
+	var out []Finding
+	add := func(rule, field, msg, ev string) {
+		out = append(out, newFinding(rule, server, name, field, msg, ev))
+	}
+	if ev, ok := invisible(name); ok {
+		add(RuleInvisible, "name", "the name holds invisible characters", ev)
+	}
+	out = append(out, homoglyph(server, name, skel)...)
+	own := map[string]bool{}
+	for _, s := range servers {
+		if s.Name == server {
+			for _, o := range s.Tools {
+				own[snapshot.Str(o, "name")] = true
+			}
+		}
+	}
+	var mentions []string
+	var mentionField string
+	for _, fd := range instructions(nameWords(name), inDefinition) {
+		add(fd.rule, "name", fd.msg, fd.evidence)
+	}
+	for _, f := range fields(t) {
+		mode := inDefinition
+		if f.param {
+			mode = inParam
+		}
+		for _, fd := range scanText(f.text, mode) {
+			add(fd.rule, f.path, fd.msg, fd.evidence)
+		}
+		for _, tok := range identifiers(f.text) {
+			if own[tok] || !compound(tok) {
+				continue
+			}
+			for _, s := range names[tok] {
+				if s != server {
+					if mentionField == "" {
+						mentionField = f.path
+					}
+					mentions = append(mentions, qualify(s, tok))
+				}
+			}
+		}
+	}
+	if len(mentions) > 0 {
+		mentions = uniqueSorted(mentions)
+		f := newFinding(RuleMentionsOther, server, name, mentionField, "the definition names another server's tool: "+strings.Join(mentions, ", "), "")
+		f.Mentions = mentions
+		out = append(out, f)
+	}
+	return out
+}
+
+// A textFinding is a rule finding in one text.
+type textFinding struct {
+	rule, msg, evidence string
+}
+
+// scanText applies the text rules to one string: invisible characters,
+// hidden whitespace, secrets, and the instruction rules.
+func scanText(s string, mode textMode) []textFinding {
+	var out []textFinding
+	if ev, ok := invisible(s); ok {
+		out = append(out, textFinding{RuleInvisible, "the text holds invisible characters", ev})
+	}
+	if ev, ok := hiddenAfterWhitespace(s); ok {
+		out = append(out, textFinding{RuleHiddenSpace, "text follows a long run of whitespace", ev})
+	}
+	for _, ev := range secrets(s) {
+		out = append(out, textFinding{RuleSecret, "the text holds what looks like a live credential", ev})
+	}
+	out = append(out, instructions(visible(s), mode)...)
+	return out
+}
+
+// Result scans the text of a tool result (live traffic) for
+// instructions to the model: every instruction rule that fires on it is
+// reported as scan.result_instruction, plus invisible text.
+func Result(text string) []Finding {
+	var out []Finding
+	seen := map[string]bool{}
+	for _, fd := range scanText(text, inResult) {
+		rule := RuleResultInstructs
+		switch fd.rule {
+		case RuleInvisible, RuleSecret:
+			continue
+		case RuleHiddenSpace:
+			continue
+		}
+		if seen[fd.evidence] {
+			continue
+		}
+		seen[fd.evidence] = true
+		out = append(out, newFinding(rule, "", "", "result", "the result "+strings.TrimPrefix(fd.msg, "the text "), fd.evidence))
+	}
+	return out
+}
+
+// nameWords reads a tool name as words ("always_call_this_first" →
+// "always call this first"), for the instruction rules.
+func nameWords(name string) string {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			r = ' '
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
+
+func quote(s string) string { return "\"" + escape(s) + "\"" }
