@@ -10,7 +10,6 @@ import (
 	"os"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/fixture"
@@ -38,7 +37,12 @@ func connectStdioScripted(t *testing.T, name string, script []byte) *target.Sess
 		t.Fatal(err)
 	}
 	spec := &target.Spec{Name: name, Command: []string{exe, stdioScriptArg, name, string(script)}}
-	s, err := target.Connect(context.Background(), spec, target.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
+	// A child process is on real time: the client's default timeouts (10 s,
+	// and 5 s for the era probe), not the in-process runs' 1 s era probe,
+	// which a child's start under -race on a busy machine missed (the
+	// client then fell back to initialize, and the modern-only fixture
+	// refused it). The fixture answers everything, so nothing waits them out.
+	s, err := target.Connect(context.Background(), spec, target.Env{}, &client.Options{RequestTimeout: client.DefaultRequestTimeout})
 	if err != nil {
 		t.Fatalf("connect %s behind a stdio script: %v", name, err)
 	}
