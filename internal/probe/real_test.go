@@ -19,10 +19,7 @@ import (
 
 // These tests observe the real third-party servers of ECOSYSTEM.md and
 // assert what the ecosystem document says they are: their era and the size
-// of their surface. They run in parallel with each other (-parallel bounds
-// them): a real process stays on real time, and most of it is spent
-// waiting out a legacy server's silence on fresh connections, not on the
-// CPU.
+// of their surface.
 
 type want struct {
 	era                       string
@@ -124,7 +121,6 @@ func startHTTP(t *testing.T, port int, env []string, argv ...string) {
 }
 
 func TestRealGoSDKEverythingServer(t *testing.T) {
-	t.Parallel() // a real server: its silences are waited out in real time
 	bin := testenv.EverythingServer(t)
 	w := want{era: "modern", dual: true, version: "2026-07-28", tools: 28, resources: 3, prompts: 5}
 	t.Run("stdio", func(t *testing.T) {
@@ -138,7 +134,6 @@ func TestRealGoSDKEverythingServer(t *testing.T) {
 }
 
 func TestRealServerEverything2026(t *testing.T) {
-	t.Parallel() // a real server: its silences are waited out in real time
 	w := want{era: "legacy", version: "2025-11-25", minTools: 12, resources: 7, prompts: 4}
 	t.Run("stdio", func(t *testing.T) {
 		argv := testenv.NPMServer(t, "@modelcontextprotocol/server-everything", "dist/index.js", "stdio")
@@ -153,14 +148,12 @@ func TestRealServerEverything2026(t *testing.T) {
 }
 
 func TestRealServerFilesystem(t *testing.T) {
-	t.Parallel() // a real server: its silences are waited out in real time
 	argv := testenv.NPMServer(t, "fs-v2", "dist/index.js", t.TempDir())
 	s := observe(t, &target.Spec{Command: argv})
 	check(t, s, want{era: "modern", dual: true, version: "2026-07-28", tools: 14})
 }
 
 func TestRealServerEverything2024(t *testing.T) {
-	t.Parallel() // a real server: its silences are waited out in real time
 	argv := testenv.NPMServer(t, "everything-2025-01", "dist/index.js")
 	s := observe(t, &target.Spec{Command: argv})
 	check(t, s, want{era: "legacy", version: "2024-11-05", tools: 6, resources: 100, prompts: 2, resourcePages: 10})
