@@ -19,6 +19,7 @@ var pure = []string{
 	"internal/redact", "internal/export", "internal/result", "internal/heuristic", "internal/fault",
 	"internal/session", "internal/calls", "internal/traffic", "internal/filter", "internal/config",
 	"internal/sessiondiff", "internal/suggest", "internal/jsonx", "internal/verdict", "internal/migrate", "internal/scan",
+	"internal/termsafe",
 }
 
 // forbiddenInPure are imports that mean I/O or a UI.

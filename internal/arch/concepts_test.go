@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,28 @@ func TestOneNoEscapeMarshal(t *testing.T) {
 		ast.Inspect(af, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "SetEscapeHTML" {
 				t.Errorf("%s: calls SetEscapeHTML itself; use internal/jsonx", rel)
+			}
+			return true
+		})
+	})
+}
+
+// TestOneSanitiser: text a server controls is made safe for a terminal by
+// internal/termsafe only (issue 26 item 3). An escaper of control
+// characters elsewhere is a format string that writes \xNN or \u{NNNN}
+// (as termsafe does, and render.OneLine did). Whitespace compactors
+// (strings.Fields) are no escapers: their output still goes through it.
+func TestOneSanitiser(t *testing.T) {
+	walkGo(t, func(rel string, af *ast.File) {
+		if under(filepath.ToSlash(filepath.Dir(rel)), []string{"internal/termsafe"}) {
+			return
+		}
+		ast.Inspect(af, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if n.Kind == token.STRING && (strings.Contains(n.Value, `\\x%02x`) || strings.Contains(n.Value, `\x%02x`) || strings.Contains(n.Value, `u{%04x}`)) {
+					t.Errorf("%s: escapes control characters itself (%s); use internal/termsafe", rel, n.Value)
+				}
 			}
 			return true
 		})

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 // Write renders r as workflow commands followed by the text report.
@@ -34,7 +35,7 @@ func Write(w io.Writer, r *result.Result) error {
 	// report is such a token and keeps the output deterministic.
 	sum := sha256.Sum256(report.Bytes())
 	token := "mcpward-" + hex.EncodeToString(sum[:16])
-	fmt.Fprintf(bw, "::group::mcpward %s report\n", EscapeData(render.OneLine(r.Command)))
+	fmt.Fprintf(bw, "::group::mcpward %s report\n", EscapeData(termsafe.Line(r.Command)))
 	fmt.Fprintf(bw, "::stop-commands::%s\n", token)
 	bw.Write(report.Bytes())
 	fmt.Fprintf(bw, "::%s::\n", token)
@@ -116,9 +117,9 @@ func annotate(w *bufio.Writer, level, title string, loc *result.Location, msg st
 			prop("line", strconv.Itoa(loc.Line))
 		}
 	}
-	prop("title", render.OneLine(title))
+	prop("title", termsafe.Line(title))
 	w.WriteString("::")
-	w.WriteString(EscapeData(render.OneLine(msg)))
+	w.WriteString(EscapeData(termsafe.Line(msg)))
 	w.WriteByte('\n')
 }
 

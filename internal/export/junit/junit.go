@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 // TestSuites is the document root.
@@ -229,4 +230,4 @@ func suites(r *result.Result, prefix string) []TestSuite {
 
 // safe puts server text on one line; encoding/xml then escapes markup and
 // replaces characters XML cannot carry.
-func safe(s string) string { return render.OneLine(s) }
+func safe(s string) string { return termsafe.Line(s) }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 // Write renders r as markdown.
@@ -208,12 +209,12 @@ var mdEscaper = strings.NewReplacer(
 // Text escapes s for use as plain text in a table cell or list item:
 // control characters are made visible on one line, markdown punctuation is
 // backslash-escaped.
-func Text(s string) string { return mdEscaper.Replace(render.OneLine(s)) }
+func Text(s string) string { return mdEscaper.Replace(termsafe.Line(s)) }
 
 // Code renders s as a code span when it can be one (no backtick), with
 // pipes escaped for the table parser, and as escaped text otherwise.
 func Code(s string) string {
-	s = render.OneLine(s)
+	s = termsafe.Line(s)
 	if s == "" || strings.Contains(s, "`") {
 		return mdEscaper.Replace(s)
 	}

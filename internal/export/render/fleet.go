@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 // SectionName is the name of a fleet section's target ("?" when the
@@ -15,7 +16,7 @@ func SectionName(s *result.Result) string {
 	if s.Target == nil || s.Target.Name == "" {
 		return "?"
 	}
-	return OneLine(s.Target.Name)
+	return termsafe.Line(s.Target.Name)
 }
 
 // fleetOrder lists the exit codes worst first, as result.Worst ranks them.

@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 // A Verdict is the outcome a Result records: its exit code and the word
@@ -83,7 +83,7 @@ func gateLabel(r *result.Result) string {
 	levels := []string{"MUST", "SHOULD", "MAY"}
 	for _, l := range append(levels, unknownLevels(violations)...) {
 		if n := violations[l]; n > 0 {
-			parts = append(parts, Plural(n, strings.TrimSpace(OneLine(l)+" violation")))
+			parts = append(parts, Plural(n, strings.TrimSpace(termsafe.Line(l)+" violation")))
 		}
 	}
 	if DriftFails(r) {
@@ -94,7 +94,7 @@ func gateLabel(r *result.Result) string {
 	}
 	for _, l := range append(levels, unknownLevels(others)...) {
 		if n := others[l]; n > 0 {
-			parts = append(parts, Plural(n, strings.TrimSpace(OneLine(l)+" finding")))
+			parts = append(parts, Plural(n, strings.TrimSpace(termsafe.Line(l)+" finding")))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -168,7 +168,7 @@ func FailOnName(r *result.Result) string {
 	if r.Gate.FailOn == "" {
 		return diff.Risky.String()
 	}
-	return OneLine(r.Gate.FailOn)
+	return termsafe.Line(r.Gate.FailOn)
 }
 
 // AtOrAboveGate reports whether f is at or above r's gate, that is whether
@@ -349,59 +349,4 @@ func Problems(r *result.Result) []string {
 		return []string{"observation status " + r.Evidence.Status}
 	}
 	return []string{"the observation did not complete"}
-}
-
-// OneLine makes server-supplied text safe to print as part of one line:
-// CR, LF and tab become the two-character escapes \r, \n, \t, other control
-// characters (which could move a terminal's cursor or start an escape
-// sequence) become \xNN or \u{NNNN}, and invalid UTF-8 becomes U+FFFD.
-// Text that needs none of this is returned as is.
-func OneLine(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || isControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
-		s = s[size:]
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == utf8.RuneError:
-			b.WriteRune(utf8.RuneError)
-		case r < 0x100 && isControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case isControl(r):
-			fmt.Fprintf(&b, `\u{%04x}`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isControl reports C0, DEL, C1 and the Unicode line and paragraph
-// separators and bidi overrides, which can reorder or break what a reader
-// sees.
-func isControl(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
-		return true
-	case r == 0x2028, r == 0x2029:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
 }

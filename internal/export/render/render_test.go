@@ -10,23 +10,6 @@ import (
 	"github.com/mcpward/mcpward/internal/result"
 )
 
-func TestOneLine(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"plain text — ok §5", "plain text — ok §5"},
-		{"a\nb\r\tc", `a\nb\r\tc`},
-		{"\x1b[31mred", `\x1b[31mred`},
-		{"\x7f\u0085", `\x7f\x85`},
-		{"bidi \u202e and \u2028", `bidi \u{202e} and \u{2028}`},
-		{"bad \xff utf8", "bad \uFFFD utf8"},
-		{"", ""},
-	}
-	for _, tt := range tests {
-		if got := OneLine(tt.in); got != tt.want {
-			t.Errorf("OneLine(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestVerdictOf(t *testing.T) {
 	tests := []struct {
 		command string

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 // Schema and Version identify the SARIF dialect written.
@@ -280,9 +281,9 @@ func buildRun(r *result.Result) run {
 	inv := invocation{ExecutionSuccessful: r.Evidence.Complete, ExitCode: r.ExitCode}
 	if r.Error != "" {
 		// A fleet target that stopped before its verdict.
-		text := "not judged: " + render.OneLine(r.Error)
+		text := "not judged: " + termsafe.Line(r.Error)
 		if r.Hint != "" {
-			text += " (hint: " + render.OneLine(r.Hint) + ")"
+			text += " (hint: " + termsafe.Line(r.Hint) + ")"
 		}
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
 			notification{Level: "error", Message: message{text}})
@@ -296,7 +297,7 @@ func buildRun(r *result.Result) run {
 		// baseline was trusted, not verified).
 		for _, n := range r.NotEvaluated {
 			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
-				notification{Level: "note", Message: message{"not evaluated: " + render.OneLine(n.What) + " — " + render.OneLine(n.Why)}})
+				notification{Level: "note", Message: message{"not evaluated: " + termsafe.Line(n.What) + " — " + termsafe.Line(n.Why)}})
 		}
 	}
 	runProps := map[string]any{

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 // A Table lays out the rows of a grid; iostreams.TablePrinter is the one
@@ -61,9 +61,9 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 		endpoint, transport = res.Target.Endpoint, res.Target.Transport
 	}
 	// Everything that came from the server (or from a saved Result that
-	// anyone may have edited) goes through render.OneLine: a name with a
+	// anyone may have edited) goes through termsafe.Line: a name with a
 	// newline or an escape sequence cannot forge a report line.
-	one := render.OneLine
+	one := termsafe.Line
 	fmt.Fprintf(w, "target %s (%s)", one(endpoint), one(transport))
 	if c.Server != "" {
 		fmt.Fprintf(w, " — %s", one(c.Server))
@@ -133,7 +133,7 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 // to this transport share one reason; their ids go on one line instead of
 // repeating it.
 func (p *printer) assertions(c *result.Compat) {
-	one := render.OneLine
+	one := termsafe.Line
 	const na = "n/a"
 	byReason := map[string][]string{}
 	var reasons []string
@@ -161,7 +161,7 @@ func (p *printer) compatSection(r *result.Result) {
 	if c == nil || p.opts == nil || !p.opts.CompatDetail {
 		return
 	}
-	one := render.OneLine
+	one := termsafe.Line
 	if len(c.Assertions) > 0 {
 		fmt.Fprintf(p.w, "transport assertions:\n")
 		p.assertions(c)
@@ -187,16 +187,16 @@ func (p *printer) verdictGrid(c *result.Compat, opts *Options) {
 	tools := slices.Sorted(maps.Keys(c.Verdicts))
 	grid := [][]string{{"tool"}}
 	for _, pr := range c.Profiles {
-		grid[0] = append(grid[0], render.OneLine(pr))
+		grid[0] = append(grid[0], termsafe.Line(pr))
 	}
 	for _, t := range tools {
-		row := []string{render.OneLine(t)}
+		row := []string{termsafe.Line(t)}
 		for _, pr := range c.Profiles {
 			v := c.Verdicts[t][pr]
 			if v == "" {
 				v = "—"
 			}
-			row = append(row, render.OneLine(v))
+			row = append(row, termsafe.Line(v))
 		}
 		grid = append(grid, row)
 	}
@@ -251,7 +251,7 @@ func clipJSON(raw json.RawMessage) string {
 }
 
 func clip(s string) string {
-	s = render.OneLine(s)
+	s = termsafe.Line(s)
 	if len(s) > 300 {
 		return s[:300] + "…"
 	}

@@ -3,6 +3,7 @@ package text
 import (
 	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 // fleet renders a fleet Result (check --all, compat over several targets):
@@ -17,9 +18,9 @@ func (p *printer) fleet(r *result.Result, opts *Options) {
 		p.line("==> " + render.SectionName(s) + " <==")
 		switch {
 		case s.Error != "":
-			p.line("error: " + render.OneLine(s.Error))
+			p.line("error: " + termsafe.Line(s.Error))
 			if s.Hint != "" {
-				p.line("hint: " + render.OneLine(s.Hint))
+				p.line("hint: " + termsafe.Line(s.Hint))
 			}
 			p.line(p.paint(render.VerdictOf(s).String(), 0, verdictColor(s.ExitCode)))
 		case s.Command == "compat" && s.Compat != nil:

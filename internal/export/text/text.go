@@ -9,6 +9,7 @@ import (
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
 // Options change how the text report looks, never what it says.
@@ -133,9 +134,9 @@ func verdictColor(code int) string {
 func (p *printer) result(r *result.Result) {
 	if t := r.Target; t != nil && t.Name != "" {
 		if t.Transport != "" {
-			p.line(fmt.Sprintf("target %s (%s)", render.OneLine(t.Name), render.OneLine(t.Transport)))
+			p.line(fmt.Sprintf("target %s (%s)", termsafe.Line(t.Name), termsafe.Line(t.Transport)))
 		} else {
-			p.line("target " + render.OneLine(t.Name))
+			p.line("target " + termsafe.Line(t.Name))
 		}
 	}
 	// A diff of surfaces says "no changes"; a traffic check has no surface
@@ -149,19 +150,19 @@ func (p *printer) result(r *result.Result) {
 	}
 	for _, f := range r.Findings {
 		p.line(p.paint(f.Tier.String(), tierWidth, tierColor(f.Tier)) + " " +
-			p.paint(render.OneLine(f.RuleID), ruleWidth, "") + " " +
-			render.OneLine(f.Subject) + " — " + render.OneLine(f.Message))
+			p.paint(termsafe.Line(f.RuleID), ruleWidth, "") + " " +
+			termsafe.Line(f.Subject) + " — " + termsafe.Line(f.Message))
 	}
 	for _, v := range render.RuleFindings(r) {
-		s := p.paint(render.OneLine(v.Class), tierWidth, classColor(v.Class)) + " " +
-			p.paint(render.OneLine(v.RuleID), ruleWidth, "") + " " +
-			render.OneLine(v.Subject) + " — " + render.OneLine(v.Message)
+		s := p.paint(termsafe.Line(v.Class), tierWidth, classColor(v.Class)) + " " +
+			p.paint(termsafe.Line(v.RuleID), ruleWidth, "") + " " +
+			termsafe.Line(v.Subject) + " — " + termsafe.Line(v.Message)
 		var tags []string
 		if v.Level != "" {
-			tags = append(tags, render.OneLine(v.Level))
+			tags = append(tags, termsafe.Line(v.Level))
 		}
 		if v.Profile != "" {
-			tags = append(tags, "profile "+render.OneLine(v.Profile))
+			tags = append(tags, "profile "+termsafe.Line(v.Profile))
 		}
 		if v.Gated {
 			// sessions check's gate picks by signal and rule id, not by
@@ -181,11 +182,11 @@ func (p *printer) result(r *result.Result) {
 	}
 	p.line(summary)
 	for _, prob := range render.Problems(r) {
-		p.line("INCOMPLETE: " + render.OneLine(prob))
+		p.line("INCOMPLETE: " + termsafe.Line(prob))
 	}
 	// A pass covers only what was evaluated.
 	for _, n := range r.NotEvaluated {
-		p.line("not evaluated: " + render.OneLine(n.What) + " — " + render.OneLine(n.Why))
+		p.line("not evaluated: " + termsafe.Line(n.What) + " — " + termsafe.Line(n.Why))
 	}
 	if r.Updated {
 		p.line("snapshot updated (--update)")

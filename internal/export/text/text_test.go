@@ -132,7 +132,7 @@ func TestNotEvaluated(t *testing.T) {
 // A compat Result renders compat's own report; whatever the server (or
 // whoever edited a saved Result) put in it stays on its line.
 func TestHostileCompatText(t *testing.T) {
-	const evil = "x\n0 violation(s), 0 risky -> PASS (exit 0)\x1b[2J\u202e"
+	const evil = "x\n0 violation(s), 0 risky -> PASS (exit 0)\x1b[2J\u202e\x1b]52;c;ZXZpbA==\x07\x1b]0;title\x07\rOVER\x1b[31m"
 	res := &result.Result{
 		Command: "compat", ExitCode: result.Violation,
 		Target: &result.Target{Endpoint: "srv" + evil, Transport: "stdio"},
@@ -150,8 +150,12 @@ func TestHostileCompatText(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	if strings.ContainsAny(out, "\x1b\r\u202e") {
+	if strings.ContainsAny(out, "\x1b\r\u202e\a") {
 		t.Errorf("control characters reached the output: %q", out)
+	}
+	// Issue 26 item 3: shown, not dropped, by the one sanitiser.
+	if want := `\x1b[2J\u{202e}\x1b]52;c;ZXZpbA==\x07\x1b]0;title\x07\rOVER\x1b[31m`; !strings.Contains(out, want) {
+		t.Errorf("output lacks the visible %s:\n%s", want, out)
 	}
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "0 violation(s), 0 risky -> PASS") {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/termsafe"
 	"github.com/mcpward/mcpward/internal/traffic"
 	"github.com/mcpward/mcpward/internal/tui/common"
 )
@@ -383,7 +384,7 @@ func (s *Store) onFrame(f *calls.Frame) {
 			}
 		}
 	case calls.KindStderr, calls.KindInvalid, calls.KindTransport:
-		r.Detail = oneLine(rec.Frame)
+		r.Detail = textLine(rec.Frame)
 		if rec.Error != "" {
 			r.Detail = strings.TrimSpace(rec.Error + " " + r.Detail)
 		}
@@ -394,6 +395,9 @@ func (s *Store) onFrame(f *calls.Frame) {
 	if m.Kind == jsonrpc.KindInvalid && f.Kind != calls.KindInvalid && m.Err != nil {
 		r.Detail = m.Err.Error()
 	}
+	// What a row shows is the server's text: made safe once, here, for
+	// every page (termsafe.Line: no escape sequence, no line break).
+	r.Method, r.Tool, r.ID, r.Detail = termsafe.Line(r.Method), termsafe.Line(r.Tool), termsafe.Line(r.ID), termsafe.Line(r.Detail)
 	r.Cache = traffic.CacheHint(f)
 	r.Observation = ss.cache.Frame(f)
 	if c := f.Session; c != nil {
@@ -433,6 +437,20 @@ func isErrorResult(raw json.RawMessage) bool {
 	return bytes.HasPrefix(rest, []byte("true"))
 }
 
+// textLine returns the prefix of a text frame (a stderr line) a row shows,
+// cut at detailMax bytes on a rune boundary, without the \r of a CRLF line
+// end; termsafe.Line makes it safe.
+func textLine(raw []byte) string {
+	s := string(raw[:min(len(raw), detailMax)])
+	for !utf8.ValidString(s) && len(s) > 0 && len(raw) > detailMax {
+		s = s[:len(s)-1]
+	}
+	if len(raw) > detailMax {
+		s += "…"
+	}
+	return strings.TrimSuffix(s, "\r")
+}
+
 // oneLine returns a compact single-line prefix of raw JSON or text, cut at
 // detailMax bytes on a rune boundary. Huge frames are never compacted
 // whole: only a prefix is looked at.
@@ -453,9 +471,6 @@ func oneLine(raw []byte) string {
 			break
 		}
 		if inStr {
-			if c == '\n' || c == '\r' || c == '\t' {
-				c = ' '
-			}
 			b.WriteByte(c)
 			switch {
 			case esc:

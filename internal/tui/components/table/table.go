@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpward/mcpward/internal/termsafe"
 	"github.com/mcpward/mcpward/internal/tui/keymap"
 )
 
@@ -124,7 +125,9 @@ func (t *Table) Render(cols []Column, n int, row func(i int) []Cell, width, heig
 			if j < len(cells) {
 				cell = cells[j]
 			}
-			txt := Fit(cell.Text, widths[j], c.Right)
+			// A cell may hold a server's text: no escape sequence but
+			// mcpward's own colour reaches the terminal.
+			txt := Fit(termsafe.String(cell.Text), widths[j], c.Right)
 			if cell.Style != nil && i != t.Cursor {
 				txt = cell.Style.Render(txt)
 			}

@@ -13,6 +13,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpward/mcpward/internal/termsafe"
 	"github.com/mcpward/mcpward/internal/tui/common"
 )
 
@@ -35,14 +36,27 @@ func New(c common.Common) *Model { return &Model{c: c} }
 
 // SetContent replaces the lines; plain may be nil when lines are unstyled.
 // The scroll position is kept (live overlays are rebuilt on every tick).
+//
+// The lines may hold a server's text (a frame, a stderr line, headers,
+// instructions): each goes through termsafe, so no escape sequence but
+// mcpward's own colour reaches the terminal.
 func (m *Model) SetContent(title string, lines, plain []string) {
-	m.Title = title
-	m.lines = lines
+	m.Title = termsafe.String(title)
+	m.lines = make([]string, len(lines))
+	for i, l := range lines {
+		m.lines[i] = termsafe.String(l)
+	}
 	if plain == nil {
 		plain = make([]string, len(lines))
-		for i, l := range lines {
+		for i, l := range m.lines {
 			plain[i] = ansi.Strip(l)
 		}
+	} else {
+		safe := make([]string, len(plain))
+		for i, l := range plain {
+			safe[i] = termsafe.String(l)
+		}
+		plain = safe
 	}
 	m.plain = plain
 	m.find()
