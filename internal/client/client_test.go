@@ -485,3 +485,68 @@ func TestDiscoverTimeoutFollowsRaisedRequestTimeout(t *testing.T) {
 		}
 	}
 }
+
+// lateConn is a fakeConn whose era probe, unanswered in time, has a reply
+// that came afterwards (a stdio server slow to start answers in order:
+// discover, then initialize).
+type lateConn struct {
+	*fakeConn
+	late *jsonrpc.Message
+}
+
+func (l *lateConn) LateReply(id jsonrpc.ID) (jsonrpc.Message, bool) {
+	if l.late == nil || id.String() != discoverProbeID.String() {
+		return jsonrpc.Message{}, false
+	}
+	return *l.late, true
+}
+
+// TestConnectLateDiscover: a discover answered after the fallback decides
+// the era as an answer in time would have (before, the era followed the
+// machine's load: mcp-searxng's two records differed, one legacy, one
+// modern).
+func TestConnectLateDiscover(t *testing.T) {
+	probe := jsonrpc.Message{ID: discoverProbeID}
+	tests := []struct {
+		name     string
+		late     *transport.Reply
+		wantEra  mcp.Era
+		wantInit bool
+	}{
+		{"late modern result", result(probe, discoverOK), mcp.EraModern, false},
+		{"late -32601", rpcError(probe, -32601, ""), mcp.EraLegacy, true},
+		{"late result listing only legacy versions", result(probe, `{"supportedVersions":["2025-11-25"],"capabilities":{}}`), mcp.EraLegacy, true},
+		{"no late answer", nil, mcp.EraLegacy, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := &fakeConn{kind: "stdio", handler: func(m jsonrpc.Message, _ http.Header) (*transport.Reply, error) {
+				switch m.Method {
+				case mcp.MethodDiscover:
+					return nil, nil // silent within the wait
+				case mcp.MethodInitialize:
+					return result(m, initOK), nil
+				}
+				return result(m, `{}`), nil
+			}}
+			conn := &lateConn{fakeConn: fc}
+			if tt.late != nil {
+				conn.late = tt.late.Response
+			}
+			c := New(conn, &Options{DiscoverTimeout: 10 * time.Millisecond})
+			hs, err := c.Connect(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hs.Era != tt.wantEra && !(tt.wantEra == mcp.EraLegacy && hs.Era == "") {
+				t.Errorf("era %q, want %q; steps %q", hs.Era, tt.wantEra, hs.Steps)
+			}
+			if got := c.Era(); got != tt.wantEra {
+				t.Errorf("client era %q, want %q", got, tt.wantEra)
+			}
+			if (hs.Initialize != nil) != tt.wantInit {
+				t.Errorf("initialize kept: %v, want %v", hs.Initialize != nil, tt.wantInit)
+			}
+		})
+	}
+}

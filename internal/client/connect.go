@@ -65,7 +65,18 @@ func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 			if c.opts.Era == mcp.EraModern {
 				return hs, err
 			}
-			return hs, c.initialize(ctx, hs, string(c.opts.LegacyVersion), true)
+			ierr := c.initialize(ctx, hs, string(c.opts.LegacyVersion), true)
+			late := c.lateDiscover(version)
+			if late == nil {
+				return hs, ierr
+			}
+			// The server was slow to start, not silent: it answered the
+			// era probe once initialize was on its way, and that answer
+			// decides the era as it would have in time (else the era,
+			// and every snapshot, would follow the machine's load).
+			hs.Steps = append(hs.Steps, "server/discover answered after the fallback to initialize: its answer decides the era")
+			hs.Discover, hs.DiscoverFailure, hs.Initialize = late, nil, nil
+			resp = late
 		case err != nil:
 			var he *HTTPError
 			if errors.As(err, &he) && !he.Auth() && he.Info.Status >= 400 {
@@ -145,6 +156,32 @@ func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 		version = next
 	}
 	return hs, fault.Incomplete(fmt.Errorf("server/discover: version negotiation did not converge"))
+}
+
+// lateDiscover returns the answer to the era probe at version that came
+// after its wait ended, when it says the server is modern (a result that
+// lists version or lists nothing, or a recognised modern error); nil
+// otherwise (no late answer, -32601, only legacy versions listed: the
+// legacy handshake already made stands).
+func (c *Client) lateDiscover(version string) *Response {
+	lr, ok := c.conn.(interface {
+		LateReply(jsonrpc.ID) (jsonrpc.Message, bool)
+	})
+	if !ok {
+		return nil
+	}
+	m, ok := lr.LateReply(discoverProbeID)
+	if !ok {
+		return nil
+	}
+	if m.Error != nil {
+		if !mcp.IsModernError(m.Error.Code) {
+			return nil
+		}
+	} else if supported, listed := discoverVersions(m.Result); listed && !slices.Contains(supported, version) && pickModern(supported, version) == "" {
+		return nil
+	}
+	return &Response{Method: mcp.MethodDiscover, Reply: &transport.Reply{Response: &m}, Msg: &m}
 }
 
 // A quietError says msg and wraps err without repeating it, so that the

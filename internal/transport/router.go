@@ -56,11 +56,15 @@ type router struct {
 	pending   map[string]*waiter
 	late      map[string]bool // ids whose caller gave up
 	lateOrder []string
-	unclaimed []jsonrpc.Message
-	diags     []Diagnostic
-	dropped   int
-	ended     chan struct{}
-	endErr    func(method string) error
+	// lateReplies keep the replies that came for late ids (LateReply):
+	// a server slow to start answers the era probe after the client fell
+	// back, and that answer is still the server's word.
+	lateReplies map[string]jsonrpc.Message
+	unclaimed   []jsonrpc.Message
+	diags       []Diagnostic
+	dropped     int
+	ended       chan struct{}
+	endErr      func(method string) error
 }
 
 type waiter struct {
@@ -74,6 +78,7 @@ func newRouter(onFrame func(Frame), onServerRequest func(jsonrpc.Message) []byte
 		onServerRequest: onServerRequest,
 		pending:         map[string]*waiter{},
 		late:            map[string]bool{},
+		lateReplies:     map[string]jsonrpc.Message{},
 		ended:           make(chan struct{}),
 	}
 }
@@ -116,6 +121,7 @@ func (r *router) unregister(id jsonrpc.ID, gaveUp bool) {
 		r.lateOrder = append(r.lateOrder, key)
 		if len(r.lateOrder) > maxLateIDs {
 			delete(r.late, r.lateOrder[0])
+			delete(r.lateReplies, r.lateOrder[0])
 			r.lateOrder = r.lateOrder[1:]
 		}
 	}
@@ -208,6 +214,11 @@ func (r *router) route(m jsonrpc.Message) {
 			delete(r.pending, key)
 		}
 		late := r.late[key]
+		if late && !ok {
+			if _, seen := r.lateReplies[key]; !seen {
+				r.lateReplies[key] = m
+			}
+		}
 		r.mu.Unlock()
 		if ok {
 			w.resp <- m
@@ -240,6 +251,15 @@ func (r *router) route(m jsonrpc.Message) {
 			r.answers.Go(func() { r.answer(ans) })
 		}
 	}
+}
+
+// lateReply returns the first reply that arrived for id after its caller
+// stopped waiting, if one has.
+func (r *router) lateReply(id jsonrpc.ID) (jsonrpc.Message, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m, ok := r.lateReplies[id.String()]
+	return m, ok
 }
 
 func (r *router) diag(text string, raw []byte) {

@@ -348,6 +348,10 @@ func (c *StdioConn) Stderr() []byte { return c.stderr.bytes() }
 // call: junk lines on stdout, replies nobody waited for.
 func (c *StdioConn) Diagnostics() []Diagnostic { return c.lc.r.diagnostics() }
 
+// LateReply returns the reply that arrived for id after the call gave up
+// waiting (the first one), if any: see client.Connect's era probe.
+func (c *StdioConn) LateReply(id jsonrpc.ID) (jsonrpc.Message, bool) { return c.lc.r.lateReply(id) }
+
 // ExitState reports whether the server has exited, its exit code (-1 if
 // killed by a signal) and the error of waiting for it.
 func (c *StdioConn) ExitState() (exited bool, code int, err error) {

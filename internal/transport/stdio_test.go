@@ -247,6 +247,13 @@ func TestStdioTimeoutAndLateReply(t *testing.T) {
 	if len(diags) != 1 || diags[0].Text != "reply for id 1 arrived after the caller stopped waiting" {
 		t.Errorf("Diagnostics = %+v", diags)
 	}
+	// The late reply is kept: the client's era probe reads it.
+	if m, ok := c.LateReply(jsonrpc.IntID(1)); !ok || m.ID.String() != "1" || !m.IsResponse() {
+		t.Errorf("LateReply(1) = %+v, %v", m, ok)
+	}
+	if _, ok := c.LateReply(jsonrpc.IntID(2)); ok {
+		t.Error("LateReply(2): id 2 was answered in time")
+	}
 	c.Close()
 }
 

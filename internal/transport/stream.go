@@ -185,6 +185,10 @@ func (c *StreamConn) Kind() string { return c.kind }
 // call: junk lines, replies nobody waited for.
 func (c *StreamConn) Diagnostics() []Diagnostic { return c.lc.r.diagnostics() }
 
+// LateReply returns the reply that arrived for id after the call gave up
+// waiting (the first one), if any.
+func (c *StreamConn) LateReply(id jsonrpc.ID) (jsonrpc.Message, bool) { return c.lc.r.lateReply(id) }
+
 // Close closes the writer, runs OnClose, closes the reader and waits for
 // the reading goroutine. It is safe to call more than once.
 func (c *StreamConn) Close() error {
