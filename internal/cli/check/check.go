@@ -6,10 +6,8 @@ package check
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -18,22 +16,15 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/contract"
-	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
-	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
 
-// CompatFunc runs the compat engine (profiles, transport, x-mcp-header and
-// degradation rules) against the live target and returns its rule
-// findings, and what it observed besides them (era, assertions, verdicts;
-// may be nil), which the Result carries for reports; a "violation"-class
-// finding makes check exit 3 (unless the evidence is incomplete, which
-// wins with 2).
-type CompatFunc func(ctx context.Context, t *contract.Target, live *snapshot.Snapshot) ([]result.RuleFinding, *result.Compat, error)
+// CompatFunc runs the compat engine on the live target (contract.CompatFunc).
+type CompatFunc = contract.CompatFunc
 
 // CheckOptions are the inputs of `mcpward check`.
 type CheckOptions struct {
@@ -84,7 +75,7 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(context.Context, *CheckOptions) e
 		Now:     f.Now,
 		Version: f.Version,
 	}
-	opts.Compat = runCompat(opts.Env, opts.Version)
+	opts.Compat = contract.RunCompat(opts.Env, opts.Version)
 	var (
 		recordedAt string
 		noCompat   bool
@@ -262,7 +253,7 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 	}
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
-	r, obs, err := checkTarget(ctx, opts, rt, progress.Show, progress.Stop)
+	r, obs, err := contract.Check(ctx, rt, opts.check(progress.Show, progress.Stop))
 	if err != nil {
 		return err
 	}
@@ -284,155 +275,13 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 	return cmdutil.Verdict(r.ExitCode)
 }
 
-// checkTarget checks one resolved target and returns its Result (not yet
-// rendered) and the live observation (what the server wrote to stderr,
-// why it could not be observed). show and stop drive the progress line
-// while the server is observed.
-func checkTarget(ctx context.Context, opts *CheckOptions, rt *contract.Resolved, show func(string), stop func()) (*result.Result, *contract.Observation, error) {
-	failOn := opts.FailOn
-	if failOn == "" {
-		failOn = rt.FailOn
+// check is the contract.Check options of these flags; show and stop drive
+// the progress line while the server is observed.
+func (opts *CheckOptions) check(show func(string), stop func()) *contract.CheckOptions {
+	return &contract.CheckOptions{
+		Version: opts.Version, Now: opts.Now, RecordedAt: opts.RecordedAt, Env: opts.Env,
+		FailOn: opts.FailOn, Only: opts.Only, Ignore: opts.Ignore,
+		Migrate: opts.Migrate, Update: opts.Update, StrictNet: opts.StrictNet, Compat: opts.Compat,
+		Progress: show, Observed: stop,
 	}
-	if err := verdict.CheckRuleIDs(rt.Ignore); err != nil {
-		return nil, nil, fault.Input(fmt.Errorf("the ignore list of target %q in the config: %w", rt.Target.Name, err))
-	}
-	gate, err := verdict.ParseGate(failOn, opts.Only, append(slices.Clone(rt.Ignore), opts.Ignore...))
-	if err != nil {
-		return nil, nil, cmdutil.FlagErrorWrap(err)
-	}
-	stored, err := contract.ReadSnapshot(rt.Path, opts.Migrate)
-	if err != nil {
-		switch {
-		case errors.Is(err, contract.ErrNoSnapshot):
-			return nil, nil, fault.WithHint(fault.Input(fmt.Errorf("no stored snapshot for %s at %s", rt.Name, rt.Path)),
-				fmt.Sprintf("run 'mcpward record %s' first", rt.Name))
-		case errors.Is(err, snapshot.ErrNeedsMigration):
-			return nil, nil, fault.WithHint(err, "re-run with --migrate to upgrade the stored snapshot")
-		}
-		return nil, nil, err
-	}
-	// The probe spec is known before probing: refuse an incomparable pair
-	// without touching the server.
-	if want, err := rt.ProbeSpec().Hash(); err != nil {
-		return nil, nil, fault.Input(err)
-	} else if want != stored.ProbeSpecHash {
-		return nil, nil, fault.WithHint(fault.Input(fmt.Errorf("probe spec of %s differs from the stored snapshot %s (%.12s… vs %.12s…)", rt.Name, rt.Path, want, stored.ProbeSpecHash)),
-			fmt.Sprintf("the probes or profiles changed: re-record with 'mcpward record %s'", rt.Name))
-	}
-
-	if opts.StrictNet {
-		// The live observation and compat's session both dial the
-		// address checked; a refused target is never contacted.
-		pinned, err := contract.StrictNet(ctx, rt.Spec, nil, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		if pinned != nil {
-			defer pinned.CloseIdleConnections()
-		}
-	}
-	obs, err := contract.Observe(ctx, rt.Target, &contract.ObserveOptions{
-		Version:  opts.Version,
-		Now:      contract.Clock(opts.Now, opts.RecordedAt),
-		Env:      opts.Env,
-		Progress: show,
-	})
-	stop()
-	if err != nil {
-		return nil, nil, err
-	}
-	res := &result.Target{Name: rt.Name, Transport: rt.Spec.Info().Transport, Endpoint: contract.Describe(rt.Spec)}
-	var r *result.Result
-	if obs.Snapshot == nil {
-		r = unreachable(opts, res, stored, rt.Path, gate, obs.Problems)
-	} else {
-		if err := snapshot.Comparable(stored, obs.Snapshot); err != nil {
-			return nil, nil, fault.Input(err)
-		}
-		problems := append(verdict.SideProblems("stored", stored), obs.Problems...)
-		r = verdict.Compare(&verdict.Comparison{
-			Command:     "check",
-			Version:     opts.Version,
-			Target:      res,
-			Old:         stored,
-			New:         obs.Snapshot,
-			OldPath:     rt.Path,
-			FindingFile: rt.Path,
-			Gate:        gate,
-			Problems:    problems,
-		})
-		if opts.Compat != nil && r.Evidence.Complete {
-			vs, observed, err := opts.Compat(ctx, rt.Target, obs.Snapshot)
-			if err != nil {
-				return nil, nil, err
-			}
-			r.Compat = observed
-			// What the observation itself already proves (a probe that
-			// asked for a capability the call did not declare) is judged
-			// too, not only what compat's profiles provoke.
-			vs = append(slices.Clone(obs.Findings), vs...)
-			var ignored int
-			r.Violations, ignored = gateRuleFindings(vs, gate.Ignore)
-			r.Ignored += ignored
-			for _, v := range r.Violations {
-				if v.Class == "violation" {
-					r.Summary.Violations++
-				} else if v.Class == "risky" {
-					r.Summary.RiskyRules++
-				}
-			}
-		}
-		if opts.Update && r.Evidence.Complete {
-			if err := contract.WriteSnapshot(rt.Path, obs.Snapshot); err != nil {
-				return nil, nil, fault.Input(err)
-			}
-			r.Updated = true
-			r.New.Path = rt.Path
-		}
-		// One verdict over everything the run judged: the drift that
-		// --update accepted no longer counts; a violation still stands.
-		r.ExitCode = result.Decide(result.Outcome{
-			Incomplete: !r.Evidence.Complete,
-			Violation:  r.Summary.Violations > 0,
-			Drift:      r.Gate.Failed && !r.Updated,
-		})
-	}
-	return r, obs, nil
-}
-
-// unreachable is the Result of a check whose server could not be observed
-// at all: no findings, incomplete evidence, exit 2.
-func unreachable(opts *CheckOptions, t *result.Target, stored *snapshot.Snapshot, path string, gate verdict.Gate, problems []string) *result.Result {
-	r := &result.Result{
-		SchemaVersion: result.SchemaVersion,
-		Tool:          "mcpward",
-		Version:       opts.Version,
-		Command:       "check",
-		Target:        t,
-		Old:           &result.SnapshotRef{Path: path, RecordedAt: stored.Observation.RecordedAt, SurfaceDigest: stored.SurfaceDigest, Status: stored.Observation.Status},
-		Findings:      []result.Finding{},
-		Gate:          result.Gate{FailOn: gate.FailOn.String(), Ignore: gate.Ignore},
-		Evidence:      result.Evidence{Complete: false, Problems: problems},
-		ExitCode:      result.Decide(result.Outcome{Incomplete: true}),
-	}
-	for _, o := range gate.Only {
-		r.Gate.Only = append(r.Gate.Only, o.String())
-	}
-	return r
-}
-
-// gateRuleFindings keeps the compat findings check reports: violations and
-// risky findings whose rule id is not ignored (--ignore and the target's
-// ignore list apply to rule ids of both engines). Info-class observations
-// (the era, profiles the server does not serve) belong to 'mcpward compat'.
-func gateRuleFindings(vs []result.RuleFinding, ignore []string) (kept []result.RuleFinding, ignored int) {
-	for _, v := range vs {
-		switch {
-		case slices.Contains(ignore, v.RuleID):
-			ignored++
-		case v.Class != "info":
-			kept = append(kept, v)
-		}
-	}
-	return kept, ignored
 }

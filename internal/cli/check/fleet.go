@@ -40,7 +40,6 @@ func fleetRun(ctx context.Context, opts *CheckOptions) error {
 	}
 	progress := cmdutil.NewProgress(opts.IO)
 	defer progress.Stop()
-	nop := func(string) {}
 	outs := fleet.Run(ctx, names, &fleet.Options{
 		Jobs:     opts.Fleet.Jobs,
 		Timeout:  opts.Fleet.TargetTimeout,
@@ -49,7 +48,7 @@ func fleetRun(ctx context.Context, opts *CheckOptions) error {
 		if resolved[i] == nil {
 			return checked{}, nil
 		}
-		r, obs, err := checkTarget(ctx, opts, resolved[i], nop, func() {})
+		r, obs, err := contract.Check(ctx, resolved[i], opts.check(nil, nil))
 		if obs == nil {
 			return checked{r, nil}, err
 		}

@@ -76,7 +76,7 @@ func fleetOpts(ios *iostreams.IOStreams, configPath string, jobs int) *CheckOpti
 		Fleet:      fleetrun.Flags{All: true, Jobs: jobs, TargetTimeout: fleetrun.DefaultTargetTimeout},
 		RecordedAt: time.Unix(0, 0),
 	}
-	o.Compat = runCompat(target.Env{}, o.Version)
+	o.Compat = contract.RunCompat(target.Env{}, o.Version)
 	return o
 }
 

@@ -222,43 +222,6 @@ func render(opts *CompatOptions, res *result.Result) error {
 	return w(opts.IO.Out, res)
 }
 
-// Result turns a compat report into the Result document (command
-// "compat"): the rule findings as Violations, gate risky.
-func Result(rep *engine.Report, spec *target.Spec, version string) *result.Result {
-	endpoint := spec.Info().Endpoint()
-	r := &result.Result{
-		SchemaVersion: result.SchemaVersion, Tool: "mcpward", Version: version, Command: "compat",
-		Target:     &result.Target{Name: spec.Name, Transport: rep.Transport, Endpoint: endpoint},
-		Findings:   []result.Finding{},
-		Violations: rep.Findings(),
-		Evidence:   result.Evidence{Complete: len(rep.Problems) == 0, Status: "ok", Problems: rep.Problems},
-		ExitCode:   rep.ExitCode(),
-
-		NotEvaluated: rep.NotEvaluated,
-		Compat: &result.Compat{
-			Server: rep.Server, Era: rep.Era, SupportedVersions: rep.SupportedVersions,
-			Profiles: rep.Profiles, Verdicts: rep.Verdicts,
-			Assertions: make([]result.Assertion, 0, len(rep.Assertions)),
-		},
-	}
-	for _, a := range rep.Assertions {
-		r.Compat.Assertions = append(r.Compat.Assertions, result.Assertion{ID: a.ID, Verdict: a.Verdict, Detail: a.Detail})
-	}
-	if len(rep.Problems) > 0 {
-		r.Evidence.Status = "partial"
-	}
-	for _, v := range r.Violations {
-		switch v.Class {
-		case rules.Violation:
-			r.Summary.Violations++
-		case rules.Risky:
-			r.Summary.RiskyRules++
-		}
-	}
-	r.Gate = result.Gate{FailOn: "risky", Failed: r.ExitCode != result.Clean}
-	return r
-}
-
 // newTable lays out compat's verdict grid with the CLI's table printer.
 func newTable(w io.Writer, tty bool, width int) text.Table {
 	return iostreams.NewTablePrinter(w, tty, width)

@@ -116,7 +116,7 @@ func (j *compatJob) run(ctx context.Context, opts *CompatOptions, show func(stri
 	if err != nil {
 		return nil, err
 	}
-	return Result(rep, j.spec, opts.Version), nil
+	return rep.Result(&result.Target{Name: j.spec.Name, Transport: rep.Transport, Endpoint: j.spec.Info().Endpoint()}, opts.Version), nil
 }
 
 // fleetRun runs compat over several config targets (--all, or the NAMEs

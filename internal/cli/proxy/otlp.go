@@ -1,15 +1,9 @@
 package proxy
 
 import (
-	"time"
-
 	"github.com/mcpward/mcpward/internal/export/otlp"
 	liveotlp "github.com/mcpward/mcpward/internal/otlp"
 )
-
-// otlpCloseGrace bounds how long the proxy waits at exit for the last
-// spans to reach the collector.
-const otlpCloseGrace = 5 * time.Second
 
 func newExporter(opts *ProxyOptions) (*liveotlp.Exporter, error) {
 	var res []otlp.Attr

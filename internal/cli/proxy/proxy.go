@@ -8,10 +8,8 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -20,8 +18,8 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/proxyflags"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/feed"
-	"github.com/mcpward/mcpward/internal/otlp"
 	"github.com/mcpward/mcpward/internal/proxy"
+	"github.com/mcpward/mcpward/internal/recording"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
 )
@@ -110,14 +108,14 @@ func stdioRun(ctx context.Context, opts *ProxyOptions) error {
 	if lg != nil {
 		rec = lg
 	}
-	if pf := lg.pendingFile(); pf != nil {
+	if lg.HasFile() {
 		// The log file is being opened while the server starts. The
 		// client's bytes wait for it; if it cannot be opened, the server
 		// gets none of them, is stopped, and the shim fails as it did
 		// when it opened the log first.
-		stdin = &gatedReader{r: stdin, p: pf}
+		stdin = lg.Gate(stdin)
 		go func() {
-			if pf.wait() != nil {
+			if lg.Wait() != nil {
 				select {
 				case sigs <- syscall.SIGTERM:
 				default:
@@ -134,11 +132,11 @@ func stdioRun(ctx context.Context, opts *ProxyOptions) error {
 	})
 	if lg != nil {
 		err := lg.Close()
-		if pf := lg.pendingFile(); pf != nil && pf.wait() != nil {
-			return pf.wait()
+		if werr := lg.Wait(); werr != nil {
+			return werr
 		}
 		if err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "mcpward: %v (log %s is incomplete)\n", err, lg.path())
+			fmt.Fprintf(opts.IO.ErrOut, "mcpward: %v (log %s is incomplete)\n", err, lg.Path())
 		}
 	}
 	if runErr != nil {
@@ -150,78 +148,28 @@ func stdioRun(ctx context.Context, opts *ProxyOptions) error {
 	return &cmdutil.VerdictError{Code: st.Code}
 }
 
-// logFile is a Log, the file under it (nil with --no-trace) and the live
-// OTLP exporter fed by it (nil without --otlp-endpoint).
-type logFile struct {
-	*proxy.Log
-	f    io.Closer
-	exp  *otlp.Exporter
-	warn io.Writer
-	// file is the log file being opened (nil with --no-trace).
-	file *pendingFile
-}
-
-// pendingFile returns the log file being opened, or nil.
-func (l *logFile) pendingFile() *pendingFile {
-	if l == nil {
-		return nil
-	}
-	return l.file
-}
-
-// path is the log file's path ("" with --no-trace).
-func (l *logFile) path() string {
-	if l.file == nil || l.file.wait() != nil {
-		return ""
-	}
-	return l.file.path
-}
-
-// Close flushes the log, then the exporter (whose failures are reported
-// on warn: they do not make the log incomplete), then closes the file.
-func (l *logFile) Close() error {
-	err := l.Log.Close()
-	if l.file != nil && l.file.wait() == nil && l.file.sink != nil {
-		// The log holds every record; the hub re-reads what the feed missed.
-		_ = l.file.sink.Close()
-	}
-	if l.exp != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), otlpCloseGrace)
-		if xerr := l.exp.Close(ctx); xerr != nil {
-			fmt.Fprintf(l.warn, "mcpward: %v\n", xerr)
-		}
-		cancel()
-	}
-	if l.f == nil {
-		return err
-	}
-	if cerr := l.f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("close session log: %w", cerr)
-	}
-	return err
-}
-
 // openLog opens the session log (startLog) and waits for the file: the
 // HTTP proxy, which no client waits for at start, fails before listening
 // if it cannot record. It returns the file's path ("" with --no-trace).
-func openLog(opts *ProxyOptions, label string) (*logFile, string, error) {
+func openLog(opts *ProxyOptions, label string) (*recording.Recording, string, error) {
 	lg, err := startLog(opts, label)
-	if err != nil || lg.pendingFile() == nil {
+	if err != nil || !lg.HasFile() {
 		return lg, "", err
 	}
-	if err := lg.file.wait(); err != nil {
+	if err := lg.Wait(); err != nil {
 		_ = lg.Close()
 		return nil, "", err
 	}
-	return lg, lg.file.path, nil
+	return lg, lg.Path(), nil
 }
 
-// startLog opens the session log: --trace-file, or a new file in the state
-// directory. The file is opened, and the live feed started, on a goroutine
-// (see pendingFile); an error doing so is the pendingFile's. With
-// --no-trace it returns a Log that writes nothing if the OTLP exporter
-// needs one, else nil.
-func startLog(opts *ProxyOptions, label string) (*logFile, error) {
+// startLog resolves the sinks of the recording and opens it: the log file
+// (--trace-file, or a new file in the state directory), the redaction
+// (--redact-*), the live feed and the OTLP exporter (--otlp-endpoint). The
+// file is opened, and the live feed started, on a goroutine; an error
+// doing so is the recording's (Wait). With --no-trace it returns a
+// recording that writes nothing if the OTLP exporter needs one, else nil.
+func startLog(opts *ProxyOptions, label string) (*recording.Recording, error) {
 	if opts.NoTrace && opts.OTLPEndpoint == "" {
 		return nil, nil
 	}
@@ -229,135 +177,27 @@ func startLog(opts *ProxyOptions, label string) (*logFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Frames lost to a full disk are news at once, not only at exit.
-	lo := &proxy.LogOptions{Session: id, Label: label, Now: opts.Now, Warn: opts.IO.ErrOut}
 	red, err := redact.New(opts.Redact)
 	if err != nil {
 		return nil, fault.Input(err)
 	}
-	if red.Enabled() {
-		filter, httpFields := proxy.RedactFilter(red), proxy.RedactHTTPFilter(red)
-		lo.Filter = func(r *session.Record) { filter(r); httpFields(r) }
-	}
-	lf := &logFile{warn: opts.IO.ErrOut}
+	ro := &recording.Options{Session: id, Label: label, Now: opts.Now, Warn: opts.IO.ErrOut, Redact: red}
 	if opts.OTLPEndpoint != "" {
-		if lf.exp, err = newExporter(opts); err != nil {
+		if ro.OTLP, err = newExporter(opts); err != nil {
 			return nil, err
 		}
-		lo.Export = lf.exp.Observe
 	}
-	var w io.Writer
 	if !opts.NoTrace {
-		pf := &pendingFile{ready: make(chan struct{})}
-		startFeed := openFeed(opts, id, label)
-		go func() {
-			defer close(pf.ready)
-			if pf.f, pf.path, pf.err = createLogFile(opts, label, id); pf.err == nil && startFeed != nil {
-				pf.sink = startFeed(pf.path)
-			}
-		}()
-		lf.file, lf.f, w = pf, pf, pf
-		// Frames lost to an unopened file are not news: the open's error is.
-		lo.Warn = &openedWriter{w: opts.IO.ErrOut, p: pf}
-		if startFeed != nil {
-			lo.FeedLine = func(r *session.Record, line [][]byte) {
-				if pf.wait() == nil && pf.sink != nil {
-					pf.sink.Line(r.Seq, line...)
-				}
-			}
-		}
+		ro.File = &recording.File{Open: func() (*os.File, string, error) { return createLogFile(opts, label, id) }}
+		ro.Feed = openFeed(opts)
 	}
-	lf.Log = proxy.NewLog(w, lo)
-	return lf, nil
+	return recording.Open(ro), nil
 }
 
-// A pendingFile is the session log file while it is being opened. A client
-// starts the shim once per server and waits for the server's first answer:
-// making the state directory and creating the file (a journaled create
-// costs a millisecond here) run beside the server's start instead of
-// before it. The Log's writer goroutine and the client's first bytes
-// (gatedReader) wait for the open; the relay does not, its frames queue in
-// the Log as they do behind a slow disk, so the log still gets every
-// frame. It forwards what the Log uses of an *os.File (Write, and Seek and
-// Truncate to cut a torn line).
-type pendingFile struct {
-	ready chan struct{} // closed when the fields below are set
-	f     *os.File
-	path  string
-	sink  *feed.Sink // the live feed, started once the file exists
-	err   error
-}
-
-func (p *pendingFile) wait() error {
-	<-p.ready
-	return p.err
-}
-
-func (p *pendingFile) Write(b []byte) (int, error) {
-	if err := p.wait(); err != nil {
-		return 0, err
-	}
-	return p.f.Write(b)
-}
-
-func (p *pendingFile) Seek(offset int64, whence int) (int64, error) {
-	if err := p.wait(); err != nil {
-		return 0, err
-	}
-	return p.f.Seek(offset, whence)
-}
-
-func (p *pendingFile) Truncate(size int64) error {
-	if err := p.wait(); err != nil {
-		return err
-	}
-	return p.f.Truncate(size)
-}
-
-func (p *pendingFile) Close() error {
-	if p.wait() != nil {
-		return nil
-	}
-	return p.f.Close()
-}
-
-// gatedReader holds the client's bytes back until the log file is open;
-// if it cannot be, the server reads end of file.
-type gatedReader struct {
-	r io.Reader
-	p *pendingFile // nil once open
-}
-
-func (g *gatedReader) Read(b []byte) (int, error) {
-	if g.p != nil {
-		if g.p.wait() != nil {
-			return 0, io.EOF
-		}
-		g.p = nil
-	}
-	return g.r.Read(b)
-}
-
-// openedWriter writes to w once the log file is open, and nothing if it
-// could not be opened.
-type openedWriter struct {
-	w io.Writer
-	p *pendingFile
-}
-
-func (o *openedWriter) Write(b []byte) (int, error) {
-	if o.p.wait() != nil {
-		return len(b), nil
-	}
-	return o.w.Write(b)
-}
-
-// openFeed returns the function that starts the live feed to a running
-// 'mcpward ui' hub once the log is at logPath, or nil for no feed. The
-// feed never blocks the relay: without a hub it keeps a bounded buffer and
-// the hub, once started, re-reads what it missed from the log. A socket
-// path the OS cannot use is a note on stderr, not an error.
-func openFeed(opts *ProxyOptions, id, label string) func(logPath string) *feed.Sink {
+// openFeed returns the live feed to a running 'mcpward ui' hub, or nil
+// for no feed. A socket path the OS cannot use is a note on stderr, not an
+// error.
+func openFeed(opts *ProxyOptions) *recording.Feed {
 	if opts.NoFeed {
 		return nil
 	}
@@ -377,12 +217,7 @@ func openFeed(opts *ProxyOptions, id, label string) func(logPath string) *feed.S
 		fmt.Fprintf(opts.IO.ErrOut, "mcpward: live feed off: %v\n", err)
 		return nil
 	}
-	return func(logPath string) *feed.Sink {
-		if abs, err := filepath.Abs(logPath); err == nil {
-			logPath = abs
-		}
-		return feed.New(&feed.Options{Socket: sock, Session: id, Label: label, Log: logPath, PID: os.Getpid()})
-	}
+	return &recording.Feed{Socket: sock, PID: os.Getpid()}
 }
 
 func createLogFile(opts *ProxyOptions, label, id string) (*os.File, string, error) {

@@ -1,24 +1,12 @@
 package engine
 
 import (
-	"fmt"
 	"io"
 
-	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/sessionlog"
-	"github.com/mcpward/mcpward/internal/traffic"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
-
-// DefaultFailOn is the gate of `mcpward sessions check` without --fail-on,
-// applied as given: any finding feeding these signals fails the check, so
-// a log with failed calls (the error signal) fails with exit 1.
-const DefaultFailOn = verdict.DefaultTrafficFailOn
-
-// MaxResults is how many findings a report keeps (--max-results' default);
-// the rest are counted.
-const MaxResults = verdict.MaxResults
 
 // A LogCheck runs the traffic rules over one session log written to it in
 // chunks of any size (mcpward's format or mcpsnoop's, told from the first
@@ -79,30 +67,22 @@ func (c *LogCheck) Result() (*result.Result, error) {
 	return c.res, c.err
 }
 
-// checkLog is the body of `sessions check` for one log and the default
-// gate, without tool baselines (the browser has no state directory).
+// checkLog is `sessions check` (verdict.SessionsCheck) over one log with
+// its default gate and --max-results, without tool baselines (the browser
+// has no state directory).
 func checkLog(r io.Reader, name, version string) (*result.Result, error) {
-	gate, err := verdict.ParseTrafficGate(DefaultFailOn)
+	c, err := verdict.NewSessionsCheck(version, verdict.DefaultTrafficFailOn, verdict.MaxResults)
 	if err != nil {
 		return nil, err
 	}
-	res := verdict.NewTrafficResult(version)
-	col := verdict.NewCollector(MaxResults)
-	chk := traffic.New(&traffic.Options{File: name,
-		OnFinding: func(f traffic.Finding) { col.Add(f.RuleFinding, gate.Selects(f.RuleFinding, f.Signal)) },
-	})
+	chk := c.Log(name, nil)
 	problems, skipped, err := sessionlog.ReadFrom(r, name, chk.Add)
 	if err != nil {
 		return nil, err
 	}
 	chk.Finish()
-	if len(chk.Store().Sessions()) == 0 {
-		return nil, fault.Input(fmt.Errorf("%s: no session records in it (not an mcpward session log?)", name))
+	if err := c.Read(chk, name, problems, skipped, nil); err != nil {
+		return nil, err
 	}
-	verdict.LogProblems(res, name, problems, skipped)
-	for _, ss := range chk.Store().Sessions() {
-		verdict.MissingFrames(res, name, ss)
-	}
-	col.Finish(res, DefaultFailOn)
-	return res, nil
+	return c.Finish(), nil
 }

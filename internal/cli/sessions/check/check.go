@@ -33,9 +33,6 @@ import (
 	"github.com/mcpward/mcpward/internal/verdict"
 )
 
-// DefaultFailOn is mcpsnoop's default gate.
-const DefaultFailOn = verdict.DefaultTrafficFailOn
-
 // DefaultSlow is the --slow threshold: a call that took less is not slow
 // enough to name in a report.
 const DefaultSlow = time.Second
@@ -85,7 +82,7 @@ read as they are.
 --fail-on takes any mix of signals (` + verdict.SignalNames() + `),
 rule ids (message.id_reused, transport.server_request…), levels (must, should,
 may) and classes (violation, risky, info). Without --fail-on the gate is
-mcpsnoop's, ` + DefaultFailOn + `: a failed call (a JSON-RPC error, an isError
+mcpsnoop's, ` + verdict.DefaultTrafficFailOn + `: a failed call (a JSON-RPC error, an isError
 result, an HTTP status of 400 or more) fails the check with exit 1, as do
 protocol warnings and invalid frames; --fail-on violation,risky passes a
 session whose only findings are failed calls and other info. Info findings
@@ -140,7 +137,7 @@ or on stdin is only read against existing baselines: --tofu records them too,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.FailOn, "fail-on", DefaultFailOn, "`list` of signals, rule ids, levels and classes that fail the check")
+	fl.StringVar(&opts.FailOn, "fail-on", verdict.DefaultTrafficFailOn, "`list` of signals, rule ids, levels and classes that fail the check")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "sessions check")
 	fl.StringVar(&opts.BaselineDir, "baseline", "", "tool baseline `dir` (default <state>/baselines)")
 	fl.BoolVar(&opts.Tofu, "tofu", false, "record a tool baseline on first sight for logs given as files too")
@@ -183,8 +180,11 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		}
 		dir = state.Baselines()
 	}
-	res := verdict.NewTrafficResult(opts.Version)
-	col := verdict.NewCollector(opts.MaxResults)
+	c, err := verdict.NewSessionsCheck(opts.Version, opts.FailOn, opts.MaxResults)
+	if err != nil {
+		return cmdutil.FlagErrorWrap(err)
+	}
+	res, col := c.Result(), c.Collector()
 	var reports []sessionReport
 	calledTools := map[string]bool{}
 	var slow []string
@@ -196,20 +196,17 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 			// mcpsnoop's SARIF); messages say where the log came from.
 			display, file = "stdin", ""
 		}
-		chk := traffic.New(&traffic.Options{File: file,
-			OnFinding: func(f traffic.Finding) { col.Add(f.RuleFinding, opts.gate.Selects(f.RuleFinding, f.Signal)) },
-			OnSettle: func(c *calls.Call) {
-				if (c.State == calls.Completed || c.State == calls.Failed || c.State == calls.LateResult) && c.Duration() >= opts.Slow {
-					slowCalls[c.Session]++
-				}
-				if c.Method != mcp.MethodToolsCall {
-					return
-				}
-				calledTools[c.Name] = true
-				if opts.MaxDuration > 0 && (c.State == calls.Completed || c.State == calls.Failed || c.State == calls.LateResult) && c.Duration() > opts.MaxDuration {
-					slow = append(slow, fmt.Sprintf("%s:%d tools/call %q took %v", display, c.ReqLine, c.Name, c.Duration()))
-				}
-			},
+		chk := c.Log(file, func(c *calls.Call) {
+			if (c.State == calls.Completed || c.State == calls.Failed || c.State == calls.LateResult) && c.Duration() >= opts.Slow {
+				slowCalls[c.Session]++
+			}
+			if c.Method != mcp.MethodToolsCall {
+				return
+			}
+			calledTools[c.Name] = true
+			if opts.MaxDuration > 0 && (c.State == calls.Completed || c.State == calls.Failed || c.State == calls.LateResult) && c.Duration() > opts.MaxDuration {
+				slow = append(slow, fmt.Sprintf("%s:%d tools/call %q took %v", display, c.ReqLine, c.Name, c.Duration()))
+			}
 		})
 		add := chk.Add
 		narrow := len(opts.Logs) > 0 && (opts.SessionID != "" || opts.Label != "")
@@ -231,27 +228,23 @@ func checkRun(ctx context.Context, opts *CheckOptions) error {
 		if narrow && len(chk.Store().Sessions()) == 0 {
 			return fault.Input(fmt.Errorf("%s: no session matches --session %q --label %q", display, opts.SessionID, opts.Label))
 		}
-		if len(chk.Store().Sessions()) == 0 {
-			// Nothing to check is not a pass: a gate pointed at the wrong
-			// file must fail, not report PASS.
-			return fault.Input(fmt.Errorf("%s: no session records in it (not an mcpward session log?)", display))
-		}
 		for _, c := range chk.Store().Open() {
 			if c.Method == mcp.MethodToolsCall {
 				calledTools[c.Name] = true
 			}
 		}
-		verdict.LogProblems(res, display, problems, skipped)
-		for _, ss := range chk.Store().Sessions() {
-			verdict.MissingFrames(res, display, ss)
+		err = c.Read(chk, display, problems, skipped, func(ss *calls.Session) {
 			reports = append(reports, sessionReport{file: display, session: ss, summary: ss.Summary(), slow: slowCalls[ss.ID]})
 			drift(opts, res, col, dir, file, ss)
+		})
+		if err != nil {
+			return err
 		}
 	}
 	assertions(opts, col, calledTools, slow)
 	// What the log lacks may hold anything: incomplete evidence is never a
 	// pass, and it outranks every finding (result.Decide).
-	col.Finish(res, opts.FailOn)
+	c.Finish()
 	if err := render(opts, res, reports); err != nil {
 		return err
 	}
