@@ -30,8 +30,8 @@ import (
 // that must not ("-- clean --": the rule id must not appear among its
 // findings), as internal/traffic/testdata does for the traffic checker.
 //
-// A script on a stdio run runs the fixture in a child process behind
-// overrides that answer a method in its place (see serveStdioScript).
+// A script on a stdio run serves the fixture in-process behind overrides
+// that answer a method in its place (see serveStdioScript).
 //
 // A run section is a line "fixture NAME http|stdio", optionally
 // followed by "profiles A,B" (built-in profiles) and lines "profile NAME
@@ -48,7 +48,7 @@ func TestRules(t *testing.T) {
 	for _, file := range files {
 		id := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(id, func(t *testing.T) {
-			t.Parallel() // a stdio script waits on a child process
+			t.Parallel()
 			if _, ok := rules.Lookup(id); !ok {
 				t.Fatalf("%s is not a catalogued rule", id)
 			}
@@ -59,10 +59,6 @@ func TestRules(t *testing.T) {
 			sections := map[string][]byte{}
 			for _, f := range ar.Files {
 				sections[f.Name] = f.Data
-			}
-			if stdioScripted(sections["case"], sections["case.script"]) || stdioScripted(sections["clean"], sections["clean.script"]) {
-				ruleCase(t, file, id, ar, sections)
-				return
 			}
 			inBubble(t, func(t *testing.T) { ruleCase(t, file, id, ar, sections) })
 		})
@@ -252,21 +248,6 @@ func runSection(t *testing.T, section, script []byte) *Report {
 		t.Fatal(err)
 	}
 	return rep
-}
-
-// stdioScripted reports whether a run section runs its fixture over stdio
-// behind a script: in a child process (see connectStdioScripted), which
-// waits on real time.
-func stdioScripted(section, script []byte) bool {
-	if len(script) == 0 {
-		return false
-	}
-	for _, line := range strings.Split(string(section), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "fixture" && f[2] == "stdio" {
-			return true
-		}
-	}
-	return false
 }
 
 // A scriptOverride answers matching requests in place of the fixture, or

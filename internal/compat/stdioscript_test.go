@@ -5,44 +5,37 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
-	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/target"
 )
 
-// stdioScriptArg makes the test binary a stdio server: an embedded fixture
-// behind a script (see serveStdioScript). compat spawns it as a real
-// child process, fresh connections included.
-const stdioScriptArg = "mcpward-compat-stdio-script"
-
-func TestMain(m *testing.M) {
-	if len(os.Args) == 4 && os.Args[1] == stdioScriptArg {
-		os.Exit(serveStdioScript(os.Args[2], []byte(os.Args[3])))
-	}
-	os.Exit(m.Run())
-}
-
-// connectStdioScripted runs the fixture behind the script as a child
-// process over stdio and connects to it.
+// connectStdioScripted serves the fixture behind the script over stdio,
+// in-process (target.Spec.Serve: two io.Pipes, a fresh server for every
+// connection, as a child process would be), and connects to it.
 func connectStdioScripted(t *testing.T, name string, script []byte) *target.Session {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
+	var ovs []*scriptOverride
+	if err := json.Unmarshal(script, &ovs); err != nil {
+		t.Fatalf("script: %v", err)
+	}
+	if _, err := fixture.Lookup(name); err != nil {
 		t.Fatal(err)
 	}
-	spec := &target.Spec{Name: name, Command: []string{exe, stdioScriptArg, name, string(script)}}
-	// A child process is on real time: the client's default timeouts (10 s,
-	// and 5 s for the era probe), not the in-process runs' 1 s era probe,
-	// which a child's start under -race on a busy machine missed (the
-	// client then fell back to initialize, and the modern-only fixture
-	// refused it). The fixture answers everything, so nothing waits them out.
-	s, err := target.Connect(context.Background(), spec, target.Env{}, &client.Options{RequestTimeout: client.DefaultRequestTimeout})
+	serve := func(ctx context.Context, in io.Reader, out, stderr io.Writer) (int, error) {
+		fx, err := fixture.Lookup(name) // as a fresh process would
+		if err != nil {
+			return 2, err
+		}
+		return serveStdioScript(ctx, fx, ovs, in, out, stderr)
+	}
+	spec := &target.Spec{Name: name, Serve: serve}
+	s, err := target.Connect(context.Background(), spec, target.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
 	if err != nil {
 		t.Fatalf("connect %s behind a stdio script: %v", name, err)
 	}
@@ -50,26 +43,16 @@ func connectStdioScripted(t *testing.T, name string, script []byte) *target.Sess
 	return s
 }
 
-// serveStdioScript serves the fixture over stdin and stdout. A line whose
+// serveStdioScript serves the fixture over in and out. A line whose
 // JSON-RPC method an override names is answered with the override's Body
 // ("$ID" stands for the line's id, null for a notification) instead of
 // reaching the fixture; a notification reaches the fixture as well.
-func serveStdioScript(name string, script []byte) int {
-	var ovs []*scriptOverride
-	if err := json.Unmarshal(script, &ovs); err != nil {
-		fmt.Fprintln(os.Stderr, "script:", err)
-		return 2
-	}
-	fx, err := fixture.Lookup(name)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
+func serveStdioScript(ctx context.Context, fx *fixture.Fixture, ovs []*scriptOverride, in io.Reader, out, stderr io.Writer) (int, error) {
 	var mu sync.Mutex
 	writeLine := func(b []byte) {
 		mu.Lock()
 		defer mu.Unlock()
-		os.Stdout.Write(append(bytes.TrimRight(b, "\n"), '\n'))
+		out.Write(append(bytes.TrimRight(b, "\n"), '\n'))
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -82,8 +65,8 @@ func serveStdioScript(name string, script []byte) int {
 			writeLine(sc.Bytes())
 		}
 	}()
-	go func() {
-		sc := bufio.NewScanner(os.Stdin)
+	go func() { // ends when the connection closes in, after Serve returns
+		sc := bufio.NewScanner(in)
 		sc.Buffer(nil, 16<<20)
 		for sc.Scan() {
 			line := sc.Bytes()
@@ -109,15 +92,15 @@ func serveStdioScript(name string, script []byte) int {
 					continue
 				}
 			}
-			inW.Write(append(bytes.Clone(line), '\n'))
+			if _, err := inW.Write(append(bytes.Clone(line), '\n')); err != nil {
+				return // the fixture stopped reading
+			}
 		}
 		inW.Close()
 	}()
-	code, err := fx.Serve(context.Background(), inR, outW, os.Stderr)
+	code, err := fx.Serve(ctx, inR, outW, stderr)
+	inR.Close() // a line still being handed over ends the reader
 	outW.Close()
 	<-flushed
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	}
-	return code
+	return code, err
 }

@@ -29,10 +29,16 @@ import (
 type Spec struct {
 	// Name is the target's name (config key, snapshot file stem).
 	Name string
-	// Exactly one of Fixture, URL and Command is set.
+	// Exactly one of Fixture, URL, Command and Serve is set.
 	Fixture string
 	URL     string
 	Command []string
+	// Serve, when set, is an in-process stdio server, started afresh for
+	// each connection (Session.Fresh too) over two io.Pipes, as an embedded
+	// fixture is: tests serve a fixture behind a script with it, so that
+	// they need no child process and can run in a testing/synctest bubble.
+	// The command line never sets it.
+	Serve func(ctx context.Context, in io.Reader, out, stderr io.Writer) (int, error)
 	// FixtureHTTP runs an embedded fixture's HTTP framing in-process
 	// instead of its stdio framing (transport assertions need it).
 	FixtureHTTP bool
@@ -56,7 +62,7 @@ type Spec struct {
 // Validate checks that exactly one way to reach the server is set.
 func (s *Spec) Validate() error {
 	n := 0
-	for _, set := range []bool{s.Fixture != "", s.URL != "", len(s.Command) > 0} {
+	for _, set := range []bool{s.Fixture != "", s.URL != "", len(s.Command) > 0, s.Serve != nil} {
 		if set {
 			n++
 		}
@@ -82,6 +88,8 @@ func (s *Spec) Info() snapshot.TargetInfo {
 	switch {
 	case s.Fixture != "":
 		ti.Transport, ti.Fixture = "fixture", s.Fixture
+	case s.Serve != nil:
+		ti.Transport = "fixture"
 	case s.URL != "":
 		ti.Transport = "http"
 		if s.SSE {
@@ -170,7 +178,9 @@ func dial(ctx context.Context, s *Spec, env Env, answer func(jsonrpc.Message) []
 		if len(s.Env) > 0 {
 			f = f.WithEnv(fixtureEnv(s.Env, env))
 		}
-		return startFixture(ctx, f, answer)
+		return startFixture(ctx, f.Serve, answer)
+	case s.Serve != nil:
+		return startFixture(ctx, s.Serve, answer)
 	case s.URL != "":
 		opts := &transport.HTTPOptions{URL: s.URL, Header: s.Headers, RoundTripper: s.RoundTripper, OnServerRequest: answer}
 		if s.SSE {
@@ -265,9 +275,9 @@ func fixtureEnv(kvs []string, env Env) func(string) string {
 	}
 }
 
-// startFixture runs an embedded fixture's stdio framing in-process over
-// two pipes.
-func startFixture(ctx context.Context, f *fixture.Fixture, answer func(jsonrpc.Message) []byte) (transport.Conn, func() []byte, error) {
+// startFixture runs a stdio server in-process over two pipes: an embedded
+// fixture's stdio framing, or Spec.Serve.
+func startFixture(ctx context.Context, serve func(context.Context, io.Reader, io.Writer, io.Writer) (int, error), answer func(jsonrpc.Message) []byte) (transport.Conn, func() []byte, error) {
 	toServerR, toServerW := io.Pipe()
 	fromServerR, fromServerW := io.Pipe()
 	var (
@@ -286,7 +296,7 @@ func startFixture(ctx context.Context, f *fixture.Fixture, answer func(jsonrpc.M
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		code, err := f.Serve(sctx, toServerR, fromServerW, errW)
+		code, err := serve(sctx, toServerR, fromServerW, errW)
 		if err != nil {
 			fromServerW.CloseWithError(err)
 		} else {
