@@ -1,8 +1,11 @@
 package redact
 
 import (
+	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/mcpward/mcpward/internal/jsonrpc"
 )
 
 // maxDepth bounds nesting; a deeper frame is treated as text (its values
@@ -72,16 +75,7 @@ func (s *scanner) reset(r *Redactor, data []byte) {
 	s.toolLen, s.tool, s.learned = 0, learnedTool{}, nil
 }
 
-func (s *scanner) ws() {
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
-			return
-		}
-	}
-}
+func (s *scanner) ws() { s.pos = jsonrpc.SkipSpace(s.data, s.pos) }
 
 // document scans one JSON value surrounded by optional whitespace, up to
 // the end of s.data. It reports whether the bytes are valid JSON.
@@ -331,82 +325,26 @@ func (s *scanner) lit(word string, av *argvState) bool {
 	return true
 }
 
-// str scans a string token starting at its opening quote, validating it.
-// It reports whether the string holds any escape.
+// str scans a string token starting at its opening quote, validating it
+// with the relay's scanner (jsonrpc.SkipString). It reports whether the
+// string holds any escape.
 func (s *scanner) str() (esc, ok bool) {
-	i := s.pos + 1
-	d := s.data
-	for i < len(d) {
-		c := d[i]
-		switch {
-		case c == '"':
-			s.pos = i + 1
-			return esc, true
-		case c == '\\':
-			esc = true
-			if i+1 >= len(d) {
-				return esc, false
-			}
-			switch d[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(d) || !isHex(d[i+2]) || !isHex(d[i+3]) || !isHex(d[i+4]) || !isHex(d[i+5]) {
-					return esc, false
-				}
-				i += 6
-			default:
-				return esc, false
-			}
-		case c < 0x20:
-			return esc, false
-		default:
-			i++
-		}
+	end := jsonrpc.SkipString(s.data, s.pos)
+	if end < 0 {
+		return false, false
 	}
-	return esc, false
+	esc = bytes.IndexByte(s.data[s.pos+1:end-1], '\\') >= 0
+	s.pos = end
+	return esc, true
 }
 
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-// number scans a number token with the JSON grammar.
+// number scans a number token with the JSON grammar (jsonrpc.SkipNumber).
 func (s *scanner) number() bool {
-	d, i := s.data, s.pos
-	if i < len(d) && d[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case digits() == 0:
+	end := jsonrpc.SkipNumber(s.data, s.pos)
+	if end < 0 {
 		return false
 	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	s.pos = i
+	s.pos = end
 	return true
 }
 
