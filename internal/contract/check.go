@@ -7,12 +7,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpward/mcpward/internal/client"
-	"github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/fault"
-	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
-	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/verdict"
@@ -212,41 +208,4 @@ func gateRuleFindings(vs []result.RuleFinding, ignore []string) (kept []result.R
 		}
 	}
 	return kept, ignored
-}
-
-// RunCompat is the compat section of check: it opens a fresh session to
-// the target and runs the conformance engine under the target's profiles
-// (the primary profile, modern-full, when none is configured: check gates
-// on the transport, x-mcp-header and degradation rules, and `mcpward
-// compat` runs the whole profile matrix).
-func RunCompat(env target.Env, version string) CompatFunc {
-	return func(ctx context.Context, t *Target, _ *snapshot.Snapshot) ([]result.RuleFinding, *result.Compat, error) {
-		names := t.Profiles
-		if len(names) == 0 {
-			names = []string{"modern-full"}
-		}
-		profiles, err := rules.ResolveProfiles(names, nil)
-		if err != nil {
-			return nil, nil, fmt.Errorf("compat profiles: %w", err)
-		}
-		spec := *t.Spec
-		sess, err := target.Connect(ctx, &spec, env, &client.Options{
-			ClientInfo:     mcp.Implementation{Name: "mcpward", Version: version},
-			Capabilities:   t.Capabilities,
-			RequestTimeout: spec.Timeout,
-		})
-		if err != nil {
-			return nil, nil, fmt.Errorf("compat: %w", err)
-		}
-		defer sess.Close()
-		rep, err := compat.Run(ctx, sess, &compat.Options{Profiles: profiles, Probes: t.Probes})
-		if err != nil {
-			return nil, nil, fmt.Errorf("compat: %w", err)
-		}
-		// What compat observed besides its findings, as `mcpward compat`
-		// puts it in its Result: reports show the assertions and the
-		// verdict grid of a check too.
-		r := rep.Result(nil, version)
-		return r.Violations, r.Compat, nil
-	}
 }

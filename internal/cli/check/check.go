@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/fleetrun"
+	"github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
@@ -75,7 +76,7 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(context.Context, *CheckOptions) e
 		Now:     f.Now,
 		Version: f.Version,
 	}
-	opts.Compat = contract.RunCompat(opts.Env, opts.Version)
+	opts.Compat = compat.ForCheck(opts.Env, opts.Version)
 	var (
 		recordedAt string
 		noCompat   bool

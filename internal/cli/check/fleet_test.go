@@ -15,6 +15,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/iostreams"
@@ -76,7 +77,7 @@ func fleetOpts(ios *iostreams.IOStreams, configPath string, jobs int) *CheckOpti
 		Fleet:      fleetrun.Flags{All: true, Jobs: jobs, TargetTimeout: fleetrun.DefaultTargetTimeout},
 		RecordedAt: time.Unix(0, 0),
 	}
-	o.Compat = contract.RunCompat(target.Env{}, o.Version)
+	o.Compat = compat.ForCheck(target.Env{}, o.Version)
 	return o
 }
 
