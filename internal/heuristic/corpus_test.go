@@ -33,10 +33,20 @@ var dump = flag.String("corpus.dump", "", "write the corpus's tool definitions t
 // held-out ones).
 var showTuning = flag.Bool("corpus.tuning", false, "log the tuning servers' disagreements")
 
+// blind, for tuning, keeps the held-out servers' misses out of the log:
+// a failure says how many state-changing tools are labelled read there,
+// not which.
+var blind = flag.Bool("corpus.blind", false, "while tuning: report only counts of the held-out servers' misses")
+
 // serversFile, when set, replaces the corpus with the servers a JSON file
 // lists ([{"pkg": …, "argv": […], "env": […]}]): a way to read the tools
 // of candidate servers before they join the lockfile.
 var serversFile = flag.String("corpus.servers", "", "read the servers from this JSON `file` instead of the corpus")
+
+// fromFile, when set, reads the tools from a file -corpus.dump wrote
+// instead of starting the servers: a quick loop while tuning (the labels
+// and the held-out split are the same).
+var fromFile = flag.String("corpus.from", "", "read the tools from this JSONL `file` (written by -corpus.dump) instead of starting the servers")
 
 // A corpusTool is one tool of one real server.
 type corpusTool struct {
@@ -72,6 +82,9 @@ func heldOut(pkg string) bool {
 // package, tool order.
 func collect(t *testing.T) []corpusTool {
 	t.Helper()
+	if *fromFile != "" {
+		return readDump(t, *fromFile)
+	}
 	var out []corpusTool
 	for _, s := range corpusServers(t) {
 		spec := &target.Spec{Name: "corpus", Command: s.argv, Env: s.env, Timeout: 30 * time.Second, IsolateHome: true}
@@ -98,6 +111,29 @@ func collect(t *testing.T) []corpusTool {
 	slices.SortFunc(out, func(a, b corpusTool) int {
 		return strings.Compare(a.Package+"\x00"+a.Tool, b.Package+"\x00"+b.Tool)
 	})
+	return out
+}
+
+// readDump reads the tools a -corpus.dump file holds.
+func readDump(t *testing.T, file string) []corpusTool {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []corpusTool
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var ct corpusTool
+		if err := json.Unmarshal([]byte(line), &ct); err != nil {
+			t.Fatalf("%s:%d: %v", file, i+1, err)
+		}
+		d := json.NewDecoder(strings.NewReader(string(ct.Def)))
+		d.UseNumber()
+		if err := d.Decode(&ct.obj); err != nil {
+			t.Fatalf("%s:%d: %v", file, i+1, err)
+		}
+		out = append(out, ct)
+	}
 	return out
 }
 
@@ -155,9 +191,22 @@ type scores struct {
 	// unsafe lists tools the hand labels write or destructive that the
 	// heuristic labels read.
 	unsafe []string
+	// bySource counts tools and agreements by the fact that decided the
+	// label (heuristic, annotations, default).
+	bySource map[string][2]int
 }
 
-func (s *scores) add(hand, got heuristic.Risk, who string) {
+func (s *scores) add(hand heuristic.Risk, l heuristic.Label, who string) {
+	got := l.Risk
+	if s.bySource == nil {
+		s.bySource = map[string][2]int{}
+	}
+	c := s.bySource[l.Source]
+	c[0]++
+	if hand == got {
+		c[1]++
+	}
+	s.bySource[l.Source] = c
 	if s.confusion == nil {
 		s.confusion = map[heuristic.Risk]map[heuristic.Risk]int{}
 	}
@@ -200,6 +249,11 @@ func (s *scores) report() string {
 		p, r, h, hand := s.precisionRecall(l)
 		fmt.Fprintf(&b, "  %-11s precision %5.1f%% (of %d)  recall %5.1f%% (of %d)\n", l, 100*p, h, 100*r, hand)
 	}
+	for _, src := range []string{heuristic.SourceHeuristic, heuristic.SourceAnnotations, heuristic.SourceDefault} {
+		if c := s.bySource[src]; c[0] > 0 {
+			fmt.Fprintf(&b, "  from %-11s %d tools, %d agree\n", src, c[0], c[1])
+		}
+	}
 	return b.String()
 }
 
@@ -240,15 +294,16 @@ func TestCorpusLabels(t *testing.T) {
 			t.Errorf("labels.tsv:%d: %s %s is labelled for definition %s, the server now has %s: read it again", hl.line, ct.Package, ct.Tool, hl.hash, ct.Hash)
 			continue
 		}
-		got := label(ct.obj)
+		l := label(ct.obj)
+		got := l.Risk
 		who := fmt.Sprintf("%s %s (hand %s, heuristic %s)", ct.Package, ct.Tool, hl.label, got)
 		if heldOut(ct.Package) {
-			held.add(hl.label, got, who)
+			held.add(hl.label, l, who)
 			if !slices.Contains(heldServers, ct.Package) {
 				heldServers = append(heldServers, ct.Package)
 			}
 		} else {
-			tuning.add(hl.label, got, who)
+			tuning.add(hl.label, l, who)
 			if *showTuning && got != hl.label {
 				t.Logf("tuning miss: %s", who)
 			}
@@ -262,24 +317,31 @@ func TestCorpusLabels(t *testing.T) {
 	if held.n == 0 {
 		t.Fatal("no held-out tool was labelled")
 	}
-	for _, u := range held.unsafe {
-		t.Errorf("held out: a state-changing tool is labelled read: %s", u)
+	switch {
+	case *blind && len(held.unsafe) > 0:
+		t.Errorf("held out: %d state-changing tools are labelled read", len(held.unsafe))
+	case !*blind:
+		for _, u := range held.unsafe {
+			t.Errorf("held out: a state-changing tool is labelled read: %s", u)
+		}
 	}
 	// Issue 24 asks for read recall >= 90 % and agreement >= 95 % here;
-	// measured: 78.4 % and 77.8 % (the previous word rules: 45.4 % and
-	// 39.7 %). The floors below pin what is reached, so that a change can
-	// only raise them; the issue's targets are not met yet.
-	if _, r, _, _ := held.precisionRecall(heuristic.Read); r < 0.78 {
-		t.Errorf("held out: read recall %.1f%%, want at least 78%% (issue 24's target: 90%%)", 100*r)
+	// measured: 87.6 % and 84.9 % (the first reviewer's reading: 78.4 %
+	// and 77.8 %; the word rules before it: 45.4 % and 39.7 %). The floors
+	// below pin what is reached, so that a change can only raise them; the
+	// issue's targets are not met yet.
+	if _, r, _, _ := held.precisionRecall(heuristic.Read); r < 0.87 {
+		t.Errorf("held out: read recall %.1f%%, want at least 87%% (issue 24's target: 90%%)", 100*r)
 	}
-	if a := float64(held.agree) / float64(held.n); a < 0.77 {
-		t.Errorf("held out: agreement %.1f%%, want at least 77%% (issue 24's target: 95%%)", 100*a)
+	if a := float64(held.agree) / float64(held.n); a < 0.84 {
+		t.Errorf("held out: agreement %.1f%%, want at least 84%% (issue 24's target: 95%%)", 100*a)
 	}
 }
 
-// label is the label mcpward shows for one tool.
-func label(tool snapshot.Object) heuristic.Risk {
-	return heuristic.ClassifyWithAnnotations(snapshot.Str(tool, "name"), snapshot.Str(tool, "description"), annotationsOf(tool)).Risk
+// label is the label mcpward shows for one tool (inspect's column and
+// its risk.* note): Risk is what is compared with the hand label.
+func label(tool snapshot.Object) heuristic.Label {
+	return heuristic.ClassifyWithAnnotations(snapshot.Str(tool, "name"), snapshot.Str(tool, "description"), annotationsOf(tool))
 }
 
 // annotationsOf reads a tool's annotations, nil when absent.

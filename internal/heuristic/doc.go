@@ -9,9 +9,12 @@
 // subordinate clauses ("… showing the changes") do not count. Verbs are
 // strong (hardly ever anything else: "delete", "send") or weak (as often
 // nouns: "message", "clear"), which count only where a verb stands.
-// [ClassifyWithAnnotations] shows both facts apart: what the server claims
-// (its annotations with the spec defaults) and what the words say; where
-// they disagree it reports a conflict. Measured on a corpus of real
+// A strong verb standing as an object ("Get details of a commit") leaves
+// the reading open: [ClassifyWithAnnotations] lets a declared
+// readOnlyHint: true settle it as read, and reads it as a change
+// otherwise. [ClassifyWithAnnotations] shows both facts apart: what the
+// server claims (its annotations with the spec defaults) and what the
+// words say; where they disagree it reports a conflict. Measured on a corpus of real
 // servers by TestCorpusLabels against hand labels.
 //
 // Signals are the six suspicious-text rules of surfaceprint §5.1

@@ -1,6 +1,7 @@
 package heuristic
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -15,6 +16,14 @@ type Reading struct {
 	Verb string `json:"verb,omitempty"`
 	// Where is "name" or "description".
 	Where string `json:"where,omitempty"`
+	// Object is the most dangerous action named by a strong verb of the
+	// name or the main clause that stands where an object does ("Get the
+	// commits", "get_merge_request", "Download an uploaded file"), with
+	// that verb's base form and where it stood: a hint the words leave
+	// open, which [ClassifyWithAnnotations] lets the server's claim settle.
+	Object      Action `json:"object,omitempty"`
+	ObjectWord  string `json:"objectWord,omitempty"`
+	ObjectWhere string `json:"objectWhere,omitempty"`
 }
 
 // Risk is the reading's label, or "" when it read no verb.
@@ -27,12 +36,26 @@ func (r Reading) Risk() Risk {
 
 // ReadTool reads a tool as a reviewer does:
 //
-//   - the name's verb: its first word that is a verb (any verb), and any
-//     strong verb in it ("get_and_delete");
 //   - the description's main clause: its first sentence up to the first
 //     subordinate clause ("… to show", "… showing", "… that", "… when",
-//     "(…)"), whose leading verb counts even if weak ("Clear the …"), and
-//     whose other strong verbs count too ("Create a file or overwrite …");
+//     "(…)"). Its verbs are the leading verb (even if weak: "Clear the
+//     …", after an adverb: "Permanently delete …"), the verbs coordinated
+//     with it in the same form ("List, create, close, or select …",
+//     "Create a file or overwrite …") and the items of a list after a
+//     colon ("Manage branches: list, create, delete"). Other words of the
+//     clause are its objects ("Get list of commits", "Download an
+//     uploaded file"), not verbs. After a light verb ("Perform click",
+//     "Take a screenshot", "Make line-based edits") the action noun is
+//     the verb. A reading verb with "a new …" as its object creates
+//     ("Open a new tab"). A clause that does not lead with a verb ("The
+//     server deletes …") counts every strong verb in it.
+//   - the name's verb: its first word that is a verb ("browser_click",
+//     "git_add", after product nouns) and a strong verb coordinated with
+//     it ("get_and_delete", "create_or_update"). A weak word ("log",
+//     "post", "messages") is as often a noun: it counts only in its base
+//     form, and after the name's first word only when the description's
+//     main clause holds no verb to say what the tool does ("pods_log":
+//     "Get the logs of a pod" reads).
 //
 // Of everything read, the most dangerous action wins: a mutating,
 // deleting, sending or executing verb in the main clause beats a reading
@@ -40,34 +63,184 @@ func (r Reading) Risk() Risk {
 // ("… returns a diff showing the changes", "… before you clear it").
 func ReadTool(name, description string) Reading {
 	best := Reading{}
-	consider := func(ws []string, where string, firstWeak bool) {
-		for i, w := range ws {
-			a, base, weak := VerbAction(w)
-			if a == ActionNone || (weak && !(firstWeak && i == 0)) {
-				continue
+	consider := func(vs []string, where string) {
+		for _, w := range vs {
+			a, base, _ := VerbAction(w)
+			if w == newWord {
+				a, base = ActionWrite, newWord
 			}
 			if danger(a) > danger(best.Action) {
 				best = Reading{Action: a, Verb: base, Where: where}
 			}
 		}
 	}
-	consider(nameVerbWords(name), "name", true)
-	consider(words(mainClause(description)), "description", true)
+	head, items := mainClause(description)
+	desc := clauseVerbs(head, items)
+	nv := nameVerbs(name, len(desc) == 0)
+	consider(nv, "name")
+	consider(desc, "description")
+	object := func(ws, verbs []string, where string) {
+		for _, w := range ws {
+			if w == "," {
+				break
+			}
+			a, base, weak := VerbAction(w)
+			if weak || slices.Contains(verbs, w) || !a.Changes() {
+				continue
+			}
+			if danger(a) > danger(best.Object) {
+				best.Object, best.ObjectWord, best.ObjectWhere = a, base, where
+			}
+		}
+	}
+	object(words(name), nv, "name")
+	object(clauseTokens(head), desc, "description")
 	return best
 }
 
-// nameVerbWords returns a name's words from its first verb on: a name
-// usually reads product_verb_object ("browser_click", "git_add",
-// "firecrawl_scrape"), so the leading nouns are skipped, and its first verb
-// is the one that counts even if weak.
-func nameVerbWords(name string) []string {
+// newWord stands for "a new …" after a reading verb: the verb creates.
+const newWord = "new"
+
+// nameVerbs returns the verbs of a tool's name: its first verb (a name
+// usually reads product_verb_object: "browser_click", "git_add",
+// "firecrawl_scrape", so leading nouns are skipped) and the strong verbs
+// coordinated with it by "and", "or" or "then". A weak verb counts only
+// in its base form, and after the name's first word only with weak set
+// ("start_thinking" leads with its verb; "pods_log" and
+// "API-post-search" are read by their description otherwise).
+func nameVerbs(name string, weak bool) []string {
 	ws := words(name)
 	for i, w := range ws {
-		if a, _, _ := VerbAction(w); a != ActionNone {
-			return ws[i:]
+		a, base, isWeak := VerbAction(w)
+		if a == ActionNone || (isWeak && (base != w || (i > 0 && !weak))) {
+			continue
 		}
+		out := []string{w}
+		for j := i + 1; j < len(ws); j++ {
+			if !conjunctions[ws[j-1]] {
+				continue
+			}
+			if a, _, isWeak := VerbAction(ws[j]); a != ActionNone && !isWeak {
+				out = append(out, ws[j])
+			}
+		}
+		return out
 	}
 	return nil
+}
+
+// conjunctions join coordinated verbs: "get_and_delete", "Create or
+// update", "List, create, close, or select".
+var conjunctions = map[string]bool{"and": true, "or": true, "then": true, ",": true, "&": true, "/": true}
+
+// lightVerbs carry no action of their own: the noun after them does
+// ("Perform click", "Take a screenshot", "Make line-based edits").
+var lightVerbs = map[string]bool{"perform": true, "performs": true, "make": true, "makes": true, "take": true, "takes": true, "do": true, "does": true}
+
+// clauseVerbs returns the verbs of a main clause as [ReadTool] reads
+// them, with the items of a list after its colon.
+func clauseVerbs(head string, items []string) []string {
+	toks := clauseTokens(head)
+	i := 0
+	for i < len(toks) && isAdverb(toks[i]) {
+		i++
+	}
+	var out []string
+	if i < len(toks) && lightVerbs[toks[i]] {
+		for _, w := range toks[i+1:] {
+			if w == "," {
+				break
+			}
+			if a, _, _ := VerbAction(w); a != ActionNone {
+				out = append(out, w)
+				break
+			}
+		}
+	} else if a, base, _ := VerbAction(tokAt(toks, i)); a != ActionNone {
+		out = append(out, toks[i])
+		form := formOf(toks[i], base)
+		for j := i + 1; j < len(toks); j++ {
+			w := toks[j]
+			if a == ActionRead && w == newWord && tokAt(toks, j-1) == "a" {
+				out = append(out, newWord)
+				continue
+			}
+			if !conjunctions[w] {
+				continue
+			}
+			k := j + 1
+			for k < len(toks) && (conjunctions[toks[k]] || isAdverb(toks[k])) {
+				k++
+			}
+			if ca, cbase, _ := VerbAction(tokAt(toks, k)); ca != ActionNone && formOf(toks[k], cbase) == form {
+				out = append(out, toks[k])
+				j = k
+			} else if w == "," {
+				break
+			}
+		}
+	} else {
+		// No leading verb: every strong verb up to the first comma.
+		for _, w := range toks {
+			if w == "," {
+				break
+			}
+			if a, _, weak := VerbAction(w); a != ActionNone && !weak {
+				out = append(out, w)
+			}
+		}
+	}
+	// A list's items lead with their verbs; a weak word counts only in its
+	// base form ("list, create, delete", not "markdown, links, screenshots").
+	for _, it := range items {
+		w := strings.ToLower(firstWord(it))
+		if a, base, weak := VerbAction(w); a != ActionNone && (!weak || base == w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// clauseTokens splits a clause into words, with "," for each comma.
+func clauseTokens(s string) []string {
+	var out []string
+	for i, part := range strings.Split(s, ",") {
+		if i > 0 {
+			out = append(out, ",")
+		}
+		out = append(out, words(part)...)
+	}
+	return out
+}
+
+func tokAt(toks []string, i int) string {
+	if i < 0 || i >= len(toks) {
+		return ""
+	}
+	return toks[i]
+}
+
+// isAdverb: a word ending in -ly that is no verb ("permanently",
+// "recursively"; "apply" is a verb).
+func isAdverb(w string) bool {
+	a, _, _ := VerbAction(w)
+	return a == ActionNone && len(w) > 3 && strings.HasSuffix(w, "ly")
+}
+
+// formOf says which form of its base verb a word is: "base", "s", "ing"
+// or "ed" (irregular past forms included), so that coordinated verbs
+// agree with the leading one ("Reads and updates", not "Get … or
+// commits").
+func formOf(w, base string) string {
+	switch {
+	case w == base:
+		return "base"
+	case strings.HasSuffix(w, "ing"):
+		return "ing"
+	case strings.HasSuffix(w, "s"):
+		return "s"
+	}
+	return "ed"
 }
 
 // subordinators end the main clause of a description's first sentence.
@@ -80,8 +253,10 @@ var subordinators = []string{
 
 // mainClause returns the main clause of a description: its first sentence
 // up to the first subordinate clause or parenthesis, after a leading
-// "Product |" label or "Use this tool to" preamble.
-func mainClause(desc string) string {
+// "Product |" label or "Use this tool to" preamble, and the items of a
+// list after its colon, each cut the same way. Commas stay in the head
+// (a series of verbs: "List, create, close, or select a tab").
+func mainClause(desc string) (head string, items []string) {
 	s := strings.TrimSpace(desc)
 	if i := strings.Index(s, "|"); i >= 0 && i < 40 {
 		s = strings.TrimSpace(s[i+1:])
@@ -95,7 +270,7 @@ func mainClause(desc string) string {
 			end = i
 		}
 	}
-	s = strings.TrimSuffix(s[:end], ".")
+	s = dropParentheses(strings.TrimSuffix(s[:end], "."))
 	lower := " " + strings.ToLower(s) + " "
 	for _, p := range []string{"use this tool to ", "this tool ", "a tool to ", "tool to ", "allows you to ", "lets you ", "used to ", "you can "} {
 		if strings.HasPrefix(lower, " "+p) {
@@ -103,8 +278,8 @@ func mainClause(desc string) string {
 			break
 		}
 	}
-	head, list, hasList := strings.Cut(s, ":")
-	cut := func(t string) string {
+	h, list, hasList := strings.Cut(s, ":")
+	cut := func(t string, commas bool) string {
 		l := " " + strings.ToLower(t) + " "
 		end := len(l)
 		for _, m := range subordinators {
@@ -112,25 +287,47 @@ func mainClause(desc string) string {
 				end = i
 			}
 		}
-		for _, m := range []string{"(", ",", ";", " - ", " — ", "`"} {
+		for _, m := range []string{"(", ";", " - ", " — ", "`"} {
 			if i := strings.Index(l, m); i >= 0 && i < end {
 				end = i
 			}
 		}
+		if i := strings.Index(l, ","); !commas && i >= 0 && i < end {
+			end = i
+		}
 		return strings.TrimSpace(l[:end])
 	}
-	out := cut(head)
+	head = cut(h, true)
 	if hasList {
 		// Each item of a list after a colon is a clause of its own.
 		for _, item := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ';' }) {
 			item = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(item), "or "))
 			item = strings.TrimPrefix(item, "and ")
-			if c := cut(item); c != "" {
-				out += " " + firstWord(c)
+			if c := cut(item, false); c != "" {
+				items = append(items, c)
 			}
 		}
 	}
-	return out
+	return head, items
+}
+
+// dropParentheses removes parenthesised asides ("List issues (default:
+// created by the current user)"): they are not the main clause, and a
+// colon inside one starts no list. An unclosed parenthesis ends the text.
+func dropParentheses(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func firstWord(s string) string {

@@ -29,14 +29,12 @@ func (r Risk) Rank() int {
 	return 1
 }
 
-// ClassifyTool labels a tool from its name and description as [ReadTool]
-// reads them; a tool whose name and main clause hold no known verb is
-// write (surfaceprint's default: unknown is write).
+// ClassifyTool labels a tool from its name and description alone, as
+// [ClassifyWithAnnotations] does for a tool without annotations; a tool
+// whose name and main clause hold no known verb is write (surfaceprint's
+// default: unknown is write).
 func ClassifyTool(name, description string) Risk {
-	if r := ReadTool(name, description).Risk(); r != "" {
-		return r
-	}
-	return Write
+	return ClassifyWithAnnotations(name, description, nil).Risk
 }
 
 // words splits text into lowercase words: at every rune that is not a
@@ -124,6 +122,10 @@ type Label struct {
 // reading decides Risk when it read a verb; declared annotations decide
 // when the words say nothing ("A detailed tool for dynamic problem
 // solving", readOnlyHint: true, is read); otherwise the tool is write.
+// Where the verbs read but a write, delete, send or execute verb stands
+// as their object ([Reading].Object: "Get details of a commit"), the
+// words leave it open: a declared readOnlyHint: true settles it as read,
+// anything else (absent readOnlyHint is false) as the object's action.
 // A disagreement between a declared hint and the words is Conflict.
 func ClassifyWithAnnotations(name, description string, ann *mcp.ToolAnnotations) Label {
 	rd := ReadTool(name, description)
@@ -141,6 +143,10 @@ func ClassifyWithAnnotations(name, description string, ann *mcp.ToolAnnotations)
 		l.Annotated = Destructive
 	default:
 		l.Annotated = Write
+	}
+	claimsRead := ann != nil && ann.ReadOnlyHint != nil && *ann.ReadOnlyHint
+	if l.Heuristic == Read && rd.Object.Changes() && !claimsRead {
+		l.Heuristic, l.Action, l.Word, l.Where = rd.Object.Risk(), rd.Object, rd.ObjectWord, rd.ObjectWhere
 	}
 	switch {
 	case l.Heuristic != "":

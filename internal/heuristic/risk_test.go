@@ -58,10 +58,34 @@ func TestClassifyTool(t *testing.T) {
 		{"test_trigger_tool_change", "Mutates the tool list to trigger a notifications/tools/list_changed", Write},
 		{"write_file", "Create a new file or completely overwrite an existing file with new content.", Destructive},
 		{"git_branch", "Manage branches: list all branches, show current branch, create a new branch, delete a branch", Destructive},
-		{"generate_pie_chart", "Generate a pie chart to show the proportion of parts", Write}, // "show" is subordinate; "generate" is no verb here
+		{"generate_pie_chart", "Generate a pie chart to show the proportion of parts", Read}, // "show" is subordinate; "generate" returns what it makes
 		{"browser_click", "Perform click on a web page", Write},
 		{"run-code", "Run code snippet and return the result.", Write},
 		{"get_report", "Get the report, which is updated hourly", Read},
+		// The name's first verb is its verb; later words are its object
+		// unless coordinated ("get_and_delete" above).
+		{"get_merge_request_note", "", Write},                              // "merge" is an object: without a read-only claim it stays open, so write
+		{"list_commits", "List commits", Write},                            // likewise
+		{"pods_log", "Get the logs of a pod", Read},                        // a weak word after the first is a noun when the description has a verb
+		{"nodes_log", "", Write},                                           // … and a verb when it has none
+		{"API-post-search", "Notion | Search by title", Read},              // a product label before "|" is skipped
+		{"browser_console_messages", "Returns all console messages", Read}, // weak words count in their base form only
+		{"start_thinking", "Begin a session", Write},                       // a weak verb leading the name counts
+		// The description's verbs: its leading verb and the verbs
+		// coordinated with it in the same form.
+		{"browser_tabs", "List, create, close, or select a browser tab.", Write},
+		{"tabs", "Lists and deletes tabs", Destructive},
+		{"diffs", "Get diffs between two branches or commits", Write}, // "commits" does not agree with "Get": an object, open without a claim
+		{"search_files", "Recursively search for files", Read},        // an adverb before the verb
+		{"notes", "Permanently delete a note", Destructive},
+		{"browser_take_screenshot", "Take a screenshot of the current page", Read}, // a light verb: the noun is the action
+		{"browser_drag", "Perform drag and drop between two elements", Write},
+		{"new_page", "Open a new tab and load a URL.", Write},                                     // a reading verb whose object is new creates
+		{"list_issues", "List issues (default: created by current user). It is read-only.", Read}, // a colon in parentheses starts no list
+		{"scrape", "Scrape one URL and return its content: markdown, links, screenshots.", Read},
+		{"set_page", "Replaces the content of one page", Destructive},
+		{"evaluate_script", "Evaluate JavaScript inside the target page", Write},
+		{"simple greeting", "", Read},
 	}
 	for _, tt := range tests {
 		if got := ClassifyTool(tt.name, tt.desc); got != tt.want {
@@ -115,6 +139,10 @@ func TestClassifyWithAnnotations(t *testing.T) {
 			Label{Risk: Write, Source: SourceDefault, Annotated: Destructive, OpenWorld: true}},
 		{"send from the description", "notes", "Sends the note to a channel", nil,
 			Label{Risk: Write, Source: SourceHeuristic, Annotated: Destructive, OpenWorld: true, Heuristic: Write, Action: ActionSend, Word: "send", Where: "description"}},
+		{"an object word, settled by a read-only claim", "get_commit", "Get details of a specific commit", &mcp.ToolAnnotations{ReadOnlyHint: &tr},
+			Label{Risk: Read, Source: SourceHeuristic, Annotated: Read, Declared: true, OpenWorld: true, Heuristic: Read, Action: ActionRead, Word: "get", Where: "name"}},
+		{"an object word, not settled: absent readOnlyHint is false", "get_commit", "Get details of a specific commit", &mcp.ToolAnnotations{DestructiveHint: &fa},
+			Label{Risk: Write, Source: SourceHeuristic, Annotated: Write, Declared: true, OpenWorld: true, Heuristic: Write, Action: ActionWrite, Word: "commit", Where: "name"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
