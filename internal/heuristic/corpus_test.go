@@ -326,15 +326,15 @@ func TestCorpusLabels(t *testing.T) {
 		}
 	}
 	// Issue 24 asks for read recall >= 90 % and agreement >= 95 % here;
-	// measured: 87.6 % and 84.9 % (the first reviewer's reading: 78.4 %
+	// measured: 93.8 % and 89.7 % (the first reviewer's reading: 78.4 %
 	// and 77.8 %; the word rules before it: 45.4 % and 39.7 %). The floors
 	// below pin what is reached, so that a change can only raise them; the
-	// issue's targets are not met yet.
-	if _, r, _, _ := held.precisionRecall(heuristic.Read); r < 0.87 {
-		t.Errorf("held out: read recall %.1f%%, want at least 87%% (issue 24's target: 90%%)", 100*r)
+	// agreement target is not met yet.
+	if _, r, _, _ := held.precisionRecall(heuristic.Read); r < 0.93 {
+		t.Errorf("held out: read recall %.1f%%, want at least 93%% (issue 24's target: 90%%)", 100*r)
 	}
-	if a := float64(held.agree) / float64(held.n); a < 0.84 {
-		t.Errorf("held out: agreement %.1f%%, want at least 84%% (issue 24's target: 95%%)", 100*a)
+	if a := float64(held.agree) / float64(held.n); a < 0.89 {
+		t.Errorf("held out: agreement %.1f%%, want at least 89%% (issue 24's target: 95%%)", 100*a)
 	}
 }
 

@@ -77,6 +77,10 @@ func ReadTool(name, description string) Reading {
 	head, items := mainClause(description)
 	desc := clauseVerbs(head, items)
 	nv := nameVerbs(name, len(desc) == 0)
+	arith := arithmetic(head)
+	if arith {
+		nv, desc = computes(nv), computes(desc)
+	}
 	consider(nv, "name")
 	consider(desc, "description")
 	object := func(ws, verbs []string, where string) {
@@ -85,7 +89,7 @@ func ReadTool(name, description string) Reading {
 				break
 			}
 			a, base, weak := VerbAction(w)
-			if weak || slices.Contains(verbs, w) || !a.Changes() {
+			if weak || slices.Contains(verbs, w) || !a.Changes() || (arith && base == "add") {
 				continue
 			}
 			if danger(a) > danger(best.Object) {
@@ -96,6 +100,35 @@ func ReadTool(name, description string) Reading {
 	object(words(name), nv, "name")
 	object(clauseTokens(head), desc, "description")
 	return best
+}
+
+// arithmetic reports whether a main clause adds numbers ("Adds two
+// numbers", "Add a and b, two integers"): "add" computes there, as
+// "multiply" and "subtract" do, and changes nothing.
+func arithmetic(head string) bool {
+	ws := words(head)
+	if len(ws) == 0 || (ws[0] != "add" && ws[0] != "adds") {
+		return false
+	}
+	for _, w := range ws[1:] {
+		switch w {
+		case "number", "numbers", "integer", "integers", "float", "floats":
+			return true
+		}
+	}
+	return false
+}
+
+// computes reads "add" as "calculate" in a clause that adds numbers.
+func computes(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, w := range vs {
+		if _, base, _ := VerbAction(w); base == "add" {
+			w = "calculate"
+		}
+		out[i] = w
+	}
+	return out
 }
 
 // newWord stands for "a new …" after a reading verb: the verb creates.

@@ -86,6 +86,8 @@ func TestClassifyTool(t *testing.T) {
 		{"set_page", "Replaces the content of one page", Destructive},
 		{"evaluate_script", "Evaluate JavaScript inside the target page", Write},
 		{"simple greeting", "", Read},
+		{"add", "Adds two numbers", Read}, // arithmetic computes
+		{"add", "Adds a row to the sheet", Write},
 	}
 	for _, tt := range tests {
 		if got := ClassifyTool(tt.name, tt.desc); got != tt.want {

@@ -92,10 +92,10 @@ var verbs = []struct {
 			"echo", "render", "download", "scan", "peek", "poll", "estimate", "predict", "grep", "explore",
 			"discover", "lint", "measure", "multiply", "divide", "subtract", "translate", "detect", "extract",
 			"recommend", "suggest", "load", "display", "retrieve", "look", "see", "ask", "think", "provide",
-			"demonstrate", "simulate", "enumerate", "scrape", "crawl", "generate", "greet"},
+			"demonstrate", "simulate", "enumerate", "scrape", "crawl", "generate", "greet", "elicit"},
 		[]string{"count", "check", "diff", "print", "test", "status", "watch", "wait", "sleep", "plan",
 			"screenshot", "snapshot", "capture", "info", "stat", "tree", "format", "sum", "open", "report",
-			"return"}},
+			"return", "sample"}},
 }
 
 // irregular lists inflections that do not follow the rules of [inflect].
