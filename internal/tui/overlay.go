@@ -74,12 +74,7 @@ func (m *Model) buildOverlay() {
 			title, lines = "FRAME", []string{"frame no longer held; it is in the session log"}
 			break
 		}
-		idx, total := 0, len(m.str.Rows())
-		for i, x := range m.str.Rows() {
-			if x == r {
-				idx = i + 1
-			}
-		}
+		idx, total := m.str.FrameIndex(r)
 		title, lines, plain = overlays.Inspector(m.c, ss, r, m.inspectedRecord(r), idx, total)
 	case overlays.KindCaps:
 		cs, _ := m.st.Calls(id)

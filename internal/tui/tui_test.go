@@ -167,6 +167,9 @@ func TestEmptyState(t *testing.T) {
 	// by flag.
 	hs.want("mcpward wrap <server> [--client <client>]")
 	hs.wantNot("wrap <client> <server>")
+	// Every hint fits 80 columns whole: none is cut with "…".
+	hs.want("route a server of a client's config through it", "a scripted session")
+	hs.wantNot("…")
 	hs.keys("y")
 	if len(hs.copied) != 1 || !strings.Contains(hs.copied[0], "mcpward proxy") {
 		t.Errorf("copied = %q, want the snippet", hs.copied)

@@ -17,7 +17,9 @@ import (
 	"github.com/mcpward/mcpward/internal/tui/store"
 )
 
-// Inspector shows one frame: a title line (FRAME i/N, direction, method,
+// Inspector shows one frame: a title line (FRAME i/N: the frame's place
+// among the N wire frames shown, the count of the stream footer's
+// "frames N/total"; "–" for a record that is not a wire frame; direction, method,
 // id, duration, status, the request ⇄ response pair), HTTP headers, and
 // the body as pretty JSON with line numbers. rec is the row's record (nil:
 // no longer held by the source).
@@ -42,7 +44,11 @@ func Inspector(c common.Common, ss *store.Session, r *store.Row, rec *session.Re
 	if r.Tool != "" {
 		method += " " + r.Tool
 	}
-	title := fmt.Sprintf("FRAME %d/%d  %s %s  id %s  %s  %s  %s  %s", index, total, format.Glyph(r), method,
+	place := fmt.Sprintf("FRAME %d/%d", index, total)
+	if index == 0 {
+		place = fmt.Sprintf("FRAME –/%d (not a wire frame)", total) // a start, exit or stderr record, a batch's later element
+	}
+	title := fmt.Sprintf("%s  %s %s  id %s  %s  %s  %s  %s", place, format.Glyph(r), method,
 		orDash(r.ID), orDash(format.Duration(r, c.Now())), orDash(store.Status(r)), pair,
 		r.Time.Format("2006-01-02 15:04:05.000"))
 	var lines, plain []string

@@ -223,8 +223,12 @@ func (p *Page) empty() string {
 	b.WriteString(p.c.Styles.Bright.Render("No sessions yet."))
 	b.WriteString("\n\nRecord one by putting mcpward in front of a server:\n\n")
 	b.WriteString("  mcpward proxy -- <server command>\n")
-	b.WriteString("  mcpward wrap <server> [--client <client>]   (route a server of a client's config through it)\n")
-	b.WriteString("  mcpward demo --ui                           (a scripted session)\n")
+	// Each explanation on its own line: the commands and their words fit
+	// an 80-column terminal whole (the golden at 80x24 pins it).
+	b.WriteString("  mcpward wrap <server> [--client <client>]\n")
+	b.WriteString("      route a server of a client's config through it\n")
+	b.WriteString("  mcpward demo --ui\n")
+	b.WriteString("      a scripted session\n")
 	return b.String()
 }
 

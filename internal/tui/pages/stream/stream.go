@@ -141,6 +141,24 @@ func dur(r *store.Row, now time.Time) time.Duration {
 // Rows returns the visible rows in table order.
 func (p *Page) Rows() []*store.Row { return p.rows }
 
+// FrameIndex returns r's place among the wire frames shown (1-based; 0
+// when r is not a shown wire frame: a start, exit or stderr record, a
+// batch's later element) and how many wire frames are shown. The footer
+// and the inspector both count with it, so "FRAME i/n" and "frames n/total"
+// count the same frames (calls.Session.Frames' kind).
+func (p *Page) FrameIndex(r *store.Row) (index, shown int) {
+	for _, x := range p.rows {
+		if !x.WireFrame {
+			continue
+		}
+		shown++
+		if x == r {
+			index = shown
+		}
+	}
+	return index, shown
+}
+
 // Selected returns the row under the cursor.
 func (p *Page) Selected() *store.Row {
 	if p.tbl.Cursor >= 0 && p.tbl.Cursor < len(p.rows) {
@@ -276,12 +294,7 @@ func (p *Page) Footer() string {
 	if ss == nil {
 		return ""
 	}
-	shown := 0
-	for _, r := range p.rows {
-		if r.WireFrame {
-			shown++
-		}
-	}
+	_, shown := p.FrameIndex(nil)
 	s := fmt.Sprintf("frames %d/%d", shown, ss.Frames)
 	if ss.Dropped > 0 {
 		s += fmt.Sprintf(" (%d older not held)", ss.Dropped)
