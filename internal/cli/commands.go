@@ -22,6 +22,7 @@ import (
 	remotecmd "github.com/mcpward/mcpward/internal/cli/remote"
 	"github.com/mcpward/mcpward/internal/cli/report"
 	rulescmd "github.com/mcpward/mcpward/internal/cli/rules"
+	scancmd "github.com/mcpward/mcpward/internal/cli/scan"
 	servecmd "github.com/mcpward/mcpward/internal/cli/serve"
 	"github.com/mcpward/mcpward/internal/cli/sessions"
 	sitecmd "github.com/mcpward/mcpward/internal/cli/site"
@@ -41,6 +42,7 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		check.NewCmdCheck(f, nil),
 		ci.NewCmdCI(f, func(f *cmdutil.Factory) *cobra.Command { return check.NewCmdCheck(f, nil) }),
 		diffcmd.NewCmdDiff(f, nil),
+		scancmd.NewCmdScan(f, nil),
 		fixturecmd.NewCmdFixture(f),
 		report.NewCmdReport(f, nil),
 		compatcmd.NewCmdCompat(f, nil),

@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/heuristic"
@@ -14,14 +13,14 @@ var (
 	// untrusted: text third parties wrote (web pages, search results,
 	// e-mail, issues, chat, tickets, logs, error reports, other people's
 	// repositories).
-	reUntrusted = regexp.MustCompile(`\b(?:urls?|internet|web|websites?|web ?pages?|pages?|e-?mails?|mailbox|inbox|messages?|issues?|tickets?|comments?|logs?|stack traces?|error reports?|github|repositor(?:y|ies)|tweets?|posts?|reviews?|feeds?|rss|search results)\b`)
+	reUntrusted = lazyRe{src: `\b(?:urls?|internet|web|websites?|web ?pages?|pages?|e-?mails?|mailbox|inbox|messages?|issues?|tickets?|comments?|logs?|stack traces?|error reports?|github|repositor(?:y|ies)|tweets?|posts?|reviews?|feeds?|rss|search results)\b`}
 	// private: the user's own non-public data.
-	rePrivate = regexp.MustCompile(`\b(?:files?|file system|filesystem|director(?:y|ies)|folders?|databases?|sql|mailbox|e-?mails?|inbox|private|calendars?|events? of the user|notes?|knowledge graph|graph|pods?|namespaces?|clusters?|secrets?|jira|confluence|linear|user'?s?)\b`)
+	rePrivate = lazyRe{src: `\b(?:files?|file system|filesystem|director(?:y|ies)|folders?|databases?|sql|mailbox|e-?mails?|inbox|private|calendars?|events? of the user|notes?|knowledge graph|graph|pods?|namespaces?|clusters?|secrets?|jira|confluence|linear|user'?s?)\b`}
 	// outbound: a message, post, comment, issue or invitation others read,
 	// a request to an address the model chooses, a shell.
-	reOutbound = regexp.MustCompile(`\b(?:comments?|invit(?:e|es|ation|ations)|issues?|pull requests?|messages?|posts?|tweets?|shell|commands?)\b`)
-	reURL      = regexp.MustCompile(`\burls?\b|\bhttps? requests?\b|\bwebhooks?\b`)
-	reGoes     = regexp.MustCompile(`\b(?:fetch(?:es)?|navigate[sd]?|request|requests|call|calls|open|opens|post|posts|send|sends)\b`)
+	reOutbound = lazyRe{src: `\b(?:comments?|invit(?:e|es|ation|ations)|issues?|pull requests?|messages?|posts?|tweets?|shell|commands?)\b`}
+	reURL      = lazyRe{src: `\burls?\b|\bhttps? requests?\b|\bwebhooks?\b`}
+	reGoes     = lazyRe{src: `\b(?:fetch(?:es)?|navigate[sd]?|request|requests|call|calls|open|opens|post|posts|send|sends)\b`}
 )
 
 // A roles value says which roles of a toxic flow a tool can play.

@@ -3,6 +3,7 @@ package scan
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -241,21 +242,23 @@ func hiddenAfterWhitespace(s string) (string, bool) {
 // them: the Cyrillic, Greek, Armenian and other look-alikes of UTS #39's
 // confusables table that occur in identifiers, and the full-width forms
 // (by arithmetic).
-var confusables = map[rune]rune{
-	// Cyrillic.
-	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd',
-	'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'ӏ': 'l', 'ո': 'n', 'ɡ': 'g', 'ѵ': 'v', 'ү': 'y', 'ԍ': 'g', 'ь': 'b',
-	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X',
-	'І': 'I', 'Ј': 'J', 'Ѕ': 'S', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W', 'Ү': 'Y',
-	// Greek.
-	'ο': 'o', 'α': 'a', 'ν': 'v', 'ρ': 'p', 'τ': 't', 'ι': 'i', 'κ': 'k', 'χ': 'x', 'υ': 'u', 'ϲ': 'c', 'ϳ': 'j',
-	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
-	'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
-	// Latin look-alikes and others.
-	'ı': 'i', 'ȷ': 'j', 'ℓ': 'l', 'ꓲ': 'l', 'ꭰ': 'D', 'Ꭺ': 'A', 'Ꮯ': 'C', 'Ꭼ': 'E', 'Ꮋ': 'H', 'Ꮶ': 'K',
-	'Ꮇ': 'M', 'Ꮲ': 'P', 'Ꮪ': 'S', 'Ꭲ': 'T', 'ʏ': 'y', 'ɑ': 'a', 'օ': 'o', 'ս': 'u', 'ց': 'g', 'հ': 'h',
-	'‐': '-', '‑': '-', '‒': '-', '–': '-', '−': '-', '＿': '_', 'ǀ': 'l',
-}
+var confusables = sync.OnceValue(func() map[rune]rune {
+	return map[rune]rune{
+		// Cyrillic.
+		'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd',
+		'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'ӏ': 'l', 'ո': 'n', 'ɡ': 'g', 'ѵ': 'v', 'ү': 'y', 'ԍ': 'g', 'ь': 'b',
+		'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X',
+		'І': 'I', 'Ј': 'J', 'Ѕ': 'S', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W', 'Ү': 'Y',
+		// Greek.
+		'ο': 'o', 'α': 'a', 'ν': 'v', 'ρ': 'p', 'τ': 't', 'ι': 'i', 'κ': 'k', 'χ': 'x', 'υ': 'u', 'ϲ': 'c', 'ϳ': 'j',
+		'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
+		'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
+		// Latin look-alikes and others.
+		'ı': 'i', 'ȷ': 'j', 'ℓ': 'l', 'ꓲ': 'l', 'ꭰ': 'D', 'Ꭺ': 'A', 'Ꮯ': 'C', 'Ꭼ': 'E', 'Ꮋ': 'H', 'Ꮶ': 'K',
+		'Ꮇ': 'M', 'Ꮲ': 'P', 'Ꮪ': 'S', 'Ꭲ': 'T', 'ʏ': 'y', 'ɑ': 'a', 'օ': 'o', 'ս': 'u', 'ց': 'g', 'հ': 'h',
+		'‐': '-', '‑': '-', '‒': '-', '–': '-', '−': '-', '＿': '_', 'ǀ': 'l',
+	}
+})
 
 // skeleton maps each confusable character of a name to the ASCII it
 // looks like (UTS #39's skeleton, restricted to the look-alikes of ASCII,
@@ -278,7 +281,7 @@ func skeleton(name string) string {
 			b.WriteRune(r - 0xFF01 + '!')
 		case isTag(r) || isZeroWidth(r) || isBidi(r) || isVSSupplement(r):
 		default:
-			if c, ok := confusables[r]; ok {
+			if c, ok := confusables()[r]; ok {
 				r = c
 			}
 			b.WriteRune(r)
@@ -312,7 +315,7 @@ func homoglyph(server, name string, skel map[string][]string) []Finding {
 
 func hasLookalike(name string) bool {
 	for _, r := range name {
-		if _, ok := confusables[r]; ok || (r >= 0xFF01 && r <= 0xFF5E) {
+		if _, ok := confusables()[r]; ok || (r >= 0xFF01 && r <= 0xFF5E) {
 			return true
 		}
 	}

@@ -2,34 +2,33 @@ package scan
 
 import (
 	"math"
-	"regexp"
 	"strings"
 )
 
 // A keyFormat is one well-known credential format.
 type keyFormat struct {
 	kind string
-	re   *regexp.Regexp
+	re   lazyRe
 	// random is the index of the submatch holding the random part, whose
 	// entropy is measured; 0 means the whole match.
 	random int
 }
 
 var keyFormats = []keyFormat{
-	{"GitHub token", regexp.MustCompile(`\b(gh[pousr]_([A-Za-z0-9]{36,}))\b`), 2},
-	{"GitHub fine-grained token", regexp.MustCompile(`\bgithub_pat_([A-Za-z0-9_]{60,})\b`), 1},
-	{"GitLab token", regexp.MustCompile(`\bglpat-([A-Za-z0-9_-]{20,})\b`), 1},
-	{"Slack token", regexp.MustCompile(`\bxox[abposr]-([0-9A-Za-z-]{20,})`), 1},
-	{"Stripe key", regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_([0-9A-Za-z]{20,})\b`), 1},
-	{"Anthropic key", regexp.MustCompile(`\bsk-ant-(?:api|admin)\d\d-([A-Za-z0-9_-]{32,})`), 1},
-	{"OpenAI key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?([A-Za-z0-9_-]{32,})`), 1},
-	{"AWS access key", regexp.MustCompile(`\b(?:AKIA|ASIA)([0-9A-Z]{16})\b`), 1},
-	{"Google API key", regexp.MustCompile(`\bAIza([0-9A-Za-z_-]{35})\b`), 1},
-	{"npm token", regexp.MustCompile(`\bnpm_([A-Za-z0-9]{36})\b`), 1},
-	{"Hugging Face token", regexp.MustCompile(`\bhf_([A-Za-z0-9]{30,})\b`), 1},
-	{"JSON Web Token", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.([A-Za-z0-9_-]{16,})`), 1},
-	{"private key", regexp.MustCompile(`-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----\s*([A-Za-z0-9+/=\s]{40,})`), 1},
-	{"password in a URL", regexp.MustCompile(`\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{1,64}:([^\s:/@]{6,128})@[a-z0-9.-]+`), 1},
+	{"GitHub token", lazyRe{src: `\b(gh[pousr]_([A-Za-z0-9]{36,}))\b`}, 2},
+	{"GitHub fine-grained token", lazyRe{src: `\bgithub_pat_([A-Za-z0-9_]{60,})\b`}, 1},
+	{"GitLab token", lazyRe{src: `\bglpat-([A-Za-z0-9_-]{20,})\b`}, 1},
+	{"Slack token", lazyRe{src: `\bxox[abposr]-([0-9A-Za-z-]{20,})`}, 1},
+	{"Stripe key", lazyRe{src: `\b(?:sk|rk|pk)_(?:live|test)_([0-9A-Za-z]{20,})\b`}, 1},
+	{"Anthropic key", lazyRe{src: `\bsk-ant-(?:api|admin)\d\d-([A-Za-z0-9_-]{32,})`}, 1},
+	{"OpenAI key", lazyRe{src: `\bsk-(?:proj-|svcacct-|admin-)?([A-Za-z0-9_-]{32,})`}, 1},
+	{"AWS access key", lazyRe{src: `\b(?:AKIA|ASIA)([0-9A-Z]{16})\b`}, 1},
+	{"Google API key", lazyRe{src: `\bAIza([0-9A-Za-z_-]{35})\b`}, 1},
+	{"npm token", lazyRe{src: `\bnpm_([A-Za-z0-9]{36})\b`}, 1},
+	{"Hugging Face token", lazyRe{src: `\bhf_([A-Za-z0-9]{30,})\b`}, 1},
+	{"JSON Web Token", lazyRe{src: `\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.([A-Za-z0-9_-]{16,})`}, 1},
+	{"private key", lazyRe{src: `-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----\s*([A-Za-z0-9+/=\s]{40,})`}, 1},
+	{"password in a URL", lazyRe{src: `\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{1,64}:([^\s:/@]{6,128})@[a-z0-9.-]+`}, 1},
 }
 
 // placeholderWords mark an example value, not a credential.
@@ -44,7 +43,8 @@ func secrets(s string) []string {
 		return nil
 	}
 	var out []string
-	for _, k := range keyFormats {
+	for i := range keyFormats {
+		k := &keyFormats[i]
 		for _, m := range k.re.FindAllStringSubmatchIndex(s, -1) {
 			whole := s[m[0]:m[1]]
 			random := whole

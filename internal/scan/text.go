@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,7 +13,7 @@ import (
 var (
 	// addr: the text speaks to the model ("Assistant:", "Note to the AI
 	// model", "the model must", "your new task").
-	reAddr = regexp.MustCompile(`(?:^|[(\[<:>!—–-]\s*)(?:dear\s+|hey\s+|hi\s+)?(?:the\s+)?(?:ai\s+)?(?:assistant|model|llm|agent|claude|chatgpt|copilot)\s*[:,]` +
+	reAddr = lazyRe{src: `(?:^|[(\[<:>!—–-]\s*)(?:dear\s+|hey\s+|hi\s+)?(?:the\s+)?(?:ai\s+)?(?:assistant|model|llm|agent|claude|chatgpt|copilot)\s*[:,]` +
 		`|\b(?:note|attention|message|instructions?|reminder|warning)\s+(?:to|for)\s+(?:the\s+|any\s+)?(?:ai|assistant|model|llm|agent|language model)s?\b` +
 		`|\battention[\s,:]+(?:the\s+)?(?:ai|llm|assistant|model|agent)s?\b` +
 		`|(?:^|[(\[]\s*)(?:system|assistant)(?:\s+(?:message|prompt|note|instruction))?\s*:` +
@@ -27,9 +26,9 @@ var (
 		`|\bthe (?:ai|assistant|llm|model)'s\s+(?:task|job|instructions?)\b|\byou are (?:a|an|now) (?:helpful |new |different )?(?:ai|assistant|agent|bot|model)\b` +
 		`|\b(?:act|behave|respond) as (?:if|though|an?)\b|\bpretend (?:to|that|you)\b|\bthe user wants you to\b` +
 		`|\b(?:the\s+)?ai(?:\s+agents?)?\s+(?:must|should|shall|needs to|has to|is required to)\b|\byou are now (?:in|a|an|the|my)\b` +
-		`|\b(?:claude|gpt|chatgpt|gemini|copilot|cursor|the agent)\s+(?:must|should|shall|needs to|has to|will now)\b`)
+		`|\b(?:claude|gpt|chatgpt|gemini|copilot|cursor|the agent)\s+(?:must|should|shall|needs to|has to|will now)\b`}
 	// override: the text cancels earlier instructions or the user's say.
-	reOverride = regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:(?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|security|privacy)\s+)?(?:instructions?|rules|prompts?|directions|guidelines|guidance|constraints|policies|restrictions)\b` +
+	reOverride = lazyRe{src: `\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:(?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|security|privacy)\s+)?(?:instructions?|rules|prompts?|directions|guidelines|guidance|constraints|policies|restrictions)\b` +
 		`|\bdisregard\s+(?:the\s+)?user\b|\bfrom now on\b|\bsystem override\b` +
 		`|\b(?:new|updated|additional|hidden|secret|real)\s+instructions?\s*:` +
 		`|\b(?:do not|don't|no need to|never)\s+(?:need\s+to\s+)?(?:ask|confirm with|check with|prompt)\s+(?:the user\s+)?(?:for\s+(?:confirmation|permission|approval|consent)|before)\b` +
@@ -42,10 +41,10 @@ var (
 		`|\b(?:these|this|the following) instructions? (?:take|takes|have|has) (?:precedence|priority)\b` +
 		`|\bignoriere (?:alle )?(?:vorherigen|bisherigen|obigen) anweisungen\b|\bignora (?:todas )?las instrucciones (?:anteriores|previas)\b` +
 		`|\bignorez (?:toutes )?les instructions (?:précédentes|antérieures)\b|\bignora (?:tutte )?le istruzioni precedenti\b|忽略(?:之前|以前|所有|上面)|前の指示を無視` +
-		`|\b(?:instead of|rather than) (?:what|whatever) the user\b|\bregardless of (?:what )?the user\b|\b(?:ignore|override|disregard) (?:the |any )?user'?s?\b`)
+		`|\b(?:instead of|rather than) (?:what|whatever) the user\b|\bregardless of (?:what )?the user\b|\b(?:ignore|override|disregard) (?:the |any )?user'?s?\b`}
 	// scope: the order reaches past this tool (every call, any other
 	// tool, the whole session, the answer to the user).
-	reScope = regexp.MustCompile(`\b(?:whenever|every time|each time|any time|anytime)\s+(?:you|the user|the assistant|the model)\b` +
+	reScope = lazyRe{src: `\b(?:whenever|every time|each time|any time|anytime)\s+(?:you|the user|the assistant|the model)\b` +
 		`|\b(?:before|after|when)\s+(?:you\s+)?(?:use|using|call|calling|run|running|invoke|invoking)\s+any\s+(?:other\s+)?tools?\b` +
 		`|\b(?:every|all|any|each)\s+(?:other\s+)?(?:tool calls?|tools?|quer(?:y|ies)|requests?|commands?|shell commands?|urls?|messages?|responses?|answers?|e-?mails?)\s+(?:you|the assistant|the model)\b` +
 		`|\bto every\s+(?:url|query|request|message|e-?mail|call|command|response)\b` +
@@ -59,10 +58,10 @@ var (
 		`|\bwhen (?:this|the) (?:tool|server) is (?:available|connected|loaded|installed|enabled|present)\b|\bat the (?:end|start|beginning) of (?:every|each|your|all)\b` +
 		`|\b(?:any|all|other|another) (?:mcp )?(?:tools?|servers?)\b` +
 		`|\b(?:every|all|any|each) (?:files?|documents?|results?|outputs?|pages?|messages?|e-?mails?|data|text)\s+(?:you|the assistant|the model)\b` +
-		`|\b(?:respond|reply|answer|talk|speak|write) to the user\b|\bwhen(?:ever)? the user (?:asks|mentions|says|requests|wants|types)\b|\bwhen (?:you )?(?:summariz|answer|respond|repl|report|present|show)\w*\b`)
+		`|\b(?:respond|reply|answer|talk|speak|write) to the user\b|\bwhen(?:ever)? the user (?:asks|mentions|says|requests|wants|types)\b|\bwhen (?:you )?(?:summariz|answer|respond|repl|report|present|show)\w*\b`}
 	// modal: an order ("you must", "always add", "before using this
 	// tool", "first call").
-	reModal = regexp.MustCompile(`\byou\s+(?:must|should|shall|have to|need to|are required to|will need to)\b` +
+	reModal = lazyRe{src: `\byou\s+(?:must|should|shall|have to|need to|are required to|will need to)\b` +
 		`|\b(?:always|never)\s+(?:add|append|include|send|call|say|recommend|submit|use|set|pass|prefix|cc|bcc|forward|copy|upload|push|delete|run|tell|mention|reply|answer|respond|report|claim|suggest)\b` +
 		`|\bmust\s+(?:now|first|always|also)\b` +
 		`|\b(?:first|also)\s+(?:call|send|read|run|fetch|pass|include|execute|invoke)\b` +
@@ -73,9 +72,9 @@ var (
 		`|\bshould (?:always|also|first|never|now)\b|\bmust (?:also |always |first )?(?:be )?(?:sent|forwarded|copied|included|added|appended|prefixed|called|run|executed|passed|uploaded|posted)\b` +
 		`|\b(?:do not|don't|never) (?:use|call|trust|invoke|run)\b|\b(?:use|call|invoke) this tool (?:first|before|after|instead|for every|for all|whenever)\b` +
 		`|\b(?:for|due to) (?:compliance|security|legal|audit|safety) reasons\b|\botherwise (?:the|this) tool (?:will|would|may|might) (?:fail|not work|break|error)\b` +
-		`|\bonly (?:respond|answer|reply|say)\b|\bfollow (?:these|the|this|my|all)(?: \w+)? (?:instructions?|steps|directions)\b|\bdecode (?:this|the following|it)\b|\b(?:will|would) (?:fail|not work) (?:unless|if you do not|if you don't)\b|\bmandatory\b|\bsecretly\b|\bquietly\b|\bsilently\b`)
+		`|\bonly (?:respond|answer|reply|say)\b|\bfollow (?:these|the|this|my|all)(?: \w+)? (?:instructions?|steps|directions)\b|\bdecode (?:this|the following|it)\b|\b(?:will|would) (?:fail|not work) (?:unless|if you do not|if you don't)\b|\bmandatory\b|\bsecretly\b|\bquietly\b|\bsilently\b`}
 	// harm: what an attack wants done (exfiltration, privilege, deceit).
-	reHarm = regexp.MustCompile(`\b(?:curl|wget|netcat)\b|\$\(|\bb?cc\b|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}` +
+	reHarm = lazyRe{src: `\b(?:curl|wget|netcat)\b|\$\(|\bb?cc\b|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}` +
 		`|\b(?:chmod|chown|sudo)\b|\brm\s+-rf\b|\bdrop\s+table\b|\bset_permissions\b|\bmode=all\b` +
 		`|\badmin(?:istrator)?\s+(?:rights|access|privileges|role)\b|\bcollaborator\b|\bfirewall\b|\bantivirus\b` +
 		`|\bdisable\s+(?:the\s+)?(?:security|logging|audit)\b|\bpush\s+to\s+the\s+remote\b` +
@@ -85,35 +84,35 @@ var (
 		`|\b(?:tell|inform) the user that\b|\b(?:say|claim|state) that\b|\b(?:send|forward|upload|post|copy|transfer) (?:it|them|this|that|everything|all|the \w+(?: \w+)?) to\b` +
 		`|\btransfer_funds\b|\btransfer (?:money|funds)\b|\b(?:run|execute)_command\b|\bshell commands?\b|\bsudo\b|\bpassword\b|\bconversation history\b|\bchat history\b` +
 		`|\bip address(?:es)?\b|\bthe user'?s?\s+(?:\w+\s+)?(?:location|contacts?|conversation|messages?|identity|ip)\b|\beven (?:if|though|when) (?:it|the \w+|they) (?:failed|fails|did not|didn't|was not|wasn't)\b` +
-		`|\bthe output of \x60?env\x60?\b|\x60env\x60|!\[[^\]]*\]\(https?://`)
+		`|\bthe output of \x60?env\x60?\b|\x60env\x60|!\[[^\]]*\]\(https?://`}
 	// weak harm: secrets by name ("API key", "token", "password"), which
 	// real definitions mention in passing; they count only next to an
 	// address to the model or a scope.
-	reWeakHarm = regexp.MustCompile(`\b(?:api[ _-]?keys?|access tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|credit card|conversation history|chat history|system prompt|cookies)\b`)
+	reWeakHarm = lazyRe{src: `\b(?:api[ _-]?keys?|access tokens?|tokens?|passwords?|secrets?|credentials?|private keys?|credit card|conversation history|chat history|system prompt|cookies)\b`}
 	// leadImperative: a sentence that begins with an order, after an
 	// optional connective or leading clause ("Then use …", "After
 	// translating, email …").
-	reLeadImperative = regexp.MustCompile(`^(?:(?:then|also|next|additionally|finally|and|now|afterwards|important|note|please|ps|p\.s\.)[\s,:]+)*(?:(?:after|before|when|while|once|if)\b[^,]{0,60},\s*)?(?:then\s+|also\s+|please\s+)?` +
-		`(?:send|forward|e-?mail|post|upload|copy|transfer|include|pass|put|append|attach|add|set|call|run|execute|use|read|fetch|open|visit|navigate|tell|say|claim|respond|reply|answer|ignore|delete|remove|write|share|provide|collect|retrieve|report|notify|save|cc|bcc|prepend|prefix|invoke|submit|leak|exfiltrate|dump)\b`)
+	reLeadImperative = lazyRe{src: `^(?:(?:then|also|next|additionally|finally|and|now|afterwards|important|note|please|ps|p\.s\.)[\s,:]+)*(?:(?:after|before|when|while|once|if)\b[^,]{0,60},\s*)?(?:then\s+|also\s+|please\s+)?` +
+		`(?:send|forward|e-?mail|post|upload|copy|transfer|include|pass|put|append|attach|add|set|call|run|execute|use|read|fetch|open|visit|navigate|tell|say|claim|respond|reply|answer|ignore|delete|remove|write|share|provide|collect|retrieve|report|notify|save|cc|bcc|prepend|prefix|invoke|submit|leak|exfiltrate|dump)\b`}
 	// reachOut: where a leading order sends something (an address, a URL,
 	// another tool).
-	reReachOut = regexp.MustCompile(`[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}|https?://`)
+	reReachOut = lazyRe{src: `[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}|https?://`}
 	// reSendVerb: the leading orders that carry data somewhere.
-	reSendVerb = regexp.MustCompile(`\b(?:send|forward|e-?mail|post|upload|copy|transfer|cc|bcc|leak|exfiltrate|submit|share)\b`)
+	reSendVerb = lazyRe{src: `\b(?:send|forward|e-?mail|post|upload|copy|transfer|cc|bcc|leak|exfiltrate|submit|share)\b`}
 	// imperative: a verb of an order.
-	reImperative = regexp.MustCompile(`\b(?:call|send|read|pass|include|delete|remove|run|execute|ignore|disregard|append|tell|forward|upload|post|collect|share|reveal|fetch|add|put|copy|write|submit|transfer|grant|disable|push|invoke|prefix|say|recommend|first|always|never|also|please|do not|don't|make sure|remember|ensure|provide|include)\b`)
+	reImperative = lazyRe{src: `\b(?:call|send|read|pass|include|delete|remove|run|execute|ignore|disregard|append|tell|forward|upload|post|collect|share|reveal|fetch|add|put|copy|write|submit|transfer|grant|disable|push|invoke|prefix|say|recommend|first|always|never|also|please|do not|don't|make sure|remember|ensure|provide|include)\b`}
 
 	// secrecy: keep something from the user.
-	reSecrecy = regexp.MustCompile(`\b(?:do not|don't|dont|never|must not|should not)\s+(?:tell|inform|notify|alert|mention|reveal|disclose|let)\b[^.;\n]{0,40}?\b(?:the user|users?|anyone|anybody|them|this|it|the human|the operator)\b` +
+	reSecrecy = lazyRe{src: `\b(?:do not|don't|dont|never|must not|should not)\s+(?:tell|inform|notify|alert|mention|reveal|disclose|let)\b[^.;\n]{0,40}?\b(?:the user|users?|anyone|anybody|them|this|it|the human|the operator)\b` +
 		`|\b(?:do not|don't|dont|never)\s+(?:show|display|report|explain)\s+(?:this|it)\s+(?:to|from)\b` +
 		`|\bwithout\s+(?:telling|informing|notifying|alerting|letting)\b` +
 		`|\b(?:keep|treat)\s+(?:this|it|these|the)\s+(?:\w+\s+)?(?:secret|hidden|confidential|between us)\b` +
 		`|\b(?:hide|conceal)\s+(?:this|it|these)\b[^.;\n]{0,40}?\bfrom\b` +
 		`|\b(?:tell|inform)\s+(?:nobody|no one|no-one)\b` +
-		`|\bthe user (?:must|should) (?:not|never) (?:know|see|be told|find out)\b`)
+		`|\bthe user (?:must|should) (?:not|never) (?:know|see|be told|find out)\b`}
 
 	// markers: the shapes of injected prompts.
-	reMarker = regexp.MustCompile(`(?i)</?\s*(?:important|system|instructions?|secret|hidden|admin|sys|tool_instructions?|ai_instructions?|assistant_instructions?|prompt|override|critical)\s*>` +
+	reMarker = lazyRe{src: `(?i)</?\s*(?:important|system|instructions?|secret|hidden|admin|sys|tool_instructions?|ai_instructions?|assistant_instructions?|prompt|override|critical)\s*>` +
 		`|\[/?\s*(?:system|inst|sys|admin|important|instructions?)\s*\]` +
 		`|<<\s*/?sys\s*>>|<\|(?:im_start|im_end|system|assistant|user|endoftext|start_header_id|end_header_id|eot_id)\|>` +
 		`|</?\s*(?:important|system|instructions?|secret|hidden|critical|admin|assistant|ai)[ _-]?(?:notes?|reminders?|instructions?|prompts?|messages?|info|directives?|override)\s*>` +
@@ -128,29 +127,46 @@ var (
 		`|(?:^|\n)\s*#{1,6}\s*(?:instructions?|note|message)s?\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|agent)` +
 		`|\{\{[#~\s]*(?:system|instructions?|important)[~\s]*\}\}|<<\s*/?(?:important|system|instructions?)\s*>>|@@\s*(?:system|important|instructions?)` +
 		`|[【〔［《〈⟨＜]\s*(?:important|system|instructions?|admin|secret|hidden)\s*[】〕］》〉⟩＞]|%3c\s*/?(?:important|system|instructions?)%3e` +
-		`|\x60\x60\x60\s*(?:system|instructions?)\b|(?:^|\n|\.\s)\s*system (?:prompt|instructions?|message|note)\s*:|\b(?:admin|developer|hidden) (?:note|override|instructions?)\s*:`)
+		`|\x60\x60\x60\s*(?:system|instructions?)\b|(?:^|\n|\.\s)\s*system (?:prompt|instructions?|message|note)\s*:|\b(?:admin|developer|hidden) (?:note|override|instructions?)\s*:`}
 
 	// sensitive data a tool has no business asking for.
-	reSensStrong = regexp.MustCompile(`~/\.ssh\b|\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|~/\.aws\b|\.aws/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker/config\.json|\.gnupg\b|\.kube/config\b|\bmcp\.json\b|claude_desktop_config|/etc/(?:passwd|shadow)\b` +
+	reSensStrong = lazyRe{src: `~/\.ssh\b|\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|~/\.aws\b|\.aws/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker/config\.json|\.gnupg\b|\.kube/config\b|\bmcp\.json\b|claude_desktop_config|/etc/(?:passwd|shadow)\b` +
 		`|(?:^|[\s\x60'"(/])\.env(?:\.[a-z]+)?\b` +
 		`|\bprivate keys?\b|\bssh keys?\b|\bkeychain\b|\bseed phrase\b|\brecovery phrase\b|\bsystem prompt\b|\bconversation history\b|\bchat history\b` +
 		`|\bhome directory\b|~/documents\b|\bbrowser (?:cookies|history|passwords)\b|\bsaved passwords\b` +
 		`|~/\.[a-z]|\.git-credentials\b|\.(?:bash|zsh)_history\b|\bknown_hosts\b|\bauthorized_keys\b|\.pgpass\b|\bcredentials\.json\b|\bservice[ -]account (?:key|json|file)\b|\bkeyring\b` +
 		`|\benvironment variables\b|\benv vars\b|\bprocess\.env\b|\bprintenv\b|\bappdata\b|\bapplication support\b` +
 		`|\b(?:other|previous|earlier|all) tools?'? (?:data|outputs?|results?|responses?|calls?)\b|\b(?:outputs?|results?|responses?) of (?:the )?(?:other|previous|all|every) tools?\b` +
-		`|\beverything the user (?:typed|said|wrote|sent|shared)\b|\bmessages the user\b|\bthe (?:whole|full|entire) (?:conversation|chat|transcript)\b`)
-	reSensWeak = regexp.MustCompile(`\b(?:api[ _-]?keys?|access tokens?|tokens?|passwords?|passphrases?|secrets?|credentials?|credit card(?: numbers?)?|social security numbers?)\b` +
-		`|\bthe user'?s?\s+(?:full name|name and address|home address|address|phone number|location|e-?mail address|contacts|contact list|private data|personal data|files|messages)\b`)
-	reRequest  = regexp.MustCompile(`\b(?:read|pass|include|put|send|append|paste|provide|add|attach|collect|copy|upload|forward|give|share|insert|fill|post|submit|embed|needs?|requires?|expects?|supply|enter|set|dump|cat|grab|extract|gather|retrieve|get)\b`)
-	reDest     = regexp.MustCompile(`\b(?:argument|arg|parameter|param|field|property|value|input|here|body|payload|header)s?\b|\bas (?:the |its |an? )?\w+\b|\binto\b|\bin (?:the |your )?(?:next|request|call)\b`)
-	reReqScope = regexp.MustCompile(`\b(?:all|every|any|whenever|seen|shares?|chat|conversation)\b|\bthe user'?s?\b`)
+		`|\beverything the user (?:typed|said|wrote|sent|shared)\b|\bmessages the user\b|\bthe (?:whole|full|entire) (?:conversation|chat|transcript)\b`}
+	reSensWeak = lazyRe{src: `\b(?:api[ _-]?keys?|access tokens?|tokens?|passwords?|passphrases?|secrets?|credentials?|credit card(?: numbers?)?|social security numbers?)\b` +
+		`|\bthe user'?s?\s+(?:full name|name and address|home address|address|phone number|location|e-?mail address|contacts|contact list|private data|personal data|files|messages)\b`}
+	reRequest  = lazyRe{src: `\b(?:read|pass|include|put|send|append|paste|provide|add|attach|collect|copy|upload|forward|give|share|insert|fill|post|submit|embed|needs?|requires?|expects?|supply|enter|set|dump|cat|grab|extract|gather|retrieve|get)\b`}
+	reDest     = lazyRe{src: `\b(?:argument|arg|parameter|param|field|property|value|input|here|body|payload|header)s?\b|\bas (?:the |its |an? )?\w+\b|\binto\b|\bin (?:the |your )?(?:next|request|call)\b`}
+	reReqScope = lazyRe{src: `\b(?:all|every|any|whenever|seen|shares?|chat|conversation)\b|\bthe user'?s?\b`}
 )
+
+// markerAnchors: every marker holds one of these (lowercased).
+var markerAnchors = []string{"important", "sys", "inst", "secret", "hidden", "admin", "prompt", "override", "critical",
+	"<|", "<!--", "</", "end of", "developer", "assistant", "human", "_of_turn", "#", "%3c", "&lt;"}
+
+// markerAnchored reports whether a lowercased text can hold a marker.
+func markerAnchored(low string) bool {
+	if noPrefilter {
+		return true
+	}
+	for _, a := range markerAnchors {
+		if strings.Contains(low, a) {
+			return true
+		}
+	}
+	return false
+}
 
 // reResultMarker is reMarker for tool results, which quote web pages and
 // system output: HTML comments, closing tags and "System:" lines are
 // ordinary there.
-var reResultMarker = regexp.MustCompile(`(?i)</?\s*(?:important|system|instructions?|secret|hidden|admin|sys|tool_instructions?|ai_instructions?|assistant_instructions?|override)\s*>` +
-	`|\[/?\s*(?:system|inst|sys|admin|important|instructions?)\s*\]|<<\s*/?sys\s*>>|<\|[a-z_]+\|>|<(?:start|end)_of_turn>`)
+var reResultMarker = lazyRe{src: `(?i)</?\s*(?:important|system|instructions?|secret|hidden|admin|sys|tool_instructions?|ai_instructions?|assistant_instructions?|override)\s*>` +
+	`|\[/?\s*(?:system|inst|sys|admin|important|instructions?)\s*\]|<<\s*/?sys\s*>>|<\|[a-z_]+\|>|<(?:start|end)_of_turn>`}
 
 // A textMode says what a text is: a definition's prose, the description
 // or value of one parameter, or a tool result.
@@ -164,31 +180,33 @@ const (
 
 // reEmphasis: an attention word that heads a sentence ("IMPORTANT:",
 // "NOTE!", "⚠️"); a marker when the sentence it heads is an instruction.
-var reEmphasis = regexp.MustCompile(`^(?:[*_#>\s]|⚠️?|❗|‼️?|🚨)*(?:important|note|attention|warning|critical|urgent|notice|reminder|mandatory|required|caution)\b[*_\s]*[:!]|^(?:⚠️?|❗|‼️?|🚨)|!!!`)
+var reEmphasis = lazyRe{src: `^(?:[*_#>\s]|⚠️?|❗|‼️?|🚨)*(?:important|note|attention|warning|critical|urgent|notice|reminder|mandatory|required|caution)\b[*_\s]*[:!]|^(?:⚠️?|❗|‼️?|🚨)|!!!`}
 
 // reSelfRestrict: an order about this tool alone ("the model should not
 // call this tool directly"), which real servers write for helper tools.
-var reSelfRestrict = regexp.MustCompile(`\b(?:should|must|do|does|need) not (?:call|use|invoke) this tool\b`)
+var reSelfRestrict = lazyRe{src: `\b(?:should|must|do|does|need) not (?:call|use|invoke) this tool\b`}
 
 // envExample matches the .env files that are templates, not secrets.
-var envExample = regexp.MustCompile(`\.env\.(?:example|sample|template|dist|defaults?)\b`)
+var envExample = lazyRe{src: `\.env\.(?:example|sample|template|dist|defaults?)\b`}
 
 // instructions applies the instruction rules (instruction, secrecy,
 // marker, sensitive request) to a visible text. param says the text
 // describes or fills one parameter.
 func instructions(s string, mode textMode) []textFinding {
 	param := mode == inParam
-	marker := reMarker
+	marker := &reMarker
 	if mode == inResult {
-		marker = reResultMarker
+		marker = &reResultMarker
 	}
 	var out []textFinding
 	hasMarker := false
-	if m := marker.FindString(s); m != "" {
+	low := normalize(s)
+	if !markerAnchored(low) {
+		// no marker can match
+	} else if m := marker.FindString(s); m != "" {
 		hasMarker = true
 		out = append(out, textFinding{RuleMarker, "the text carries a prompt-injection marker " + quote(m), snippetAround(s, m)})
 	}
-	low := normalize(s)
 	var instr, secr, sens []string
 	for i, sent := range sentences(low) {
 		if sent == "" {

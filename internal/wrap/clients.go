@@ -3,6 +3,7 @@ package wrap
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -111,4 +112,19 @@ func Locate(client, scope, explicit string, env Env) (string, Target, error) {
 		}
 	}
 	return path, t, nil
+}
+
+// UserEnv is the Env of the running user: HOME (USERPROFILE on Windows
+// when HOME is empty), the working directory (getwd may be nil) and the
+// environment.
+func UserEnv(getenv func(string) string, getwd func() (string, error), lookup func(string) (string, bool)) Env {
+	home := getenv("HOME")
+	if runtime.GOOS == "windows" && home == "" {
+		home = getenv("USERPROFILE")
+	}
+	cwd := ""
+	if getwd != nil {
+		cwd, _ = getwd()
+	}
+	return Env{GOOS: runtime.GOOS, Home: home, Cwd: cwd, LookupEnv: lookup}
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -55,18 +54,6 @@ type UnwrapOptions struct {
 	DryRun bool
 }
 
-func envOf(f *cmdutil.Factory) wrap.Env {
-	home := f.Getenv("HOME")
-	if runtime.GOOS == "windows" && home == "" {
-		home = f.Getenv("USERPROFILE")
-	}
-	cwd := ""
-	if f.Getwd != nil {
-		cwd, _ = f.Getwd()
-	}
-	return wrap.Env{GOOS: runtime.GOOS, Home: home, Cwd: cwd, LookupEnv: f.LookupEnv}
-}
-
 const clientHelp = `Clients and the files they keep servers in (--scope user is the default):
 
   claude-desktop  user: <config dir>/Claude/claude_desktop_config.json
@@ -98,7 +85,7 @@ func checkLocation(cmd *cobra.Command, client, scope, config string) error {
 
 // NewCmdWrap builds `mcpward wrap`.
 func NewCmdWrap(f *cmdutil.Factory, runF func(context.Context, *WrapOptions) error) *cobra.Command {
-	opts := &WrapOptions{IO: f.IOStreams, Env: envOf(f), Executable: f.Executable}
+	opts := &WrapOptions{IO: f.IOStreams, Env: wrap.UserEnv(f.Getenv, f.Getwd, f.LookupEnv), Executable: f.Executable}
 	cmd := &cobra.Command{
 		Use:   "wrap <server> [flags] [-- <mcpward proxy flags…>]",
 		Short: "Run one server of an MCP client's config through the mcpward shim",
@@ -324,7 +311,7 @@ func showChange(w io.Writer, before, after []byte, t wrap.Target, server string)
 
 // NewCmdUnwrap builds `mcpward unwrap`.
 func NewCmdUnwrap(f *cmdutil.Factory, runF func(context.Context, *UnwrapOptions) error) *cobra.Command {
-	opts := &UnwrapOptions{IO: f.IOStreams, Env: envOf(f)}
+	opts := &UnwrapOptions{IO: f.IOStreams, Env: wrap.UserEnv(f.Getenv, f.Getwd, f.LookupEnv)}
 	cmd := &cobra.Command{
 		Use:   "unwrap <server> [flags]",
 		Short: "Take one server of an MCP client's config out of the mcpward shim",

@@ -180,7 +180,9 @@ func AtOrAboveGate(r *result.Result, f result.Finding) bool { return f.Tier >= F
 // otherwise a violation always (exit 3), and a risky-class finding only in
 // compat, which gates on it (exit 1), while check lists it without gating.
 func RuleFails(r *result.Result, rf result.RuleFinding) bool {
-	if r.Command == "sessions-check" {
+	if r.Command == "sessions-check" || r.Command == "scan" {
+		// Their gates select rule findings by more than class (scan:
+		// --fail-on info or a rule id): the finding says.
 		return rf.Gated
 	}
 	switch rf.Class {
