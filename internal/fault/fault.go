@@ -4,7 +4,8 @@
 // tree mark their errors with these kinds and attach a remedy with [Hint];
 // result.ExitCode turns a kind into the exit code of PRODUCT.md (the
 // constants of internal/result, which fault cannot import: result depends
-// on it). The package is pure and depends on nothing but errors and io/fs, so the core may use it.
+// on it). The package is pure and depends on nothing but errors and
+// io/fs, so the core may use it.
 package fault
 
 import (

@@ -158,7 +158,7 @@ func TestCheckRealPolicyRefusesLoopback(t *testing.T) {
 	}
 	// The real policy itself, without the serve glue: loopback is refused.
 	if _, err := addrguard.Pin(context.Background(), addrguard.SystemResolver, "127.0.0.1", false); err == nil {
-		t.Error("board.Pin admits loopback")
+		t.Error("addrguard.Pin admits loopback")
 	}
 }
 
