@@ -1,8 +1,13 @@
 package tui
 
 import (
+	"io"
 	"regexp"
 	"testing"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/tui/memsource"
 )
 
 // TestInspectorFooterSameCount: the inspector's "FRAME i/n" and the
@@ -39,4 +44,26 @@ func TestInspectorFooterSameCount(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFinishedLogShowsLastResponse: a response that matches no request is
+// held by the correlation store for InvertWindow in case its request
+// follows (calls.Store.Flush). When the source has delivered every record
+// (io.EOF) nothing follows: the view lets it go and shows it, as
+// `sessions list` (which flushes) counts it. Before, the view never showed
+// it: 11 of the 12 wire frames of the log.
+func TestFinishedLogShowsLastResponse(t *testing.T) {
+	hs := newHarness(t, 160, 30, Options{})
+	recs := memsource.Script("clean-1-aaaa", "clean", t0)
+	last := recs[len(recs)-1]
+	orphan := []byte(`{"jsonrpc":"2.0","id":"orphan-77","result":{"content":[{"type":"text","text":"late"}]}}`)
+	recs = append(recs, &session.Record{V: session.Version, Session: last.Session, Label: last.Label, Seq: last.Seq + 1,
+		Time: last.Time.Add(time.Millisecond), Dir: session.ServerToClient, Transport: last.Transport,
+		Frame: orphan, RawFrame: orphan, HasFrame: true, Size: int64(len(orphan))})
+	hs.push(recs...)
+	hs.src.Close()
+	hs.send(FramesMsg{Err: io.EOF})
+	hs.send(TickMsg(hs.now))
+	hs.keys("enter")
+	hs.want(`"text":"late"`, "no matching request", "frames 12/12")
 }

@@ -75,6 +75,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.paused = !m.paused
 		if !m.paused {
 			m.ingestHeld()
+			m.flushDone()
 			m.refresh()
 		}
 		return nil

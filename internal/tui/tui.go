@@ -194,6 +194,17 @@ func (m *Model) ingestHeld() {
 	}
 }
 
+// flushDone lets the store show the responses it held for a request that
+// may follow, once the source has delivered every record and none is held
+// back by a pause (keys.go calls it again on resume).
+func (m *Model) flushDone() {
+	if m.srcDone && !m.paused {
+		m.ingestHeld()
+		m.st.Flush()
+		m.dirty = true
+	}
+}
+
 // Store returns the model's store (for tests and benchmarks).
 func (m *Model) Store() *store.Store { return m.st }
 
@@ -275,6 +286,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			case errors.Is(msg.Err, io.EOF):
 				// Finished logs: the view shows no live or follow state.
 				m.srcDone = true
+				m.flushDone()
 				m.refresh()
 				redraw = true
 			case !errors.Is(msg.Err, context.Canceled):

@@ -166,6 +166,13 @@ func (s *Store) Ingest(recs []*session.Record) {
 	}
 }
 
+// Flush shows the responses the correlation store still holds for a
+// request that may follow (calls.InvertWindow), as unmatched: call it when
+// the source has delivered its last record. Without it a finished log's
+// last such response was never shown, while `sessions list` (which
+// flushes) counted it.
+func (s *Store) Flush() { s.calls.Flush() }
+
 // SetInfo merges what the source knows about its sessions.
 func (s *Store) SetInfo(infos []common.SessionInfo) {
 	for _, in := range infos {
