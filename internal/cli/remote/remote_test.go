@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,7 +26,8 @@ import (
 // fakeSSH is an ssh stand-in: it logs its arguments, answers the resolve
 // script like a remote whose HOME is /home/ann, and for the forward
 // either fails like a refused bind or waits (as ssh -N does), writing its
-// pid so the test can check it was reaped.
+// pid so the test can check it was reaped. The pid is written to a
+// temporary name and renamed, so a reader sees the whole pid or no file.
 const fakeSSH = `#!/bin/sh
 echo "$*" >> "$FAKE_DIR/args"
 case "$*" in
@@ -35,7 +37,8 @@ if [ -n "$FAKE_FAIL" ]; then
 	echo "Error: remote port forwarding failed for listen path /home/ann/.local/state/mcpward/hub.sock" >&2
 	exit 255
 fi
-echo $$ > "$FAKE_DIR/pid"
+echo $$ > "$FAKE_DIR/pid.tmp"
+mv "$FAKE_DIR/pid.tmp" "$FAKE_DIR/pid"
 exec sleep 60
 `
 
@@ -155,13 +158,10 @@ func TestRunForwardsAndReaps(t *testing.T) {
 	opts, dir := setup(t)
 	got := make(chan *session.Record, 1)
 	opts.UI = func(ctx context.Context, h *hub.Hub) error {
-		// Wait for the fake ssh to be in its forward (it writes its pid
-		// first), so that stopping it is what is tested.
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "pid")); err == nil {
-				break
-			}
-			time.Sleep(time.Millisecond)
+		// Wait for the fake ssh to be in its forward (it renames its pid
+		// file into place first), so that stopping it is what is tested.
+		if err := waitFile(ctx, t, filepath.Join(dir, "pid")); err != nil {
+			return err
 		}
 		sink := feed.New(&feed.Options{Socket: h.Socket(), Session: "S1", Label: "weather"})
 		defer sink.Close()
@@ -189,9 +189,34 @@ func TestRunForwardsAndReaps(t *testing.T) {
 	if err != nil {
 		t.Fatalf("fake ssh did not start the forward: %v", err)
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(pidText)))
+	pid, err := strconv.Atoi(strings.TrimSpace(string(pidText)))
+	if err != nil || pid <= 0 {
+		t.Fatalf("fake ssh pid file = %q: %v", pidText, err)
+	}
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Errorf("ssh (pid %d) still exists after remote returned: %v", pid, err)
+	}
+}
+
+// waitFile polls for path until it exists or ctx (bounded by the test's
+// deadline) ends; it asserts nothing about how long that takes.
+func waitFile(ctx context.Context, t *testing.T, path string) error {
+	if d, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d)
+		defer cancel()
+	}
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s: %w", path, ctx.Err())
+		case <-tick.C:
+		}
 	}
 }
 
