@@ -608,35 +608,15 @@ func (p *treeParser) str() (any, error) {
 // string reads a string literal at p.i. Keys are read with it, not str:
 // a string put in an interface is one more allocation.
 func (p *treeParser) string() (string, error) {
-	start := p.i
-	p.i++ // "
-	plain := true
-	for {
-		if p.i >= len(p.b) {
-			return "", errNotFast
-		}
-		c := p.b[p.i]
-		if c == '"' {
-			break
-		}
-		if c == '\\' {
-			plain = false
-			p.i += 2
-			continue
-		}
-		if c < 0x20 {
-			return "", errNotFast
-		}
-		if c >= utf8.RuneSelf {
-			plain = false
-		}
-		p.i++
+	start, end := p.i, jsonrpc.SkipString(p.b, p.i)
+	if end < 0 {
+		return "", errNotFast
 	}
-	raw := p.b[start+1 : p.i]
-	p.i++ // closing quote
-	if !plain && (bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw)) {
+	p.i = end
+	raw := p.b[start+1 : end-1]
+	if bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
 		var s string
-		if err := json.Unmarshal(p.b[start:p.i], &s); err != nil {
+		if err := json.Unmarshal(p.b[start:end], &s); err != nil {
 			return "", errNotFast
 		}
 		return s, nil
