@@ -171,3 +171,24 @@ func TestBenignCorpus(t *testing.T) {
 	}
 	fmt.Fprint(os.Stderr)
 }
+
+// BenchmarkScanBenignCorpus scans the real-server corpus read with
+// -scan.corpus (skipped without it), each package as one server.
+func BenchmarkScanBenignCorpus(b *testing.B) {
+	if *corpusFile == "" {
+		b.Skip("needs -scan.corpus FILE (written by TestBenignCorpus -scan.dump FILE)")
+	}
+	t := &testing.T{}
+	tools := benignCorpus(t)
+	byPkg := map[string][]snapshot.Object{}
+	for _, bt := range tools {
+		byPkg[bt.Package] = append(byPkg[bt.Package], bt.obj)
+	}
+	b.ResetTimer()
+	for range b.N {
+		for p, ts := range byPkg {
+			_ = scan.Tools(p, ts)
+		}
+	}
+	b.ReportMetric(float64(len(tools)), "tools")
+}

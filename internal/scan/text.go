@@ -219,8 +219,16 @@ func instructions(s string, mode textMode) []textFinding {
 		scope := fScope.match(sent, bits)
 		modal := fModal.match(sent, bits)
 		strong := fSensStrong.bit&bits != 0 && hasStrongSensitive(sent)
-		harm := fHarm.match(sent, bits) || strong
-		weak := fWeak.match(sent, bits)
+		// harm and weak count only beside an address, an order, a scope
+		// or a leading imperative: not computed otherwise (the costliest
+		// patterns).
+		var harm, weak bool
+		if addr || modal || scope || lead {
+			harm = strong || fHarm.match(sent, bits)
+		}
+		if addr || scope {
+			weak = fWeak.match(sent, bits)
+		}
 		imper := addr && imperativeAfterAddress(sent)
 		switch {
 		case override,
