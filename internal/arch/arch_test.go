@@ -20,6 +20,7 @@ var pure = []string{
 	"internal/session", "internal/calls", "internal/traffic", "internal/filter", "internal/config",
 	"internal/sessiondiff", "internal/suggest", "internal/jsonx", "internal/verdict", "internal/migrate", "internal/scan",
 	"internal/termsafe",
+	"internal/plural",
 }
 
 // forbiddenInPure are imports that mean I/O or a UI.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpward/mcpward/internal/plural"
 )
 
 // StaleAfter is the age after which the page shows a stale-board banner:
@@ -61,9 +63,9 @@ func disclosureLabel(r Row) string {
 	case r.MustViolationCount == 0:
 		return "no MUST-level findings"
 	case r.Publishable:
-		return fmt.Sprintf("%d MUST-level finding(s) — reported %s, published %s", r.MustViolationCount, r.ReportedAt, r.PublishedAt)
+		return fmt.Sprintf("%s — reported %s, published %s", plural.Count(r.MustViolationCount, "MUST-level finding"), r.ReportedAt, r.PublishedAt)
 	}
-	return fmt.Sprintf("%d MUST-level finding(s) pending disclosure", r.MustViolationCount)
+	return plural.Count(r.MustViolationCount, "MUST-level finding") + " pending disclosure"
 }
 
 var page = sync.OnceValue(func() *template.Template {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
@@ -617,7 +618,7 @@ func (e *engine) stdoutClean(diags interface{ Diagnostics() []transport.Diagnost
 		return
 	}
 	ex := &exchangeT{Response: compactJSON(truncate(bad[0].Raw, 512)), Note: "Response is the first line on stdout that is not a JSON-RPC message: " + oneLine(bad[0].Text)}
-	e.assert(id, Fail, fmt.Sprintf("%d line(s) on stdout are not JSON-RPC messages; the first: %s", len(bad), oneLine(string(truncate(bad[0].Raw, 120)))), ex)
+	e.assert(id, Fail, fmt.Sprintf("%s on stdout %s not JSON-RPC messages; the first: %s", plural.Count(len(bad), "line"), plural.Of(len(bad), "is", "are"), oneLine(string(truncate(bad[0].Raw, 120)))), ex)
 }
 
 // malformed sends a broken line on a fresh process: silence and a -32700

@@ -39,6 +39,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/calls"
 	xotlp "github.com/mcpward/mcpward/internal/export/otlp"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/traffic"
 )
@@ -259,10 +260,10 @@ func (e *Exporter) Close(ctx context.Context) error {
 	e.stop()
 	st := e.Stats()
 	if lost := st.DroppedSpans + st.FailedSpans; lost > 0 || st.DroppedRecords > 0 {
-		return fmt.Errorf("otlp export: %d of %d spans not delivered, %d records not correlated", lost, st.Spans, st.DroppedRecords)
+		return fmt.Errorf("otlp export: %d of %d spans not delivered, %s not correlated", lost, st.Spans, plural.Count(st.DroppedRecords, "record"))
 	}
 	if st.MetricsFailed > 0 {
-		return fmt.Errorf("otlp export: %d metrics requests not delivered", st.MetricsFailed)
+		return fmt.Errorf("otlp export: %s not delivered", plural.Count(st.MetricsFailed, "metrics request"))
 	}
 	return nil
 }

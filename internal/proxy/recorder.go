@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -248,7 +249,7 @@ func (l *Log) Close() error {
 		l.tornWhole = 0
 	}
 	if l.stats.Lost > 0 {
-		return fmt.Errorf("session log: %d frames lost: %w", l.stats.Lost, l.firstErr)
+		return fmt.Errorf("session log: %s lost: %w", plural.Count(l.stats.Lost, "frame"), l.firstErr)
 	}
 	return nil
 }
@@ -444,7 +445,7 @@ func (l *Log) write(segs [][]byte, ends []int) {
 	l.mu.Unlock()
 	if warn {
 		// Outside the lock: a slow stderr must not hold up Record.
-		fmt.Fprintf(l.opts.Warn, "mcpward: session log: %d frames lost so far: %v\n", total, err)
+		fmt.Fprintf(l.opts.Warn, "mcpward: session log: %s lost so far: %v\n", plural.Count(total, "frame"), err)
 	}
 }
 

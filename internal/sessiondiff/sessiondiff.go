@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/plural"
 )
 
 // A Call is one tools/call of a side.
@@ -226,7 +227,7 @@ func WriteText(w io.Writer, r *Report) error {
 		if !r.ToolsCompared {
 			b.WriteString(" (tools not compared: a session has no tools/list)")
 		}
-		fmt.Fprintf(&b, "\n%d calls matched, %d only in %s, %d only in %s\n", r.Matched, r.OnlyInA, r.A, r.OnlyInB, r.B)
+		fmt.Fprintf(&b, "\n%s matched, %d only in %s, %d only in %s\n", plural.Count(r.Matched, "call"), r.OnlyInA, r.A, r.OnlyInB, r.B)
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
@@ -253,7 +254,7 @@ func WriteText(w io.Writer, r *Report) error {
 				fmtMs(d.BeforeMs), fmtMs(d.AfterMs))
 		}
 	}
-	fmt.Fprintf(&b, "%d calls matched, %d only in %s, %d only in %s\n", r.Matched, r.OnlyInA, r.A, r.OnlyInB, r.B)
+	fmt.Fprintf(&b, "%s matched, %d only in %s, %d only in %s\n", plural.Count(r.Matched, "call"), r.OnlyInA, r.A, r.OnlyInB, r.B)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

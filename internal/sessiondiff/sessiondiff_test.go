@@ -145,7 +145,7 @@ calls:
   status changed: t {"x":1} ok -> error
 durations:
   slower: t {"x":1} 10.0ms -> 400.0ms
-1 calls matched, 0 only in a.jsonl, 0 only in b.jsonl
+1 call matched, 0 only in a.jsonl, 0 only in b.jsonl
 `
 	if d := cmp.Diff(want, b.String()); d != "" {
 		t.Errorf("text (-want +got):\n%s", d)

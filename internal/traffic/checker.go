@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/session"
@@ -144,7 +145,7 @@ func (c *Checker) Finish() {
 	for _, ss := range c.store.Sessions() {
 		if n := ss.MissingFrames(); n > 0 {
 			c.report(ss.ID, "message.frames_missing", 0, ss.FirstLine,
-				fmt.Sprintf("%d frames are missing from the log (seq gaps %d; lost records declare %d)", n, ss.Missing, ss.Lost), nil)
+				fmt.Sprintf("%s %s missing from the log (seq gaps %d; lost records declare %d)", plural.Count(n, "frame"), plural.Of(n, "is", "are"), ss.Missing, ss.Lost), nil)
 		}
 	}
 }

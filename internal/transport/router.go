@@ -282,7 +282,7 @@ func (r *router) diagnostics() []Diagnostic {
 	defer r.mu.Unlock()
 	out := append([]Diagnostic(nil), r.diags...)
 	if r.dropped > 0 {
-		out = append(out, Diagnostic{Time: time.Now(), Text: fmt.Sprintf("%d more diagnostics or unclaimed messages dropped", r.dropped)})
+		out = append(out, Diagnostic{Time: time.Now(), Text: fmt.Sprintf("%d more dropped (diagnostics or unclaimed messages)", r.dropped)})
 	}
 	return out
 }

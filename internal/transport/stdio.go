@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/procgroup"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
@@ -469,7 +470,7 @@ func (h *headTail) bytes() []byte {
 	tail := h.tailLocked()
 	out := append([]byte(nil), h.head...)
 	if omitted := h.total - int64(len(h.head)) - int64(len(tail)); omitted > 0 {
-		out = fmt.Appendf(out, "\n… [%d bytes of stderr omitted] …\n", omitted)
+		out = fmt.Appendf(out, "\n… [%s of stderr omitted] …\n", plural.Count(omitted, "byte"))
 	}
 	return append(out, tail...)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/export/sessionexport"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/tui/common"
 )
@@ -35,7 +36,7 @@ func (m *Model) copyCmd() tea.Cmd {
 }
 
 func (m *Model) clip(s string) tea.Cmd {
-	m.setFlash(fmt.Sprintf("copied %d bytes", len(s)))
+	m.setFlash("copied " + plural.Count(len(s), "byte"))
 	return m.opts.Clipboard(s)
 }
 

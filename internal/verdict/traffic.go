@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/session"
@@ -156,7 +157,7 @@ func LogProblems(res *result.Result, name string, problems []session.LineError, 
 		res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("%s: %v", name, &p))
 	}
 	if skipped > len(problems) {
-		res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("%s: %d more lines skipped", name, skipped-len(problems)))
+		res.Evidence.Problems = append(res.Evidence.Problems, fmt.Sprintf("%s: %d more %s skipped", name, skipped-len(problems), plural.Of(skipped-len(problems), "line", "lines")))
 	}
 }
 
@@ -167,7 +168,7 @@ func MissingFrames(res *result.Result, name string, ss *calls.Session) {
 	if n := ss.MissingFrames(); n > 0 {
 		res.Evidence.Complete = false
 		res.Evidence.Problems = append(res.Evidence.Problems,
-			fmt.Sprintf("%s: session %s: %d frames missing from the log (seq gaps %d; lost records declare %d)", name, ss.ID, n, ss.Missing, ss.Lost))
+			fmt.Sprintf("%s: session %s: %s missing from the log (seq gaps %d; lost records declare %d)", name, ss.ID, plural.Count(n, "frame"), ss.Missing, ss.Lost))
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/plural"
 )
 
 // BoardOptions are the inputs of `mcpward board run|render`.
@@ -113,7 +114,7 @@ func runRun(ctx context.Context, opts *BoardOptions) error {
 	if err := atomicfile.Write(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write board %s: %w", path, err)
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "board: %d server(s) -> %s\n", len(bd.Rows), path)
+	fmt.Fprintf(opts.IO.ErrOut, "board: %s -> %s\n", plural.Count(len(bd.Rows), "server"), path)
 	return nil
 }
 
@@ -141,6 +142,6 @@ func renderRun(opts *BoardOptions) error {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "board: rendered %d row(s) -> %s\n", len(bd.Rows), filepath.Join(opts.Out, "index.html"))
+	fmt.Fprintf(opts.IO.ErrOut, "board: rendered %s -> %s\n", plural.Count(len(bd.Rows), "row"), filepath.Join(opts.Out, "index.html"))
 	return nil
 }

@@ -121,7 +121,7 @@ func TestCheckRunUpdate(t *testing.T) {
 	if err := checkRun(context.Background(), o); err != nil {
 		t.Fatalf("update: %v", err)
 	}
-	if !strings.Contains(stdout.String(), "snapshot updated (--update)") {
+	if !strings.Contains(stdout.String(), "accepted 2 changes (2 cosmetic) into ") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	ios, _, _, _ = iostreams.Test()

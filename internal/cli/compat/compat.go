@@ -50,6 +50,9 @@ type CompatOptions struct {
 	Probes   []string
 	Format   string
 	ReadOnly bool
+	// Verbose prints each finding's request and response whole in the
+	// text report (otherwise one line each, cut to the terminal).
+	Verbose bool
 	// Era is --era: modern, legacy or auto (detect).
 	Era string
 }
@@ -140,6 +143,7 @@ targets, the worst of theirs: 5 > 4 > 2 > 3 > 1 > 0.`,
 	fl.StringArrayVar(&opts.Probes, "probe", nil, "replay tools/call `TOOL[=ARGS_JSON]` under every profile (repeatable; default: a fixture's declared probes)")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "compat")
 	fl.BoolVar(&opts.ReadOnly, "read-only", false, "never send tools/call (what the board runs)")
+	fl.BoolVarP(&opts.Verbose, "verbose", "v", false, "print each finding's request and response whole (text report; otherwise one line each, cut to the terminal's width)")
 	cmdutil.AddEraFlag(cmd, &opts.Era)
 	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` the NAMEs are targets of (default mcpward.json)")
 	fleetrun.AddFlags(cmd, &opts.Fleet)
@@ -215,7 +219,7 @@ func compatRun(ctx context.Context, opts *CompatOptions) error {
 func render(opts *CompatOptions, res *result.Result) error {
 	if opts.Format == "text" {
 		return text.WriteOptions(opts.IO.Out, res, &text.Options{
-			TTY: opts.IO.IsStdoutTTY(), Width: opts.IO.TerminalWidth(), NewTable: newTable,
+			TTY: opts.IO.IsStdoutTTY(), Width: opts.IO.TerminalWidth(), NewTable: newTable, Verbose: opts.Verbose,
 		})
 	}
 	w, _ := export.Lookup(opts.Format)

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/syserr"
 )
@@ -86,7 +87,7 @@ func (ff *Flags) Validate(cmd *cobra.Command, names []string, targetFlags bool) 
 // done and which are running.
 func Progress(p *cmdutil.Progress, verb string) func(done, total int, running []string) {
 	return func(done, total int, running []string) {
-		msg := fmt.Sprintf("%s %d targets: %d done", verb, total, done)
+		msg := fmt.Sprintf("%s %s: %d done", verb, plural.Count(total, "target"), done)
 		if len(running) > 0 {
 			const show = 3
 			names := strings.Join(running[:min(show, len(running))], ", ")

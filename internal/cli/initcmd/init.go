@@ -26,6 +26,7 @@ import (
 	"github.com/mcpward/mcpward/internal/heuristic"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
@@ -203,11 +204,11 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 			disabled++
 		}
 	}
-	seeded := fmt.Sprintf("%d probes seeded", len(ct.Probes))
+	seeded := plural.Count(len(ct.Probes), "probe") + " seeded"
 	if disabled > 0 {
 		seeded += fmt.Sprintf(", %d disabled", disabled)
 	}
-	fmt.Fprintf(opts.IO.Out, "wrote %s (target %s: %d tools, %s)\n", opts.ConfigPath, opts.Target, len(obs.Snapshot.Surface.Tools), seeded)
+	fmt.Fprintf(opts.IO.Out, "wrote %s (target %s: %s, %s)\n", opts.ConfigPath, opts.Target, plural.Count(len(obs.Snapshot.Surface.Tools), "tool"), seeded)
 	for _, t := range obs.Snapshot.Surface.Tools {
 		name := snapshot.Str(t, "name")
 		if name == "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpward/mcpward/internal/heuristic"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/termsafe"
 )
@@ -227,7 +228,7 @@ func renderManifest(w *errWriter, s *snapshot.Snapshot) {
 			ops += len(t.Operations)
 		}
 	}
-	w.printf("\nManifest operations (%s): %d operation%s across %d tool%s\n", m.URI, ops, plural(ops), len(m.Tools), plural(len(m.Tools)))
+	w.printf("\nManifest operations (%s): %s across %s\n", m.URI, plural.Count(ops, "operation"), plural.Count(len(m.Tools), "tool"))
 	w.printf("  server-declared actions multiplexed behind the tools above\n")
 	for _, t := range m.Tools {
 		if len(t.Operations) == 0 {
@@ -446,13 +447,6 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // errWriter keeps the first write error so rendering code stays linear.

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/syserr"
 )
@@ -113,7 +114,7 @@ func fleetRun(ctx context.Context, opts *RecordOptions) error {
 		notRecorded = append(notRecorded, n)
 	}
 	code := result.Worst(codes...)
-	fmt.Fprintf(opts.IO.Out, "%s: %d recorded", plural(len(names), "target"), recorded)
+	fmt.Fprintf(opts.IO.Out, "%s: %d recorded", plural.Count(len(names), "target"), recorded)
 	if len(notRecorded) > 0 {
 		fmt.Fprintf(opts.IO.Out, ", %d not (%s)", len(notRecorded), fleetrun.JoinNames(notRecorded))
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/target"
 )
@@ -216,7 +217,7 @@ func observe(ctx context.Context, opts *RecordOptions, rt *contract.Resolved, sh
 func recordedLine(rt *contract.Resolved, obs *contract.Observation) string {
 	s := obs.Snapshot.Surface
 	return fmt.Sprintf("recorded %s -> %s (%s, %s, %s)", rt.Name, rt.Path,
-		plural(len(s.Tools), "tool"), plural(len(s.Resources), "resource"), plural(len(s.Prompts), "prompt"))
+		plural.Count(len(s.Tools), "tool"), plural.Count(len(s.Resources), "resource"), plural.Count(len(s.Prompts), "prompt"))
 }
 
 // WriteProbeFindings says on w what the recorded probe answers break (the
@@ -277,11 +278,4 @@ func incomplete(w io.Writer, obs *contract.Observation, done string) error {
 		return contract.AuthRequiredError(reason)
 	}
 	return &cmdutil.VerdictError{Code: result.Incomplete, Reason: reason, TimedOut: obs.TimedOut()}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpward/mcpward/internal/feed"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/remote"
 	"github.com/mcpward/mcpward/internal/session"
 )
@@ -187,7 +188,7 @@ func printRecords(ctx context.Context, h *hub.Hub, w io.Writer) error {
 			return err
 		}
 		if b.Skipped > 0 {
-			fmt.Fprintf(w, "… %d records skipped\n", b.Skipped)
+			fmt.Fprintf(w, "… %s skipped\n", plural.Count(b.Skipped, "record"))
 		}
 		for _, r := range b.Records {
 			fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\n", r.Time.UTC().Format("15:04:05.000"), r.Label, r.Seq, r.Dir, oneLine(r.Frame, 120))

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 	"github.com/mcpward/mcpward/internal/tui"
@@ -53,7 +54,7 @@ func openFiles(paths []string, warn io.Writer) (*fileSource, error) {
 			fmt.Fprintf(warn, "mcpward: warning: %s: %v\n", p, &problems[i])
 		}
 		if skipped > len(problems) {
-			fmt.Fprintf(warn, "mcpward: warning: %s: %d more lines skipped\n", p, skipped-len(problems))
+			fmt.Fprintf(warn, "mcpward: warning: %s: %d more %s skipped\n", p, skipped-len(problems), plural.Of(skipped-len(problems), "line", "lines"))
 		}
 		if len(recs) == 0 && len(dup) == 0 {
 			return nil, fault.Input(fmt.Errorf("%s: no session records in it (not a session log?)", p))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/export/render"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/termsafe"
 )
@@ -102,7 +103,7 @@ func Build(r *result.Result) *TestSuites {
 		}
 	}
 	if len(r.Targets) > 0 {
-		doc.Name += fmt.Sprintf(" (%d targets)", len(r.Targets))
+		doc.Name += " (" + plural.Count(len(r.Targets), "target") + ")"
 	}
 
 	for i := range doc.Suites {

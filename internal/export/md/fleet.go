@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpward/mcpward/internal/export/render"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 )
 
@@ -12,7 +13,7 @@ import (
 // table of the targets and their verdicts, then each target's section in
 // the Result's order (config order).
 func writeFleet(w *bufio.Writer, r *result.Result) {
-	fmt.Fprintf(w, "# mcpward %s — %s: %s\n\n", Text(r.Command), render.Plural(len(r.Targets), "target"), render.VerdictOf(r))
+	fmt.Fprintf(w, "# mcpward %s — %s: %s\n\n", Text(r.Command), plural.Count(len(r.Targets), "target"), render.VerdictOf(r))
 	w.WriteString("| target | verdict |\n|---|---|\n")
 	for i := range r.Targets {
 		s := &r.Targets[i]

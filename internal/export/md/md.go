@@ -186,8 +186,8 @@ func next(w *bufio.Writer, r *result.Result, v render.Verdict) {
 	case 3:
 		lines = append(lines, "The server violates the protocol: its owner must fix it. Updating the snapshot does not clear a violation.")
 	}
-	if r.Updated {
-		lines = append(lines, "The snapshot was updated (`--update`).")
+	if a := render.Accepted(r); a != "" {
+		lines = append(lines, Text(strings.ToUpper(a[:1])+a[1:])+".")
 	}
 	if len(lines) == 0 {
 		return

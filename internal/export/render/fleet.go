@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/termsafe"
 )
@@ -44,7 +45,7 @@ func FleetLine(r *result.Result) string {
 			parts = append(parts, fmt.Sprintf("%d exit %d", count[c], c))
 		}
 	}
-	return fmt.Sprintf("%s: %s -> %s", Plural(len(r.Targets), "target"), strings.Join(parts, ", "), VerdictOf(r))
+	return fmt.Sprintf("%s: %s -> %s", plural.Count(len(r.Targets), "target"), strings.Join(parts, ", "), VerdictOf(r))
 }
 
 // CodeLabel is the verdict word of an exit code for command, without the

@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/termsafe"
@@ -26,12 +26,17 @@ func (v Verdict) String() string { return fmt.Sprintf("%s (exit %d)", v.Label, v
 // VerdictOf returns the verdict of r. The exit code inside the Result is the
 // truth (it is what the producing command exited with); the label names
 // what decided it, worst first: "2 MUST violations", "DRIFT" (only when a
-// surface finding passed the gate), "1 SHOULD finding" — so a run that
+// surface finding passed the gate), "1 risky finding" — so a run that
 // failed on rule findings alone never says DRIFT. A Result that does not
 // say which findings gated (an older sessions check) gets a plain word.
 func VerdictOf(r *result.Result) Verdict {
 	switch r.ExitCode {
 	case result.Clean:
+		if r.Updated && len(r.Findings) > 0 {
+			// check --update took the drift in: "PASS" under breaking
+			// findings read as if they did not matter.
+			return Verdict{result.Clean, "ACCEPTED"}
+		}
 		return Verdict{result.Clean, "PASS"}
 	case result.Drift, result.Violation:
 		if l := gateLabel(r); l != "" {
@@ -59,9 +64,12 @@ func VerdictOf(r *result.Result) Verdict {
 // gateLabel names what failed r's gate: its violations by level, DRIFT when
 // a surface finding passed the gate, the failed calls a sessions check's
 // gate selected (the error signal: error responses, isError results, HTTP
-// errors), then its other failing rule findings by level ("1 MUST
-// violation, DRIFT, 5 failed calls, 2 SHOULD findings"); "" when nothing in
-// the Result explains the failure.
+// errors), then its other failing rule findings by class ("1 MUST
+// violation, DRIFT, 5 failed calls, 2 risky findings"); "" when nothing in
+// the Result explains the failure. A violation names its level (a MUST
+// clause is what makes it one); other findings name their class, the word
+// the report's counts use, not the spec keyword ("MAY finding" meant
+// nothing to a reader).
 func gateLabel(r *result.Result) string {
 	var parts []string
 	violations := map[string]int{}
@@ -76,25 +84,27 @@ func gateLabel(r *result.Result) string {
 			violations[rf.Level]++
 		case FailedCall(rf):
 			failedCalls++
+		case rf.Class == "risky":
+			others["risky"]++
 		default:
-			others[rf.Level]++
+			others["info"]++
 		}
 	}
 	levels := []string{"MUST", "SHOULD", "MAY"}
 	for _, l := range append(levels, unknownLevels(violations)...) {
 		if n := violations[l]; n > 0 {
-			parts = append(parts, Plural(n, strings.TrimSpace(termsafe.Line(l)+" violation")))
+			parts = append(parts, plural.Count(n, strings.TrimSpace(termsafe.Line(l)+" violation")))
 		}
 	}
 	if DriftFails(r) {
 		parts = append(parts, "DRIFT")
 	}
 	if failedCalls > 0 {
-		parts = append(parts, Plural(failedCalls, "failed call"))
+		parts = append(parts, plural.Count(failedCalls, "failed call"))
 	}
-	for _, l := range append(levels, unknownLevels(others)...) {
-		if n := others[l]; n > 0 {
-			parts = append(parts, Plural(n, strings.TrimSpace(termsafe.Line(l)+" finding")))
+	for _, c := range []string{"risky", "info"} {
+		if n := others[c]; n > 0 {
+			parts = append(parts, plural.Count(n, c+" finding"))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -277,32 +287,51 @@ func CountClasses(r *result.Result) ClassCounts {
 	return c
 }
 
-// Plural returns "1 finding" or "6 findings".
-func Plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
 // Counts returns "6 findings (2 breaking, 1 risky, 1 compatible, 2 cosmetic)"
 // from the Result's summary.
 func Counts(r *result.Result) string {
 	s := r.Summary.Summary
 	n := s.Breaking + s.Risky + s.Compatible + s.Cosmetic
 	return fmt.Sprintf("%s (%d breaking, %d risky, %d compatible, %d cosmetic)",
-		Plural(n, "finding"), s.Breaking, s.Risky, s.Compatible, s.Cosmetic)
+		plural.Count(n, "finding"), s.Breaking, s.Risky, s.Compatible, s.Cosmetic)
 }
 
-// RuleCounts returns "2 rule findings (1 violation, 1 risky, 0 info)", or
+// Accepted says what check --update took into the stored snapshot:
+// "accepted 3 changes (1 breaking, 2 compatible) into PATH", or "no changes
+// to accept; PATH rewritten"; "" when r was not updated.
+func Accepted(r *result.Result) string {
+	if !r.Updated {
+		return ""
+	}
+	path := "the stored snapshot"
+	if r.New != nil && r.New.Path != "" {
+		path = termsafe.Line(r.New.Path)
+	}
+	if len(r.Findings) == 0 {
+		return "no changes to accept; " + path + " rewritten (--update)"
+	}
+	s := r.Summary.Summary
+	var tiers []string
+	for _, t := range []struct {
+		n    int
+		name string
+	}{{s.Breaking, "breaking"}, {s.Risky, "risky"}, {s.Compatible, "compatible"}, {s.Cosmetic, "cosmetic"}} {
+		if t.n > 0 {
+			tiers = append(tiers, fmt.Sprintf("%d %s", t.n, t.name))
+		}
+	}
+	return fmt.Sprintf("accepted %s (%s) into %s", plural.Count(len(r.Findings), "change"), strings.Join(tiers, ", "), path)
+}
+
+// RuleCounts returns "2 rule findings (1 violation, 1 risky, 0 info)" ("2 violations"), or
 // "" when there are none.
 func RuleCounts(r *result.Result) string {
 	if len(r.Violations) == 0 {
 		return ""
 	}
 	c := CountClasses(r)
-	return fmt.Sprintf("%s (%d violation, %d risky, %d info)",
-		Plural(len(r.Violations), "rule finding"), c.Violation, c.Risky, c.Info)
+	return fmt.Sprintf("%s (%s, %d risky, %d info)",
+		plural.Count(len(r.Violations), "rule finding"), plural.Count(c.Violation, "violation"), c.Risky, c.Info)
 }
 
 // SummaryLine returns the one line every human report ends with:

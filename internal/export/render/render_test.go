@@ -86,9 +86,9 @@ func TestSummaryLineIgnored(t *testing.T) {
 }
 
 // The verdict line names what failed the gate (issue 13 item 5): DRIFT
-// only when a surface finding passed the gate, rule findings by level
-// and class otherwise; a sessions check names the findings its gate
-// selected (issue 11 item 9: error responses and info findings are not
+// only when a surface finding passed the gate, violations by level, other
+// rule findings by class (not "MAY finding": issue 25 item 12); a
+// sessions check names the findings its gate selected (issue 11 item 9: error responses and info findings are not
 // drift), error responses as failed calls (issue 22 item 4).
 func TestVerdictNamesWhatFailed(t *testing.T) {
 	drift := []result.Finding{{Finding: diff.Finding{RuleID: "tool.removed", Tier: diff.Breaking}}}
@@ -109,17 +109,17 @@ func TestVerdictNamesWhatFailed(t *testing.T) {
 		{"check violation, drift below the gate", result.Result{Command: "check", ExitCode: 3, Findings: cosmetic,
 			Violations: []result.RuleFinding{must}, Gate: result.Gate{FailOn: "risky"}}, "1 MUST violation (exit 3)"},
 		{"compat risky only", result.Result{Command: "compat", ExitCode: 1,
-			Violations: []result.RuleFinding{should, should, info}, Gate: result.Gate{FailOn: "risky"}}, "2 SHOULD findings (exit 1)"},
+			Violations: []result.RuleFinding{should, should, info}, Gate: result.Gate{FailOn: "risky"}}, "2 risky findings (exit 1)"},
 		{"compat violations", result.Result{Command: "compat", ExitCode: 3,
-			Violations: []result.RuleFinding{must, must, should}}, "2 MUST violations, 1 SHOULD finding (exit 3)"},
+			Violations: []result.RuleFinding{must, must, should}}, "2 MUST violations, 1 risky finding (exit 3)"},
 		{"sessions check, failed calls", result.Result{Command: "sessions-check", ExitCode: 1,
 			Violations: []result.RuleFinding{gated(info), gated(info), should}, Gate: result.Gate{FailOn: "error,invalid,warn"}}, "2 failed calls (exit 1)"},
 		{"sessions check, failed calls and other findings", result.Result{Command: "sessions-check", ExitCode: 3,
-			Violations: []result.RuleFinding{gated(must), gated(info), gated(stale)}, Gate: result.Gate{FailOn: "error,must,cache.stale_refetch"}}, "1 MUST violation, 1 failed call, 1 MAY finding (exit 3)"},
+			Violations: []result.RuleFinding{gated(must), gated(info), gated(stale)}, Gate: result.Gate{FailOn: "error,must,cache.stale_refetch"}}, "1 MUST violation, 1 failed call, 1 info finding (exit 3)"},
 		{"sessions check, failed calls not selected", result.Result{Command: "sessions-check", ExitCode: 0,
 			Violations: []result.RuleFinding{info, info}, Gate: result.Gate{FailOn: "violation,risky"}}, "PASS (exit 0)"},
 		{"sessions check, assertion", result.Result{Command: "sessions-check", ExitCode: 1,
-			Violations: []result.RuleFinding{gated(should), info}, Gate: result.Gate{FailOn: "error,invalid,warn"}}, "1 SHOULD finding (exit 1)"},
+			Violations: []result.RuleFinding{gated(should), info}, Gate: result.Gate{FailOn: "error,invalid,warn"}}, "1 risky finding (exit 1)"},
 		{"sessions check, tool drift gated by the drift signal", result.Result{Command: "sessions-check", ExitCode: 1, Findings: cosmetic,
 			Violations: []result.RuleFinding{info}, Gate: result.Gate{FailOn: "drift"}}, "DRIFT (exit 1)"},
 		{"sessions check, drift not selected", result.Result{Command: "sessions-check", ExitCode: 3, Findings: drift,
@@ -144,7 +144,7 @@ func TestSummaryLineWithoutSurface(t *testing.T) {
 		{result.Result{Command: "sessions-check", Gate: result.Gate{FailOn: "error,invalid,warn"}},
 			"0 rule findings; gate fail-on=error,invalid,warn -> PASS (exit 0)"},
 		{result.Result{Command: "compat", ExitCode: 1, Violations: []result.RuleFinding{{Level: "SHOULD", Class: "risky"}}, Gate: result.Gate{FailOn: "risky"}},
-			"1 rule finding (0 violation, 1 risky, 0 info); gate fail-on=risky -> 1 SHOULD finding (exit 1)"},
+			"1 rule finding (0 violations, 1 risky, 0 info); gate fail-on=risky -> 1 risky finding (exit 1)"},
 		{result.Result{Command: "sessions-check", ExitCode: 1, Findings: []result.Finding{{Finding: diff.Finding{RuleID: "tool.added", Tier: diff.Risky}}},
 			Summary: result.Summary{Summary: diff.Summary{Risky: 1}}, Gate: result.Gate{FailOn: "drift"}},
 			"1 finding (0 breaking, 1 risky, 0 compatible, 0 cosmetic); gate fail-on=drift -> DRIFT (exit 1)"},
@@ -181,5 +181,37 @@ func TestRuleFindingsBySeqNumber(t *testing.T) {
 		if got := CompareNumbers(tt.a, tt.b); got != tt.want {
 			t.Errorf("CompareNumbers(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// check --update says what it took in, not "PASS" under breaking
+// findings (issue 25 item 12).
+func TestAccepted(t *testing.T) {
+	findings := []result.Finding{
+		{Finding: diff.Finding{RuleID: "tool.removed", Tier: diff.Breaking}},
+		{Finding: diff.Finding{RuleID: "tool.input.optional.added", Tier: diff.Compatible}},
+		{Finding: diff.Finding{RuleID: "tool.input.optional.added", Tier: diff.Compatible}},
+	}
+	r := &result.Result{Command: "check", Findings: findings, Updated: true, New: &result.SnapshotRef{Path: ".mcpward/w.snapshot.json"}}
+	r.Summary.Summary.Breaking, r.Summary.Summary.Compatible = 1, 2
+	if got, want := Accepted(r), "accepted 3 changes (1 breaking, 2 compatible) into .mcpward/w.snapshot.json"; got != want {
+		t.Errorf("Accepted() = %q, want %q", got, want)
+	}
+	if got := VerdictOf(r).String(); got != "ACCEPTED (exit 0)" {
+		t.Errorf("VerdictOf(updated) = %q, want ACCEPTED (exit 0)", got)
+	}
+	r.Findings, r.Summary.Summary.Breaking, r.Summary.Summary.Compatible = findings[:1], 1, 0
+	if got, want := Accepted(r), "accepted 1 change (1 breaking) into .mcpward/w.snapshot.json"; got != want {
+		t.Errorf("Accepted() = %q, want %q", got, want)
+	}
+	r.Findings = nil
+	if got := VerdictOf(r).String(); got != "PASS (exit 0)" {
+		t.Errorf("VerdictOf(updated, no changes) = %q, want PASS (exit 0)", got)
+	}
+	if got, want := Accepted(r), "no changes to accept; .mcpward/w.snapshot.json rewritten (--update)"; got != want {
+		t.Errorf("Accepted() = %q, want %q", got, want)
+	}
+	if got := Accepted(&result.Result{Findings: findings}); got != "" {
+		t.Errorf("Accepted(not updated) = %q, want empty", got)
 	}
 }

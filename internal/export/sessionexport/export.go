@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
 )
@@ -85,7 +86,7 @@ func (x *Exporter) Finish(problems []session.LineError, skipped int) error {
 		ps = append(ps, lineProblem(path, p))
 	}
 	if skipped > len(problems) {
-		ps = append(ps, fmt.Sprintf("%s: %d more lines skipped", path, skipped-len(problems)))
+		ps = append(ps, fmt.Sprintf("%s: %d more %s skipped", path, skipped-len(problems), plural.Of(skipped-len(problems), "line", "lines")))
 	}
 	if x.opts.Warn != nil {
 		for _, p := range ps {

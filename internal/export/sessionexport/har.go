@@ -1,7 +1,6 @@
 package sessionexport
 
 import (
-	"fmt"
 	"io"
 	"net/url"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/export/har"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -239,7 +239,7 @@ func (s *harSink) finish(e *ending) error {
 		// The session's counts as every surface gives them (calls.Session).
 		pages = append(pages, har.Page{StartedDateTime: ss.Start.UTC().Format(har.TimeFormat), ID: ss.ID, Title: title,
 			PageTimings: har.PageTimings{OnContentLoad: -1, OnLoad: -1},
-			Comment:     fmt.Sprintf("%d frames, %d calls, %d errors", ss.Frames, ss.Calls, ss.Errors)})
+			Comment:     plural.Count(ss.Frames, "frame") + ", " + plural.Count(ss.Calls, "call") + ", " + plural.Count(ss.Errors, "error")})
 	}
 	return s.w.Close(pages)
 }

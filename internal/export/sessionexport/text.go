@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -118,7 +119,7 @@ func (s *textSink) finish(e *ending) error {
 		if !sum.ListComplete {
 			complete = " so far"
 		}
-		fmt.Fprintf(s.w, "definitions: %d tools, %d bytes, ~%d tokens%s\n", sum.ToolCount, sum.DefinitionBytes, sum.DefinitionTokens, complete)
+		fmt.Fprintf(s.w, "definitions: %s, %s, ~%s%s\n", plural.Count(sum.ToolCount, "tool"), plural.Count(sum.DefinitionBytes, "byte"), plural.Count(sum.DefinitionTokens, "token"), complete)
 		if len(sum.Tools) > 0 {
 			tw := tabwriter.NewWriter(s.w, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "TOOL\tCALLS\tERR\tP50\tDEF\tDEF TOKENS\tRESULT")
@@ -138,7 +139,7 @@ func (s *textSink) finish(e *ending) error {
 			fmt.Fprintf(s.w, "%s seq %d %s: %s\n", f.Session, f.Seq, f.RuleID, f.Message)
 		}
 		if e.FindingsDropped > 0 {
-			fmt.Fprintf(s.w, "(%d more findings not shown)\n", e.FindingsDropped)
+			fmt.Fprintf(s.w, "(%d more %s not shown)\n", e.FindingsDropped, plural.Of(e.FindingsDropped, "finding", "findings"))
 		}
 	}
 	for _, p := range e.Problems {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/termsafe"
@@ -73,7 +74,8 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 		fmt.Fprintf(w, "; versions: %s", one(strings.Join(c.SupportedVersions, ", ")))
 	}
 	fmt.Fprintf(w, "\nprofiles: %s\n\ntransport assertions:\n", one(strings.Join(c.Profiles, ", ")))
-	p.assertions(c)
+	width := lineWidth(opts)
+	p.assertions(c, width)
 	fmt.Fprintf(w, "\nfindings:\n")
 	n := 0
 	for _, f := range res.Violations {
@@ -85,23 +87,26 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 		if f.Evidence != nil && (f.Class != rules.Info || len(f.Evidence.ServerRequests) > 0) {
 			// What the server asked the client during the call, and what
 			// the profile answered: the reader can tell whose failure
-			// followed.
+			// followed. Each is one line, cut to the width (whole with
+			// --verbose).
+			ev := func(label, s string) { fmt.Fprintln(w, cut("            "+label+s, width)) }
 			for _, sr := range f.Evidence.ServerRequests {
-				fmt.Fprintf(w, "            server→client: %s\n            our reply:     %s\n", clipJSON(sr.Request), clipJSON(sr.Response))
+				ev("server→client: ", compactJSON(sr.Request))
+				ev("our reply:     ", compactJSON(sr.Response))
 			}
 			if len(f.Evidence.Request) > 0 {
-				fmt.Fprintf(w, "            request:  %s\n", clipJSON(f.Evidence.Request))
+				ev("request:  ", compactJSON(f.Evidence.Request))
 			}
 			// The headers are often the point of the probe (Origin,
 			// MCP-Protocol-Version, Mcp-Name): show what was sent.
 			if h := headerLine(f.Evidence); h != "" {
-				fmt.Fprintf(w, "            headers:  %s\n", one(h))
+				ev("headers:  ", one(h))
 			}
 			switch {
 			case f.Evidence.Status != 0:
-				fmt.Fprintf(w, "            response: HTTP %d %s\n", f.Evidence.Status, clipJSON(f.Evidence.Response))
+				ev("response: ", fmt.Sprintf("HTTP %d %s", f.Evidence.Status, compactJSON(f.Evidence.Response)))
 			case len(f.Evidence.Response) > 0:
-				fmt.Fprintf(w, "            response: %s\n", clipJSON(f.Evidence.Response))
+				ev("response: ", compactJSON(f.Evidence.Response))
 			}
 		}
 	}
@@ -121,7 +126,7 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 		fmt.Fprintf(w, "\nINCOMPLETE: %s", one(prob))
 	}
 	label := map[int]string{result.Clean: "PASS", result.Drift: "RISKY", result.Incomplete: "INCOMPLETE", result.Violation: "VIOLATION"}[res.ExitCode]
-	fmt.Fprintf(w, "\n%d violation(s), %d risky -> %s (exit %d)", res.Summary.Violations, res.Summary.RiskyRules, label, res.ExitCode)
+	fmt.Fprintf(w, "\n%s, %d risky -> %s (exit %d)", plural.Count(res.Summary.Violations, "violation"), res.Summary.RiskyRules, label, res.ExitCode)
 	if n := len(res.NotEvaluated); n > 0 {
 		// A pass covers only what was evaluated.
 		fmt.Fprintf(w, "; %d not evaluated (listed above)", n)
@@ -132,7 +137,7 @@ func (p *printer) compat(res *result.Result, opts *Options) {
 // assertions prints one line per assertion. Assertions that do not apply
 // to this transport share one reason; their ids go on one line instead of
 // repeating it.
-func (p *printer) assertions(c *result.Compat) {
+func (p *printer) assertions(c *result.Compat, width int) {
 	one := termsafe.Line
 	const na = "n/a"
 	byReason := map[string][]string{}
@@ -148,7 +153,11 @@ func (p *printer) assertions(c *result.Compat) {
 		fmt.Fprintf(p.w, "  %-8s %-44s %s\n", one(a.Verdict), one(a.ID), one(a.Detail))
 	}
 	for _, why := range reasons {
-		fmt.Fprintf(p.w, "  %-8s %d assertions — %s: %s\n", na, len(byReason[why]), one(strings.TrimPrefix(why, "n/a ")), one(strings.Join(byReason[why], ", ")))
+		ids := byReason[why]
+		text := fmt.Sprintf("%s — %s: %s", plural.Count(len(ids), "assertion"), one(strings.TrimPrefix(why, "n/a ")), one(strings.Join(ids, ", ")))
+		for _, l := range wrapWords(fmt.Sprintf("  %-8s ", na), text, width) {
+			fmt.Fprintln(p.w, l)
+		}
 	}
 }
 
@@ -164,7 +173,7 @@ func (p *printer) compatSection(r *result.Result) {
 	one := termsafe.Line
 	if len(c.Assertions) > 0 {
 		fmt.Fprintf(p.w, "transport assertions:\n")
-		p.assertions(c)
+		p.assertions(c, lineWidth(p.opts))
 	}
 	fmt.Fprintf(p.w, "compat: era=%s; profiles=%s\n", one(c.Era), one(strings.Join(c.Profiles, ", ")))
 	if len(c.Verdicts) > 0 {
@@ -238,24 +247,79 @@ func headerLine(ex *result.Exchange) string {
 	return strings.Join(parts, "; ")
 }
 
-// clipJSON shows a raw JSON message on one line, cut at 300 bytes. The
-// JSON writer indents the evidence of a saved Result; compacting it (only
-// whitespace between tokens goes) prints the same line from a saved Result
-// as from the run.
-func clipJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) == nil {
-		return clip(b.String())
+// defaultWidth is the width of a report that is not for a terminal (piped,
+// a file, `report` of a saved Result): a line of evidence is cut there
+// rather than at a terminal's width nobody has.
+const defaultWidth = 100
+
+// lineWidth is the width compat's evidence lines are cut at and its n/a
+// list wrapped at: the terminal's, defaultWidth when the report is not for
+// one, 0 (nothing cut) with Verbose.
+func lineWidth(opts *Options) int {
+	switch {
+	case opts == nil:
+		return defaultWidth
+	case opts.Verbose:
+		return 0
+	case opts.TTY && opts.Width > 0:
+		return opts.Width
 	}
-	return clip(string(raw))
+	return defaultWidth
 }
 
-func clip(s string) string {
-	s = termsafe.Line(s)
-	if len(s) > 300 {
-		return s[:300] + "…"
+// compactJSON shows a raw JSON message on one line. The JSON writer
+// indents the evidence of a saved Result; compacting it (only whitespace
+// between tokens goes) prints the same line from a saved Result as from
+// the run.
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) == nil {
+		return termsafe.Line(b.String())
 	}
-	return s
+	return termsafe.Line(string(raw))
+}
+
+// cut shortens line to width runes, the last one an ellipsis; width 0
+// keeps it whole. However narrow the terminal, 40 runes are kept: a line
+// cut to its label says nothing.
+func cut(line string, width int) string {
+	if width <= 0 {
+		return line
+	}
+	width = max(width, 40)
+	if utf8.RuneCountInString(line) <= width {
+		return line
+	}
+	r := []rune(line)
+	return string(r[:width-1]) + "…"
+}
+
+// wrapWords breaks text at spaces into lines of at most width runes, the
+// first starting with lead, the others with a run of spaces as wide; width
+// 0 keeps it on one line. A word longer than a line stays whole on its
+// own line.
+func wrapWords(lead, text string, width int) []string {
+	if width <= 0 {
+		return []string{lead + text}
+	}
+	indent := strings.Repeat(" ", utf8.RuneCountInString(lead))
+	var out []string
+	cur, n, fresh := lead, utf8.RuneCountInString(lead), true
+	for _, w := range strings.Fields(text) {
+		wn := utf8.RuneCountInString(w)
+		if !fresh && n+1+wn > width {
+			out = append(out, cur)
+			cur, n, fresh = indent, len(indent), true
+		}
+		if !fresh {
+			cur += " "
+			n++
+		}
+		cur += w
+		n += wn
+		fresh = false
+	}
+	return append(out, cur)
 }
 
 // transpose turns a grid's rows into its columns.

@@ -23,6 +23,10 @@ type Options struct {
 	// tab-separated otherwise.
 	TTY   bool
 	Width int
+	// Verbose prints compat's evidence (each request and response)
+	// whole; otherwise each is one line cut to the terminal's width, or
+	// to 100 columns when the report is not for a terminal.
+	Verbose bool
 	// NewTable makes the Table compat's verdict grid is laid out with (the
 	// CLI passes iostreams.NewTablePrinter); nil prints tab-separated rows.
 	NewTable func(w io.Writer, tty bool, width int) Table
@@ -188,7 +192,7 @@ func (p *printer) result(r *result.Result) {
 	for _, n := range r.NotEvaluated {
 		p.line("not evaluated: " + termsafe.Line(n.What) + " — " + termsafe.Line(n.Why))
 	}
-	if r.Updated {
-		p.line("snapshot updated (--update)")
+	if a := render.Accepted(r); a != "" {
+		p.line(a)
 	}
 }

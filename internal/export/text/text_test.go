@@ -55,7 +55,7 @@ func TestVerdictLines(t *testing.T) {
 	}{
 		{"clean", "0 findings (0 breaking, 0 risky, 0 compatible, 0 cosmetic); gate fail-on=risky -> PASS (exit 0)"},
 		{"incomplete", "1 finding (0 breaking, 1 risky, 0 compatible, 0 cosmetic); gate fail-on=risky -> INCOMPLETE (exit 2)"},
-		{"violations", "4 rule findings (2 violation, 1 risky, 1 info); gate fail-on=risky -> 2 MUST violations, 1 SHOULD finding (exit 3)"},
+		{"violations", "4 rule findings (2 violations, 1 risky, 1 info); gate fail-on=risky -> 2 MUST violations, 1 risky finding (exit 3)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/migrate"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
@@ -242,7 +243,7 @@ func (c *converter) observation(obs map[string]any) {
 	if la, ok := obs["localAnnotations"].(map[string]any); ok {
 		tools, _ := la["tools"].([]any)
 		signals, _ := la["signals"].([]any)
-		c.note("heuristics_not_carried", "mcp-surfaceprint's risk labels (%d tools) and signals (%d) are heuristics, not surface: mcpward recomputes its own in inspect", len(tools), len(signals))
+		c.note("heuristics_not_carried", "mcp-surfaceprint's risk labels (%s) and signals (%d) are heuristics, not surface: mcpward recomputes its own in inspect", plural.Count(len(tools), "tool"), len(signals))
 	}
 	for _, k := range migrate.SortedKeys(obs) {
 		switch k {

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 )
@@ -144,8 +145,8 @@ func baselineRun(opts *BaselineOptions) error {
 		if err := baseline.Write(dir, cur); err != nil {
 			return err
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "recorded baseline of %s (%s): %d tools from session %s in %s\n",
-			label, server, len(cur.Tools), ss.ID, baseline.Path(dir, id))
+		fmt.Fprintf(opts.IO.ErrOut, "recorded baseline of %s (%s): %s from session %s in %s\n",
+			label, server, plural.Count(len(cur.Tools), "tool"), ss.ID, baseline.Path(dir, id))
 		return nil
 	case err != nil:
 		return fault.Input(err)

@@ -24,6 +24,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/session"
@@ -330,7 +331,7 @@ func drift(opts *CheckOptions, res *result.Result, col *verdict.Collector, dir, 
 	}
 	if recorded {
 		res.NotEvaluated = append(res.NotEvaluated, result.NotEvaluated{What: "tool drift of session " + ss.ID + " (" + label + ")",
-			Why: fmt.Sprintf("recorded first-seen tool baseline %s: %d tools, trusted, not verified", baseline.Path(dir, id), len(cur.Tools))})
+			Why: fmt.Sprintf("recorded first-seen tool baseline %s: %s, trusted, not verified", baseline.Path(dir, id), plural.Count(len(cur.Tools), "tool"))})
 		return
 	}
 	if base.Predates(ss.ID, ss.Start) {
@@ -362,7 +363,7 @@ func assertions(opts *CheckOptions, col *verdict.Collector, called map[string]bo
 	}
 	if len(slow) > 0 {
 		add("assertion.max_duration", "--max-duration "+opts.MaxDuration.String(),
-			fmt.Sprintf("%d tool calls took longer than %v; first: %s", len(slow), opts.MaxDuration, slow[0]))
+			fmt.Sprintf("%s took longer than %v; first: %s", plural.Count(len(slow), "tool call"), opts.MaxDuration, slow[0]))
 	}
 	for _, t := range opts.ExpectTools {
 		if !called[t] {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/traffic"
 )
 
@@ -17,8 +18,8 @@ import (
 func writeTables(w io.Writer, reports []sessionReport, tty bool, width int, slow time.Duration) {
 	for _, r := range reports {
 		ss, sum := r.session, r.summary
-		fmt.Fprintf(w, "\nsession %s (%s, %s) %s:%d: %d frames, %d calls, %d errors, p50 %v p95 %v p99 %v\n",
-			ss.ID, ss.Label, ss.Transport, r.file, ss.FirstLine, ss.Frames, ss.Calls, ss.Errors,
+		fmt.Fprintf(w, "\nsession %s (%s, %s) %s:%d: %s, %s, %s, p50 %v p95 %v p99 %v\n",
+			ss.ID, ss.Label, ss.Transport, r.file, ss.FirstLine, plural.Count(ss.Frames, "frame"), plural.Count(ss.Calls, "call"), plural.Count(ss.Errors, "error"),
 			round(sum.Latency.P50), round(sum.Latency.P95), round(sum.Latency.P99))
 		if len(sum.Tools) == 0 {
 			continue
@@ -27,8 +28,8 @@ func writeTables(w io.Writer, reports []sessionReport, tty bool, width int, slow
 		if !sum.ListComplete {
 			so = " so far"
 		}
-		fmt.Fprintf(w, "definitions: %d tools, %d bytes, ~%d tokens%s (paid on every conversation; %s)\n",
-			sum.ToolCount, sum.DefinitionBytes, sum.DefinitionTokens, so, sum.Estimator)
+		fmt.Fprintf(w, "definitions: %s, %s, ~%s%s (paid on every conversation; tokens estimated for cl100k/o200k tokenizers)\n",
+			plural.Count(sum.ToolCount, "tool"), plural.Count(sum.DefinitionBytes, "byte"), plural.Count(sum.DefinitionTokens, "token"), so)
 		tp := iostreams.NewTablePrinter(w, tty, width)
 		tp.AddHeader("TOOL", "CALLS", "ERR", "P50", "P95", "P99", "DEF", "DEF~TOK", "RESULT", "RESULT~TOK", "SCHEMA")
 		schema := map[string]string{}
@@ -95,6 +96,6 @@ func writeSlow(w io.Writer, r sessionReport, threshold time.Duration) {
 		if threshold > 0 {
 			over = fmt.Sprintf(" that took %v or longer", threshold)
 		}
-		fmt.Fprintf(w, "slow: %d more calls%s not shown\n", more, over)
+		fmt.Fprintf(w, "slow: %d more %s%s not shown\n", more, plural.Of(more, "call", "calls"), over)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	liveotlp "github.com/mcpward/mcpward/internal/otlp"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/termsafe"
 )
@@ -160,7 +161,7 @@ func pushRun(ctx context.Context, opts *ExportOptions, path string, red *redact.
 	if err != nil {
 		return fault.Incomplete(fmt.Errorf("export: %w", err))
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "sent the spans of %s to %s (%d requests)\n", path, opts.Endpoint, n)
+	fmt.Fprintf(opts.IO.ErrOut, "sent the spans of %s to %s (%s)\n", path, opts.Endpoint, plural.Count(n, "request"))
 	return nil
 }
 

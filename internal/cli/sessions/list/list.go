@@ -4,6 +4,7 @@ package list
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -94,6 +95,11 @@ func listRun(opts *ListOptions) error {
 			entries = append(entries, Entry{File: p, Session: ss, Duration: ss.End.Sub(ss.Start), Summary: ss.Summary(), Skipped: skipped})
 		}
 	}
+	// Newest first, as a shell's history and mcpsnoop's list read: the
+	// session just recorded is the first row, whatever its log is named.
+	slices.SortStableFunc(entries, func(a, b Entry) int {
+		return b.Session.Start.Compare(a.Session.Start)
+	})
 	if opts.Format == "json" {
 		return export.WriteJSON(opts.IO.Out, entries)
 	}

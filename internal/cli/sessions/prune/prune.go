@@ -16,6 +16,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/sessions/sessionargs"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 )
@@ -136,17 +137,17 @@ func pruneRun(opts *PruneOptions) error {
 	for _, f := range old {
 		fmt.Fprintln(opts.IO.Out, f.Path)
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%d logs, %d bytes older than %s\n", len(old), total, cutoff.UTC().Format(time.RFC3339))
+	fmt.Fprintf(opts.IO.ErrOut, "%s, %s older than %s\n", plural.Count(len(old), "log"), plural.Count(total, "byte"), cutoff.UTC().Format(time.RFC3339))
 	if opts.DryRun {
 		return nil
 	}
 	if !opts.Yes {
 		if !opts.Interactive() {
 			// A refusal is a usage matter (exit 4), not a finding (exit 1).
-			return fault.WithHint(cmdutil.FlagErrorf("prune: stdin is not a terminal; refusing to delete %d logs without --yes", len(old)),
+			return fault.WithHint(cmdutil.FlagErrorf("prune: stdin is not a terminal; refusing to delete %s without --yes", plural.Count(len(old), "log")),
 				"mcpward sessions prune --older-than AGE --yes")
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "delete %d logs? [y/N] ", len(old))
+		fmt.Fprintf(opts.IO.ErrOut, "delete %s? [y/N] ", plural.Count(len(old), "log"))
 		ans, _ := bufio.NewReader(opts.IO.In).ReadString('\n')
 		if a := strings.TrimSpace(strings.ToLower(ans)); a != "y" && a != "yes" {
 			fmt.Fprintln(opts.IO.ErrOut, "aborted")
@@ -162,9 +163,9 @@ func pruneRun(opts *PruneOptions) error {
 			failed++
 		}
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "pruned %d logs\n", len(old)-failed)
+	fmt.Fprintf(opts.IO.ErrOut, "pruned %s\n", plural.Count(len(old)-failed, "log"))
 	if failed > 0 {
-		return &cmdutil.VerdictError{Code: result.Drift, Reason: fmt.Sprintf("prune: %d logs could not be removed", failed)}
+		return &cmdutil.VerdictError{Code: result.Drift, Reason: fmt.Sprintf("prune: %s could not be removed", plural.Count(failed, "log"))}
 	}
 	return nil
 }

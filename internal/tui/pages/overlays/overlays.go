@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/tui/common"
 	"github.com/mcpward/mcpward/internal/tui/components/textview"
@@ -255,7 +256,7 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 		add("", nil)
 	case drift.Drifted():
 		n := len(drift.Findings)
-		add(fmt.Sprintf("drift        %d tool definition %s since the baseline", n, plural(n, "change", "changes")), st.Warn.Render)
+		add(fmt.Sprintf("drift        %d tool definition %s since the baseline", n, plural.Of(n, "change", "changes")), st.Warn.Render)
 		for _, f := range drift.Findings {
 			add(fmt.Sprintf("  %-10s %-34s %s", f.Tier, f.RuleID, findingTool(f.Subject)), st.Warn.Render)
 		}
@@ -283,8 +284,8 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 	if !sum.ListComplete {
 		so = " so far"
 	}
-	add(fmt.Sprintf("definitions  %d tools · %s · ~%d tokens%s (paid on every conversation)",
-		sum.ToolCount, Bytes(sum.DefinitionBytes), sum.DefinitionTokens, so), nil)
+	add(fmt.Sprintf("definitions  %s · %s · ~%s%s (paid on every conversation)",
+		plural.Count(sum.ToolCount, "tool"), Bytes(sum.DefinitionBytes), plural.Count(sum.DefinitionTokens, "token"), so), nil)
 	add("", nil)
 	// The tool column takes what the numbers leave, so the table fits the
 	// panel without wrapping (at 80 columns a row used to wrap mid-word);
@@ -369,16 +370,9 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 		}
 		add("slowest      "+strings.Join(s, "; "), nil)
 	}
-	add(fmt.Sprintf("latency      p50 %s · p95 %s · p99 %s   tokens: %s estimate",
-		format.Dur(sum.Latency.P50), format.Dur(sum.Latency.P95), format.Dur(sum.Latency.P99), sum.Estimator), st.Faint.Render)
+	add(fmt.Sprintf("latency      p50 %s · p95 %s · p99 %s   tokens: estimated for cl100k/o200k tokenizers",
+		format.Dur(sum.Latency.P50), format.Dur(sum.Latency.P95), format.Dur(sum.Latency.P99)), st.Faint.Render)
 	return "TOOL SUMMARY", lines, plain
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // findingTool returns the tool a baseline finding is about: its subject
