@@ -62,6 +62,27 @@ func FixtureProbes(name string) ([]probe.Probe, error) {
 	return append(out, f.Probes()...), nil
 }
 
+// Unserved returns the probes of t whose tool t's fixture does not list
+// (nil for a target that is not a fixture, whose tools are not known
+// before it is asked). They stay in the probe spec and are sent, answered
+// with an error and recorded as such; no tool runs.
+func (t *Target) Unserved() []probe.Probe {
+	if t.Spec == nil || t.Spec.Fixture == "" {
+		return nil
+	}
+	f, err := fixture.Lookup(t.Spec.Fixture)
+	if err != nil {
+		return nil
+	}
+	var out []probe.Probe
+	for _, p := range t.Probes {
+		if serves, _ := f.Serves(p.Tool); !serves {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // FromSpec resolves a target given on the command line. A fixture target
 // runs its fixture's declared probes; any other runs none.
 func FromSpec(name string, spec *target.Spec) (*Target, error) {

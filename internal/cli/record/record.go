@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/plural"
+	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/target"
 )
@@ -237,15 +239,26 @@ func WriteProbeFindings(w io.Writer, fs []result.RuleFinding) {
 
 // AnnounceProbes says on w, before anything is called, which tools the
 // target's probes will call (tools/call can change a server's data) and
-// which disabled probes are skipped. It prints nothing for a target with
-// neither.
+// which disabled probes are skipped. A fixture's probes of tools it does
+// not serve (drift-breaking@v2 removed archive_note, and shares its probes
+// with clean@v1) are named apart: no tool of the fixture runs for them.
+// It prints nothing for a target with neither.
 func AnnounceProbes(w io.Writer, t *contract.Target) {
-	if len(t.Probes) > 0 {
-		names := make([]string, 0, len(t.Probes))
-		for _, p := range t.Probes {
-			names = append(names, probeName(p.ID, p.Tool))
+	unserved := t.Unserved()
+	var calls, absent []string
+	for _, p := range t.Probes {
+		name := probeName(p.ID, p.Tool)
+		if slices.ContainsFunc(unserved, func(u probe.Probe) bool { return u.ID == p.ID && u.Tool == p.Tool }) {
+			absent = append(absent, name)
+			continue
 		}
-		fmt.Fprintf(w, "will call: %s\n", strings.Join(names, ", "))
+		calls = append(calls, name)
+	}
+	if len(calls) > 0 {
+		fmt.Fprintf(w, "will call: %s\n", strings.Join(calls, ", "))
+	}
+	if len(absent) > 0 {
+		fmt.Fprintf(w, "not served by fixture %s (the probe is recorded as failing): %s\n", t.Spec.Fixture, strings.Join(absent, ", "))
 	}
 	if len(t.Disabled) > 0 {
 		names := make([]string, 0, len(t.Disabled))
