@@ -175,18 +175,15 @@ the others pass). A target that fails or hangs does not stop the others.`,
 }
 
 func validate(opts *CheckOptions) error {
-	if opts.Fleet.All || len(opts.Names) > 0 {
-		if opts.Target.Timeout <= 0 {
-			return cmdutil.FlagErrorf("--timeout must be positive, got %s", opts.Target.Timeout)
-		}
-		_, err := verdict.ParseGate(opts.FailOn, opts.Only, opts.Ignore)
-		if err != nil {
-			return cmdutil.FlagErrorWrap(err)
-		}
-		return nil
+	fleet := opts.Fleet.All || len(opts.Names) > 0
+	if fleet && opts.Target.Timeout <= 0 {
+		return cmdutil.FlagErrorf("--timeout must be positive, got %s", opts.Target.Timeout)
 	}
 	if _, err := verdict.ParseGate(opts.FailOn, opts.Only, opts.Ignore); err != nil {
 		return cmdutil.FlagErrorWrap(err)
+	}
+	if fleet {
+		return nil
 	}
 	if opts.Name != "" && !validName(opts.Name) {
 		return cmdutil.FlagErrorf("target name %q is not allowed (letters, digits and . _ @ - only: it becomes a file name)", opts.Name)
@@ -285,4 +282,18 @@ func (opts *CheckOptions) check(show func(string), stop func()) *contract.CheckO
 		Migrate: opts.Migrate, Update: opts.Update, StrictNet: opts.StrictNet, Compat: opts.Compat,
 		Progress: show, Observed: stop,
 	}
+}
+
+// fleetRun checks several config targets (--all, or the NAMEs given) in
+// parallel into one fleet Result (fleetrun.Check).
+func fleetRun(ctx context.Context, opts *CheckOptions) error {
+	plan, err := fleetrun.NewPlan(opts.ConfigPath, opts.Dir, &opts.Fleet, opts.Names, opts.Target.Timeout, opts.TimeoutSet, opts.Env.LookupEnv, opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	done := "nothing compared as unchanged"
+	if opts.Update {
+		done = "their snapshots not updated"
+	}
+	return fleetrun.Check(ctx, opts.IO, &opts.Fleet, plan, opts.Version, opts.Reporter, done, opts.check(nil, nil))
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fixture"
-	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
@@ -123,44 +122,25 @@ func (j *compatJob) run(ctx context.Context, opts *CompatOptions, show func(stri
 // given) in parallel into one fleet Result: a section per target in
 // config order, one exit code by result.Worst.
 func fleetRun(ctx context.Context, opts *CompatOptions) error {
-	path := configPath(opts)
-	cfg, names, err := fleetrun.Targets(path, opts.Fleet.All, opts.Names)
+	cfg, names, err := fleetrun.Targets(configPath(opts), opts.Fleet.All, opts.Names)
 	if err != nil {
 		return err
 	}
-	jobs := make([]*compatJob, len(names))
-	sections := make([]result.Result, len(names))
+	jobs, targets, errs := make([]*compatJob, len(names)), make([]*result.Target, len(names)), make([]error, len(names))
 	for i, n := range names {
-		j, err := configJob(opts, cfg, n)
-		if err != nil {
-			sections[i] = fleetrun.FailedSection("compat", opts.Version, &result.Target{Name: n}, err)
-			continue
+		if jobs[i], errs[i] = configJob(opts, cfg, n); errs[i] == nil {
+			info := jobs[i].spec.Info()
+			targets[i] = &result.Target{Name: n, Transport: info.Transport, Endpoint: info.Endpoint()}
 		}
-		jobs[i] = j
 	}
-	progress := cmdutil.NewProgress(opts.IO)
-	defer progress.Stop()
-	outs := fleet.Run(ctx, names, &fleet.Options{
-		Jobs:     opts.Fleet.Jobs,
-		Timeout:  opts.Fleet.TargetTimeout,
-		Progress: fleetrun.Progress(progress, "compat on"),
-	}, func(ctx context.Context, i int) (*result.Result, error) {
-		if jobs[i] == nil {
-			return nil, nil
-		}
-		return jobs[i].run(ctx, opts, func(string) {})
-	})
-	progress.Stop()
-	for i, o := range outs {
-		j := jobs[i]
-		if j == nil {
-			continue
-		}
-		info := j.spec.Info()
-		t := &result.Target{Name: names[i], Transport: info.Transport, Endpoint: info.Endpoint()}
-		sections[i] = fleetrun.Section("compat", opts.Version, t, o.State, opts.Fleet.TargetTimeout, o.Value, o.Err, o.Stack)
-	}
-	r := result.Combine("compat", opts.Version, sections)
+	r := (&fleetrun.Fleet[*result.Result]{
+		IO: opts.IO, Flags: &opts.Fleet, Command: "compat", Version: opts.Version, Verb: "compat on",
+		Names: names, Targets: targets, Errs: errs,
+		Job: func(ctx context.Context, i int) (*result.Result, error) {
+			return jobs[i].run(ctx, opts, func(string) {})
+		},
+		Result: func(r *result.Result) *result.Result { return r },
+	}).Run(ctx)
 	if err := render(opts, r); err != nil {
 		return err
 	}

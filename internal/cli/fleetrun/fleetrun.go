@@ -222,8 +222,9 @@ type Plan struct {
 // NewPlan loads the config at configPath ("": mcpward.json) and
 // resolves the fleet's targets (Targets) with their snapshots in dir
 // ("": the config's snapshotDir), printing config warnings on warn once, in
-// order; timeout, when not zero, overrides each target's request timeout.
-func NewPlan(configPath, dir string, ff *Flags, names []string, timeout time.Duration, lookup func(string) (string, bool), warn io.Writer) (*Plan, error) {
+// order; timeout, when set (--timeout given) and not zero, overrides each
+// target's request timeout.
+func NewPlan(configPath, dir string, ff *Flags, names []string, timeout time.Duration, set bool, lookup func(string) (string, bool), warn io.Writer) (*Plan, error) {
 	if configPath == "" {
 		configPath = config.FileName
 	}
@@ -244,7 +245,7 @@ func NewPlan(configPath, dir string, ff *Flags, names []string, timeout time.Dur
 		for _, w := range t.Warnings {
 			fmt.Fprintf(warn, "warning: %s\n", w)
 		}
-		if timeout > 0 {
+		if set && timeout > 0 {
 			t.Spec.Timeout = timeout
 		}
 		p.Resolved[i] = &contract.Resolved{Target: t, Path: contract.SnapshotPath(dir, n)}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/fleetrun"
@@ -21,11 +20,7 @@ import (
 // order, a snapshot for each target observed completely, and one exit
 // code by result.Worst.
 func fleetRun(ctx context.Context, opts *RecordOptions) error {
-	var timeout time.Duration
-	if opts.TimeoutSet {
-		timeout = opts.Target.Timeout
-	}
-	plan, err := fleetrun.NewPlan(opts.ConfigPath, opts.Dir, &opts.Fleet, opts.Names, timeout, opts.Env.LookupEnv, opts.IO.ErrOut)
+	plan, err := fleetrun.NewPlan(opts.ConfigPath, opts.Dir, &opts.Fleet, opts.Names, opts.Target.Timeout, opts.TimeoutSet, opts.Env.LookupEnv, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -49,13 +44,7 @@ func fleetRun(ctx context.Context, opts *RecordOptions) error {
 		}
 	}
 
-	progress := cmdutil.NewProgress(opts.IO)
-	defer progress.Stop()
-	outs := fleet.Run(ctx, names, &fleet.Options{
-		Jobs:     opts.Fleet.Jobs,
-		Timeout:  opts.Fleet.TargetTimeout,
-		Progress: fleetrun.Progress(progress, "recording"),
-	}, func(ctx context.Context, i int) (*contract.Observation, error) {
+	outs := fleetrun.Run(ctx, opts.IO, &opts.Fleet, "recording", names, func(ctx context.Context, i int) (*contract.Observation, error) {
 		if resolved[i] == nil {
 			return nil, failed[i]
 		}
@@ -70,7 +59,6 @@ func fleetRun(ctx context.Context, opts *RecordOptions) error {
 		}
 		return observe(ctx, opts, resolved[i], func(string) {})
 	})
-	progress.Stop()
 
 	codes := make([]int, len(names))
 	var notRecorded []string
