@@ -98,8 +98,8 @@ func readInput(t *testing.T, path string) engine.Input {
 // pasted renders; no console error; and the only requests are GETs of the
 // site's own files, the engine fetched once and only when first needed.
 func TestEnginePage(t *testing.T) {
-	p := browser.New(t)
 	dir := writeSite(t)
+	p := browser.New(t)
 	srv := serve(t, dir)
 	in := t.TempDir()
 	clean := sitetest.Record(t, in, "clean", "clean@v1", "clean@v1")
@@ -212,8 +212,8 @@ func TestEnginePageBigLog(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the 50 MB log is not generated")
 	}
-	p := browser.New(t, browser.Options{Wait: 5 * time.Minute, Timeout: 10 * time.Minute})
 	dir := writeSite(t)
+	p := browser.New(t, browser.Options{Wait: 5 * time.Minute, Timeout: 10 * time.Minute})
 	srv := serve(t, dir)
 	log := filepath.Join(t.TempDir(), "big.jsonl")
 	records := sitetest.Log(t, log, 50<<20)
@@ -261,8 +261,8 @@ func TestEnginePageBigLog(t *testing.T) {
 // anchor), the board list and a board: each renders under its CSP with no
 // console error.
 func TestOtherPages(t *testing.T) {
-	p := browser.New(t)
 	dir := writeSite(t)
+	p := browser.New(t)
 	srv := serve(t, dir)
 	for _, tc := range []struct{ path, sel, want, shot string }{
 		{"/index.html", "main", "mcpward in the browser", "site-index"},
@@ -297,13 +297,17 @@ func inView(p *browser.Page, id string) bool {
 // chosen or dropped (the page has no file input), the engine is fetched
 // only on the click, and every request is a GET of the site's own files.
 func TestDemoPage(t *testing.T) {
-	t.Skip("flaky: the wait for demo.html fails with \"Inspected target navigated or closed\" (a navigation race in the test, seen twice in full runs); engine.TestDemo pins the six findings meanwhile")
-	p := browser.New(t)
+	// The site (and the engine it embeds, built on first use: minutes on a
+	// busy machine) is ready before the browser starts, so the build does
+	// not eat into the browser session's timeout.
 	dir := writeSite(t)
+	p := browser.New(t)
 	srv := serve(t, dir)
 	p.Load(srv.URL + "/index.html")
 	p.WaitText("#demo-link", "Demo")
-	p.Click("#demo-link")
+	// The link loads another document: wait for its navigation, not in
+	// the old document (which the navigation destroys mid-wait).
+	p.ClickNavigate("#demo-link")
 	p.WaitFunc("the demo page", `location.pathname === "/demo.html" && document.body.dataset.ready === "1"`)
 	if n := p.Count("input[type=file], textarea, .drop"); n != 0 {
 		t.Errorf("the demo asks for input: %d inputs", n)

@@ -240,6 +240,24 @@ func (p *Page) Click(selector string) {
 	}
 }
 
+// ClickNavigate clicks the first element matching the CSS selector, a
+// link or button that loads another document, and waits until that
+// document has loaded. A Click followed by a wait races the navigation:
+// the wait is evaluated in the old document, and when the new one commits
+// while the wait is pending, Chromium drops its context and the wait fails
+// with "Inspected target navigated or closed". Here the wait listens for
+// the navigation's own events, which span both documents.
+func (p *Page) ClickNavigate(selector string) {
+	p.t.Helper()
+	resp, err := chromedp.RunResponse(p.ctx, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+	if err != nil {
+		p.t.Fatalf("click %s and load the page it leads to: %v%s", selector, err, p.consoleTail())
+	}
+	if resp != nil && resp.Status >= 400 {
+		p.t.Fatalf("click %s: %s answered %d", selector, resp.URL, resp.Status)
+	}
+}
+
 // SetFiles chooses files on an <input type=file>, as a person would in the
 // file dialog: the input's change event fires with real File objects.
 func (p *Page) SetFiles(selector string, paths ...string) {
