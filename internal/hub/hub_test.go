@@ -364,6 +364,11 @@ func TestClientAndServerInfo(t *testing.T) {
 			RawFrame: []byte(`[{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":9,"method":"ping"}]`)},
 		{Session: sessA, Seq: 5, Time: now, Dir: session.Stderr, HasFrame: true, Frame: []byte("boom")},
 	}
+	for _, r := range recs {
+		if r.Frame == nil {
+			r.Frame = r.RawFrame // as the reader gives them: Frame always, RawFrame when valid JSON
+		}
+	}
 	h.ingest(recs, "")
 	s, _ := sessionByID(h, sessA)
 	want := SessionInfo{Client: &Peer{"claude", "1.2"}, Server: &Peer{"weather", "0.1"},

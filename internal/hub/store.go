@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/feed"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/session"
@@ -28,7 +29,10 @@ type SessionInfo struct {
 	Live bool
 	// Exited is set once the session's exit record was seen.
 	Exited bool
-	// Message counts: a batch counts each element.
+	// Message counts: a batch counts each element. Errors is
+	// calls.Session.Errors (the error signal: JSON-RPC errors, isError
+	// results, failed tasks, HTTP error statuses; a malformed line is not
+	// one), the count `sessions list` and the TUI give.
 	Requests, Notifications, Responses, Errors, Stderr int64
 	// Records is the number of distinct records received.
 	Records int64
@@ -90,12 +94,32 @@ type sessState struct {
 	sums   ring[FrameInfo]
 	mem    int64
 
-	requests, notifications, responses, errors, stderr, records int64
-	first, last                                                 time.Time
-	touched                                                     uint64 // h.total when last ingested into
+	// calls correlates the session's records: its Errors is the error
+	// count every other view gives (calls.Session.Errors: JSON-RPC errors,
+	// isError results, failed tasks, HTTP error statuses).
+	calls *calls.Store
+
+	requests, notifications, responses, stderr, records int64
+	first, last                                         time.Time
+	touched                                             uint64 // h.total when last ingested into
 
 	spark    []uint32 // ring of per-second counts
 	sparkEnd int64    // unix second of the newest bucket
+}
+
+// errorCount is the session's error count as calls.Session counts it.
+// A response that matches no request is held for calls.InvertWindow in
+// case its request follows; once no proxy feeds the session (it exited,
+// or its records come from a log) it is let go and counted, as `sessions
+// list` does after its last record. Called with h.mu held.
+func (s *sessState) errorCount() int64 {
+	if s.exited || s.feeds == 0 {
+		s.calls.Flush()
+	}
+	if cs, ok := s.calls.Session(s.id); ok {
+		return cs.Errors
+	}
+	return 0
 }
 
 // maxWanted bounds the gap ranges kept per session.
@@ -123,7 +147,7 @@ func (h *Hub) sessLocked(rec *session.Record) *sessState {
 	s := h.sessions[rec.Session]
 	if s == nil {
 		s = &sessState{id: rec.Session, label: rec.Label, transport: rec.Transport,
-			spark: make([]uint32, h.opts.SparkSeconds)}
+			spark: make([]uint32, h.opts.SparkSeconds), calls: calls.New(&calls.Options{})}
 		h.sessions[rec.Session] = s
 	}
 	return s
@@ -182,7 +206,7 @@ func (h *Hub) addLocked(s *sessState, r *session.Record, c *classified) {
 	s.requests += int64(c.requests)
 	s.notifications += int64(c.notifications)
 	s.responses += int64(c.results + c.errors)
-	s.errors += int64(c.errors)
+	s.calls.Add(r, 0)
 	if c.info.Kind == jsonrpc.KindStderr {
 		s.stderr++
 	}
@@ -396,7 +420,7 @@ func (h *Hub) Sessions() []SessionInfo {
 			ID: s.id, Label: s.label, Transport: s.transport, Client: s.client, Server: s.server,
 			Log: s.log, Live: s.feeds > 0, Exited: s.exited,
 			Requests: s.requests, Notifications: s.notifications, Responses: s.responses,
-			Errors: s.errors, Stderr: s.stderr, Records: s.records,
+			Errors: s.errorCount(), Stderr: s.stderr, Records: s.records,
 			Missing:  int64(s.seen.max() - s.seen.count()),
 			Problems: h.problems[s.log],
 			First:    s.first, Last: s.last, Activity: s.activity(now),
