@@ -370,8 +370,10 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 		}
 		add("slowest      "+strings.Join(s, "; "), nil)
 	}
-	add(fmt.Sprintf("latency      p50 %s · p95 %s · p99 %s   tokens: estimated for cl100k/o200k tokenizers",
+	add(fmt.Sprintf("latency      p50 %s · p95 %s · p99 %s",
 		format.Dur(sum.Latency.P50), format.Dur(sum.Latency.P95), format.Dur(sum.Latency.P99)), st.Faint.Render)
+	// Its own line: appended to the latency line it wrapped mid-phrase at 80 columns.
+	add("tokens       estimated for cl100k/o200k tokenizers", st.Faint.Render)
 	return "TOOL SUMMARY", lines, plain
 }
 
