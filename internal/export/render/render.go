@@ -360,10 +360,10 @@ func SummaryLine(r *result.Result) string {
 }
 
 // NoSurfaceDiff reports whether r's command judges rules without diffing
-// two surfaces (compat, sessions check): its summary counts surface
+// two surfaces (compat, sessions check, scan): its summary counts surface
 // findings only when it has some (a sessions check's tool drift).
 func NoSurfaceDiff(r *result.Result) bool {
-	return r.Command == "compat" || r.Command == "sessions-check"
+	return r.Command == "compat" || r.Command == "sessions-check" || r.Command == "scan"
 }
 
 // Problems returns the evidence problems of an incomplete Result, at least

@@ -145,7 +145,7 @@ func (p *printer) result(r *result.Result) {
 	}
 	// A diff of surfaces says "no changes"; a traffic check has no surface
 	// diff, only rule findings, so it says nothing here.
-	if len(r.Findings) == 0 && r.Command != "compat" && r.Command != "sessions-check" {
+	if len(r.Findings) == 0 && !render.NoSurfaceDiff(r) {
 		if r.Evidence.Complete {
 			p.line("no changes")
 		} else {
