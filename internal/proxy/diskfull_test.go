@@ -112,7 +112,7 @@ func TestLogDiskFullKeepsLineBoundary(t *testing.T) {
 				}
 				record(before) // fills the disk
 				record(during) // all lost
-				if got := strings.Count(warn.String(), "\n"); got != 1 || !strings.Contains(warn.String(), "frames lost so far") {
+				if got := strings.Count(warn.String(), "\n"); got != 1 || !strings.Contains(warn.String(), "lost so far") {
 					t.Errorf("warnings while the disk is full = %q, want one line at once", warn.String())
 				}
 				rw.room.Store(-1)
