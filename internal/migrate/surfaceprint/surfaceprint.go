@@ -140,7 +140,7 @@ func fromSnapshot(doc map[string]any) (*snapshot.Snapshot, error) {
 		switch k {
 		case "snapshotFormatVersion", "surfaceCompleteness", "surface", "observation":
 		case "surfaceDigest":
-			c.checkDigest(versionString(doc[k]), doc["surface"])
+			c.noteDigest(versionString(doc[k]))
 		case "surfaceEntityDigests":
 			// Derived values; mcpward computes its own.
 		default:
@@ -183,20 +183,12 @@ func fromSnapshot(doc map[string]any) (*snapshot.Snapshot, error) {
 	return c.build(status)
 }
 
-// checkDigest recomputes surfaceprint's digest of the stored surface
-// (the tool itself trusted the stored one) and notes whether it matches:
-// a mismatch means the file was edited after the tool wrote it.
-func (c *converter) checkDigest(stored string, surface any) {
-	m, _ := surface.(map[string]any)
-	got, err := Digest(m)
-	switch {
-	case err != nil:
-		c.note("surfaceprint_digest", "mcp-surfaceprint surfaceDigest %s, not verified (%v); mcpward computes its own digest", stored, err)
-	case got == stored:
-		c.note("surfaceprint_digest", "mcp-surfaceprint surfaceDigest %s, verified against the stored surface; mcpward computes its own digest", stored)
-	default:
-		c.note("surfaceprint_digest_mismatch", "mcp-surfaceprint surfaceDigest %s is not that of the stored surface (%s): the file was changed after the tool wrote it", stored, got)
-	}
+// noteDigest names surfaceprint's stored digest in a note. It is not
+// recomputed (the tool itself trusted the stored one, and mcpward computes
+// its own digest of the converted surface): reproducing it needed a port of
+// Python's json.dumps whose only output was this note (issue 27 item 5).
+func (c *converter) noteDigest(stored string) {
+	c.note("surfaceprint_digest", "mcp-surfaceprint surfaceDigest %s, not verified; mcpward computes its own digest", stored)
 }
 
 // observation maps the metadata: time, command, protocol version, notes
