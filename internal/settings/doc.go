@@ -27,14 +27,15 @@
 // their square.
 //
 // [Parse] is pure. [Find] and [Load] look for the file: the --config
-// path if given, else ./.mcpward.toml, else mcpsnoop's ./.mcpsnoop.toml
-// (read by [ParseMcpsnoop], with [File.Notices] naming the .mcpward.toml
-// equivalent of each key), else <XDG_CONFIG_HOME or ~/.config>/mcpward/config.toml. The first one found is
+// path if given, else ./.mcpward.toml, else the file of a tool mcpward
+// replaces that the caller names as a [Foreign] (mcpsnoop's ./.mcpsnoop.toml,
+// read by internal/migrate/mcpsnoopfiles, with [File.Notices] naming the
+// .mcpward.toml equivalent of each key), else <XDG_CONFIG_HOME or ~/.config>/mcpward/config.toml. The first one found is
 // used whole; files are not merged. Flags win over the file: [File.Flags]
 // lists the file's values by flag name, and the command sets only the flags
 // the user did not.
 //
-// A .mcpward.toml (or .mcpsnoop.toml) in the working directory may come
+// A .mcpward.toml (or a foreign settings file) in the working directory may come
 // with a cloned repository, so until the user trusts it ([Trust], `mcpward
 // trust`; or [TrustEnv], or the proxy's --trust-config) its keys that would
 // send data somewhere, write outside the state directory or read the

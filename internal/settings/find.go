@@ -11,11 +11,43 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 )
 
+// A Foreign is the settings file of a tool mcpward replaces, read from the
+// working directory when there is no .mcpward.toml there (or when named).
+// This package knows only mcpward's format: the reader is internal/migrate's,
+// handed in by the command that loads the settings.
+type Foreign struct {
+	// Name is the file's base name.
+	Name string
+	// Parse reads the file as [Parse] reads .mcpward.toml: a checked File
+	// whose Notices name the .mcpward.toml equivalents, or an error marked
+	// fault.Input.
+	Parse func(name string, data []byte) (*File, error)
+}
+
+// foreignFor returns the Foreign that reads path, by its base name.
+func foreignFor(path string, foreign []Foreign) (Foreign, bool) {
+	for _, f := range foreign {
+		if filepath.Base(path) == f.Name {
+			return f, true
+		}
+	}
+	return Foreign{}, false
+}
+
+// parserFor returns the parser of the file at path: Parse, or a Foreign's.
+func parserFor(path string, foreign []Foreign) func(string, []byte) (*File, error) {
+	if f, ok := foreignFor(path, foreign); ok {
+		return f.Parse
+	}
+	return Parse
+}
+
 // Find returns the settings file to use: explicit (--config) if set,
-// which must exist; else cwd/.mcpward.toml; else mcpsnoop's
-// cwd/.mcpsnoop.toml; else <XDG_CONFIG_HOME or HOME/.config>/mcpward/config.toml.
-// It returns "" when there is none. lookupEnv reads the environment.
-func Find(explicit, cwd string, lookupEnv func(string) (string, bool)) (string, error) {
+// which must exist; else cwd/.mcpward.toml; else each foreign file in
+// cwd (mcpsnoop's .mcpsnoop.toml); else <XDG_CONFIG_HOME or
+// HOME/.config>/mcpward/config.toml. It returns "" when there is none.
+// lookupEnv reads the environment.
+func Find(explicit, cwd string, lookupEnv func(string) (string, bool), foreign []Foreign) (string, error) {
 	if explicit != "" {
 		if _, err := os.Stat(explicit); err != nil {
 			return "", fault.Input(fmt.Errorf("config file %s: %w", explicit, unwrapPathError(err)))
@@ -24,7 +56,10 @@ func Find(explicit, cwd string, lookupEnv func(string) (string, bool)) (string, 
 	}
 	var candidates []string
 	if cwd != "" {
-		candidates = append(candidates, filepath.Join(cwd, FileName), filepath.Join(cwd, McpsnoopFileName))
+		candidates = append(candidates, filepath.Join(cwd, FileName))
+		for _, f := range foreign {
+			candidates = append(candidates, filepath.Join(cwd, f.Name))
+		}
 	}
 	if dir := userConfigDir(lookupEnv); dir != "" {
 		candidates = append(candidates, filepath.Join(dir, "mcpward", "config.toml"))
@@ -57,20 +92,20 @@ func userConfigDir(lookupEnv func(string) (string, bool)) string {
 }
 
 // Load finds and parses the settings file. With none it returns an empty
-// File (whose Path is ""). A file named .mcpsnoop.toml is read in
-// mcpsnoop's format (ParseMcpsnoop). Relative trace-file and hub-socket paths are
+// File (whose Path is ""). A file named as one of foreign is read by its
+// parser (mcpsnoop's .mcpsnoop.toml). Relative trace-file and hub-socket paths are
 // resolved against the file's directory, so a file means the same thing
 // from any working directory. A file found in cwd that is not trusted
 // (see TrustEnv and Trust) loses the keys that reach past the state
 // directory: File.Ignored names them.
-func Load(explicit, cwd string, lookupEnv func(string) (string, bool)) (*File, error) {
-	return LoadTrusting(explicit, cwd, lookupEnv, false)
+func Load(explicit, cwd string, lookupEnv func(string) (string, bool), foreign []Foreign) (*File, error) {
+	return LoadTrusting(explicit, cwd, lookupEnv, false, foreign)
 }
 
 // LoadTrusting is Load that trusts a file found in cwd when trustFound
 // (the proxy's --trust-config).
-func LoadTrusting(explicit, cwd string, lookupEnv func(string) (string, bool), trustFound bool) (*File, error) {
-	path, err := Find(explicit, cwd, lookupEnv)
+func LoadTrusting(explicit, cwd string, lookupEnv func(string) (string, bool), trustFound bool, foreign []Foreign) (*File, error) {
+	path, err := Find(explicit, cwd, lookupEnv, foreign)
 	if err != nil || path == "" {
 		return &File{}, err
 	}
@@ -78,15 +113,12 @@ func LoadTrusting(explicit, cwd string, lookupEnv func(string) (string, bool), t
 	if err != nil {
 		return nil, fault.Input(fmt.Errorf("config file %s: %w", path, unwrapPathError(err)))
 	}
-	parse := Parse
-	if filepath.Base(path) == McpsnoopFileName {
-		parse = ParseMcpsnoop
-	}
-	f, err := parse(path, data)
+	f, err := parserFor(path, foreign)(path, data)
 	if err != nil {
 		return nil, err
 	}
-	inCwd := cwd != "" && (path == filepath.Join(cwd, FileName) || path == filepath.Join(cwd, McpsnoopFileName))
+	_, isForeign := foreignFor(path, foreign)
+	inCwd := cwd != "" && (path == filepath.Join(cwd, FileName) || isForeign && path == filepath.Join(cwd, filepath.Base(path)))
 	if explicit == "" && inCwd && !trustFound {
 		abs, err := filepath.Abs(path)
 		if err != nil {

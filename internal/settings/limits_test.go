@@ -67,7 +67,7 @@ func TestLoadRefusesHugeFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Repeat("# padding\n", 2*MaxFileSize/10)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Load("", dir, nil)
+	_, err := Load("", dir, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "larger than 1024 KiB") || !strings.Contains(err.Error(), path) {
 		t.Errorf("Load() error = %v, want the size refusal naming the file", err)
 	}

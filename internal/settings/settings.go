@@ -25,7 +25,8 @@ type File struct {
 	// Path is where the file was read from ("" if not from a file).
 	Path string `toml:"-"`
 	// Notices are lines the command prints on stderr once it uses the
-	// file (for mcpsnoop's file: the .mcpward.toml equivalent of each key).
+	// file (for another tool's file, read by a [Foreign]: the .mcpward.toml
+	// equivalent of each key).
 	Notices []string `toml:"-"`
 	// Ignored names the keys not applied because the file was found in
 	// the working directory and is not trusted (IgnoredLine says so).
@@ -92,7 +93,7 @@ func (f *File) parse(data []byte) error {
 	if err := raw.file(f); err != nil {
 		return err
 	}
-	return f.check()
+	return f.Check()
 }
 
 // suggest returns ` (did you mean "x"?)` for a near miss.
@@ -118,7 +119,10 @@ func suggest(key string) string {
 	return ""
 }
 
-func (f *File) check() error {
+// Check checks the settings as Parse does after decoding them: a reader
+// of another tool's settings file (internal/migrate) calls it on the File
+// it built.
+func (f *File) Check() error {
 	if f.Label != "" {
 		if err := session.CheckLabel(f.Label); err != nil {
 			return fmt.Errorf("label: %w", err)

@@ -155,23 +155,23 @@ func TestFindOrder(t *testing.T) {
 		if st.remove != "" {
 			os.Remove(st.remove)
 		}
-		got, err := Find(st.explicit, cwd, st.lookup)
+		got, err := Find(st.explicit, cwd, st.lookup, nil)
 		if err != nil || got != st.want {
 			t.Errorf("%s: Find() = %q, %v; want %q", st.name, got, err, st.want)
 		}
 	}
-	f, err := Load("", cwd, homeOnly)
+	f, err := Load("", cwd, homeOnly, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := filepath.Join(home, ".config", "mcpward", "t.jsonl"); f.Label != "home" || f.TraceFile != want {
 		t.Errorf("Load() = label %q trace %q; want home, %q", f.Label, f.TraceFile, want)
 	}
-	_, err = Find(filepath.Join(root, "missing.toml"), cwd, homeOnly)
+	_, err = Find(filepath.Join(root, "missing.toml"), cwd, homeOnly, nil)
 	if err == nil || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "missing.toml") {
 		t.Errorf("Find(missing explicit) error = %v, want an input error naming the file", err)
 	}
-	f, err = Load("", filepath.Join(root, "nowhere"), env(nil))
+	f, err = Load("", filepath.Join(root, "nowhere"), env(nil), nil)
 	if err != nil || f == nil || f.Path != "" {
 		t.Errorf("Load() with no file = %+v, %v; want an empty File", f, err)
 	}

@@ -221,11 +221,11 @@ func Trust(path string, data []byte, remove bool, lookupEnv func(string) (string
 	return store, nil
 }
 
-// TrustFile reads and checks the settings file at path (in mcpsnoop's
-// format for a .mcpsnoop.toml) and records it in the trust store: what is
+// TrustFile reads and checks the settings file at path (by a foreign
+// parser when its name is one of foreign's) and records it in the trust store: what is
 // trusted is the content that was checked. It returns the store's path and
 // the content hash.
-func TrustFile(path string, lookupEnv func(string) (string, bool)) (store, hash string, err error) {
+func TrustFile(path string, lookupEnv func(string) (string, bool), foreign []Foreign) (store, hash string, err error) {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		return "", "", fault.Input(fmt.Errorf("trust %s: not a regular file", path))
 	}
@@ -233,11 +233,7 @@ func TrustFile(path string, lookupEnv func(string) (string, bool)) (store, hash 
 	if err != nil {
 		return "", "", fault.Input(fmt.Errorf("trust %s: %w", path, unwrapPathError(err)))
 	}
-	parse := Parse
-	if filepath.Base(path) == McpsnoopFileName {
-		parse = ParseMcpsnoop
-	}
-	if _, err := parse(path, data); err != nil {
+	if _, err := parserFor(path, foreign)(path, data); err != nil {
 		return "", "", err
 	}
 	store, err = Trust(path, data, false, lookupEnv)

@@ -30,7 +30,7 @@ func TestTrustStore(t *testing.T) {
 	}
 	load := func() *File {
 		t.Helper()
-		f, err := Load("", cwd, lookup)
+		f, err := Load("", cwd, lookup, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestTrustStore(t *testing.T) {
 	if f := load(); f.TraceFile != "" || strings.Join(f.Ignored, ",") != "trace-file" || f.Label != "a" {
 		t.Fatalf("untrusted: %+v, want trace-file ignored and the label kept", f)
 	}
-	if _, _, err := TrustFile(file, lookup); err != nil {
+	if _, _, err := TrustFile(file, lookup, nil); err != nil {
 		t.Fatal(err)
 	}
 	if f := load(); f.TraceFile != filepath.Join(cwd, "t.jsonl") || f.Ignored != nil {
@@ -51,7 +51,7 @@ func TestTrustStore(t *testing.T) {
 	if f := load(); f.TraceFile != "" {
 		t.Fatalf("edited file still trusted: %+v", f)
 	}
-	if _, _, err := TrustFile(file, lookup); err != nil {
+	if _, _, err := TrustFile(file, lookup, nil); err != nil {
 		t.Fatal(err)
 	}
 	if e, err := Trusted(lookup); err != nil || len(e) != 1 || e[0].Path != file {
@@ -75,7 +75,7 @@ func TestTrustStore(t *testing.T) {
 	}
 	// A trusted invalid file is refused by TrustFile.
 	write("lable = 1\n")
-	if _, _, err := TrustFile(file, lookup); !errors.Is(err, fault.ErrInput) {
+	if _, _, err := TrustFile(file, lookup, nil); !errors.Is(err, fault.ErrInput) {
 		t.Errorf("TrustFile(invalid) = %v, want an input error", err)
 	}
 	if err := os.WriteFile(TrustStorePath(lookup), []byte("nothex /x\n"), 0o600); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/migrate"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoopfiles"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/settings"
 	"github.com/mcpward/mcpward/internal/wrap"
@@ -115,12 +116,12 @@ func (c converter) mcpsnoopConfig(path string, it *Item) {
 		it.fail(err)
 		return
 	}
-	f, err := settings.ParseMcpsnoop(filepath.Base(path), data)
+	f, err := mcpsnoopfiles.ParseSettings(filepath.Base(path), data)
 	if err != nil {
 		it.fail(errors.New(strings.TrimPrefix(err.Error(), "config "+filepath.Base(path)+": ")))
 		return
 	}
-	out := f.McpwardTOML()
+	out := mcpsnoopfiles.McpwardTOML(f)
 	dest := filepath.Join(filepath.Dir(path), settings.FileName)
 	c.place(it, dest, func() error {
 		if err := contract.WriteFileAtomic(dest, out, 0o644); err != nil {
@@ -220,7 +221,7 @@ func (c converter) mcpsnoopBaseline(path string, it *Item) {
 		it.fail(err)
 		return
 	}
-	b, notes, err := baseline.FromMcpsnoop(data)
+	b, notes, err := mcpsnoopfiles.Baseline(data)
 	if err != nil {
 		it.fail(err)
 		return

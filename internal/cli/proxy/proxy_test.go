@@ -19,6 +19,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoopfiles"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/settings"
@@ -373,7 +374,7 @@ headers = { "Authorization" = "Bearer ${OTLP_TOKEN}" }
 				return v, ok
 			}
 			if tt.trust {
-				if _, _, err := settings.TrustFile(file, lookup); err != nil {
+				if _, _, err := settings.TrustFile(file, lookup, mcpsnoopfiles.Settings); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/hostguard"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoopfiles"
 	"github.com/mcpward/mcpward/internal/proxy"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
@@ -142,7 +143,7 @@ func (o *Options) ApplySettings(cmd *cobra.Command) error {
 	if o.Getwd != nil {
 		cwd, _ = o.Getwd()
 	}
-	file, err := settings.LoadTrusting(o.ConfigFile, cwd, o.LookupEnv, o.TrustConfig)
+	file, err := settings.LoadTrusting(o.ConfigFile, cwd, o.LookupEnv, o.TrustConfig, mcpsnoopfiles.Settings)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoopfiles"
 	"github.com/mcpward/mcpward/internal/settings"
 )
 
@@ -69,14 +70,14 @@ func run(f *cmdutil.Factory, opts *Options) error {
 		if err != nil {
 			return fault.Input(fmt.Errorf("working directory: %w", err))
 		}
-		for _, name := range []string{settings.FileName, settings.McpsnoopFileName} {
+		for _, name := range []string{settings.FileName, mcpsnoopfiles.SettingsFileName} {
 			if fi, err := os.Stat(filepath.Join(cwd, name)); err == nil && fi.Mode().IsRegular() {
 				path = filepath.Join(cwd, name)
 				break
 			}
 		}
 		if path == "" {
-			return fault.Input(fmt.Errorf("no %s or %s in %s: name the file to trust", settings.FileName, settings.McpsnoopFileName, cwd))
+			return fault.Input(fmt.Errorf("no %s or %s in %s: name the file to trust", settings.FileName, mcpsnoopfiles.SettingsFileName, cwd))
 		}
 	}
 	abs, err := filepath.Abs(path)
@@ -90,7 +91,7 @@ func run(f *cmdutil.Factory, opts *Options) error {
 		fmt.Fprintf(out, "no longer trusted: %s\n", abs)
 		return nil
 	}
-	store, hash, err := settings.TrustFile(abs, f.LookupEnv)
+	store, hash, err := settings.TrustFile(abs, f.LookupEnv, mcpsnoopfiles.Settings)
 	if err != nil {
 		return err
 	}

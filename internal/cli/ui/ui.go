@@ -14,6 +14,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoopfiles"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/settings"
 	"github.com/mcpward/mcpward/internal/tui"
@@ -94,7 +95,7 @@ ctrl+c anywhere, quits.`,
 				if f.Getwd != nil {
 					cwd, _ = f.Getwd()
 				}
-				file, err := settings.Load("", cwd, f.LookupEnv)
+				file, err := settings.Load("", cwd, f.LookupEnv, mcpsnoopfiles.Settings)
 				if err != nil {
 					return err
 				}

@@ -24,6 +24,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoopfiles"
 	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
@@ -279,7 +280,7 @@ func settingsNoTofu(f *cmdutil.Factory) (bool, error) {
 	if f.Getwd != nil {
 		cwd, _ = f.Getwd()
 	}
-	file, err := settings.Load("", cwd, f.LookupEnv)
+	file, err := settings.Load("", cwd, f.LookupEnv, mcpsnoopfiles.Settings)
 	if err != nil {
 		return false, err
 	}

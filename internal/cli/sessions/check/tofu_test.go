@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpward/mcpward/internal/baseline"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoopfiles"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/session"
 )
@@ -99,7 +100,7 @@ func namedLog(sess, tools string) []byte {
 // with that label, whatever server it names.
 func TestMcpsnoopBaselineJudges(t *testing.T) {
 	home := t.TempDir()
-	b, _, err := baseline.FromMcpsnoop([]byte(`{"version":2,"server":"demo","tools":[{"name":"get","description":"Get a note.","input_schema":{"type":"object"},"title":"","output_schema":null,"annotations":null,"icons":null}]}`))
+	b, _, err := mcpsnoopfiles.Baseline([]byte(`{"version":2,"server":"demo","tools":[{"name":"get","description":"Get a note.","input_schema":{"type":"object"},"title":"","output_schema":null,"annotations":null,"icons":null}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

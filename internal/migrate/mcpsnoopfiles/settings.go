@@ -1,4 +1,4 @@
-package settings
+package mcpsnoopfiles
 
 import (
 	"bytes"
@@ -9,12 +9,18 @@ import (
 
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/settings"
 )
 
-// McpsnoopFileName is mcpsnoop's settings file. mcpward reads it from the
+// SettingsFileName is mcpsnoop's settings file. mcpward reads it from the
 // working directory when there is no .mcpward.toml there, so a project
 // that used mcpsnoop keeps its label, trace file and redaction.
-const McpsnoopFileName = ".mcpsnoop.toml"
+const SettingsFileName = ".mcpsnoop.toml"
+
+// Settings is how internal/settings reads a .mcpsnoop.toml: the commands
+// that load settings (the edges) hand it to settings.Load, which knows
+// only mcpward's own format.
+var Settings = []settings.Foreign{{Name: SettingsFileName, Parse: ParseSettings}}
 
 // mcpsnoopKeys maps each key of .mcpsnoop.toml to its .mcpward.toml
 // equivalent, in the order the notice lists them.
@@ -28,7 +34,7 @@ var mcpsnoopKeys = []struct{ key, equiv string }{
 	{"redact-path", "[redact] paths"},
 }
 
-// ParseMcpsnoop decodes mcpsnoop's .mcpsnoop.toml, which looks like TOML
+// ParseSettings decodes mcpsnoop's .mcpsnoop.toml, which looks like TOML
 // but is a line-based format of its own: `key = value` lines, `#` starts a
 // comment only at the start of a line, a value is a bare word (no `#` in
 // it) or a double-quoted string (no `"` inside, nothing after it), arrays
@@ -37,22 +43,22 @@ var mcpsnoopKeys = []struct{ key, equiv string }{
 // unknown key is an error, as it was for mcpsnoop. The File's Notices name
 // the .mcpward.toml equivalent of each key used. Every error is marked
 // fault.Input and names the line.
-func ParseMcpsnoop(name string, data []byte) (*File, error) {
-	f := &File{Path: name}
-	if err := f.parseMcpsnoop(data); err != nil {
+func ParseSettings(name string, data []byte) (*settings.File, error) {
+	f := &settings.File{Path: name}
+	if err := parseSettings(f, data); err != nil {
 		return nil, fault.Input(fmt.Errorf("config %s: %w", name, err))
 	}
 	return f, nil
 }
 
-func (f *File) parseMcpsnoop(data []byte) error {
+func parseSettings(f *settings.File, data []byte) error {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if len(data) > MaxFileSize {
-		return fmt.Errorf("larger than %d bytes", MaxFileSize)
+	if len(data) > settings.MaxFileSize {
+		return fmt.Errorf("larger than %d bytes", settings.MaxFileSize)
 	}
 	seen := map[string]bool{}
 	for n, line := range strings.Split(string(data), "\n") {
-		if err := f.mcpsnoopLine(strings.TrimSpace(line), seen); err != nil {
+		if err := settingsLine(f, strings.TrimSpace(line), seen); err != nil {
 			return fmt.Errorf("line %d: %w", n+1, err)
 		}
 	}
@@ -68,7 +74,7 @@ func (f *File) parseMcpsnoop(data []byte) error {
 			f.Label = session.SanitizeLabel(f.Label)
 		}
 	}
-	if err := f.check(); err != nil {
+	if err := f.Check(); err != nil {
 		return err
 	}
 	f.Notices = append(f.Notices, fmt.Sprintf("read mcpsnoop's settings file %s; in .mcpward.toml each key is:", f.Path))
@@ -77,16 +83,16 @@ func (f *File) parseMcpsnoop(data []byte) error {
 	}
 	for _, k := range mcpsnoopKeys {
 		if seen[k.key] {
-			f.Notices = append(f.Notices, fmt.Sprintf("  %s -> %s", k.key, f.mcpwardValue(k.key, k.equiv)))
+			f.Notices = append(f.Notices, fmt.Sprintf("  %s -> %s", k.key, mcpwardValue(f, k.key, k.equiv)))
 		}
 	}
 	return nil
 }
 
 // McpwardTOML is the .mcpward.toml that sets what the .mcpsnoop.toml f
-// was read from (by [ParseMcpsnoop]) set: the lines its notices name, the
+// was read from (by [ParseSettings]) set: the lines its notices name, the
 // [redact] keys in their table. A key set to its empty value is left out.
-func (f *File) McpwardTOML() []byte {
+func McpwardTOML(f *settings.File) []byte {
 	set := map[string]bool{
 		"label": f.Label != "", "trace-file": f.TraceFile != "", "no-trace": f.NoTrace != nil,
 		"redact-secrets": f.Redact.Secrets != nil, "redact-key": len(f.Redact.Keys) > 0,
@@ -97,7 +103,7 @@ func (f *File) McpwardTOML() []byte {
 		if !set[k.key] {
 			continue
 		}
-		line := f.mcpwardValue(k.key, k.equiv)
+		line := mcpwardValue(f, k.key, k.equiv)
 		if rest, ok := strings.CutPrefix(line, "[redact] "); ok {
 			redact = append(redact, rest)
 		} else {
@@ -118,8 +124,8 @@ func (f *File) McpwardTOML() []byte {
 	return []byte(b.String())
 }
 
-// mcpsnoopLine reads one trimmed line into f.
-func (f *File) mcpsnoopLine(line string, seen map[string]bool) error {
+// settingsLine reads one trimmed line into f.
+func settingsLine(f *settings.File, line string, seen map[string]bool) error {
 	if line == "" || line[0] == '#' {
 		return nil
 	}
@@ -205,7 +211,7 @@ func mcpsnoopValue(raw string) (string, error) {
 }
 
 // mcpwardValue renders key's value as the .mcpward.toml line that sets it.
-func (f *File) mcpwardValue(key, equiv string) string {
+func mcpwardValue(f *settings.File, key, equiv string) string {
 	list := func(vs []string) string {
 		var q []string
 		for _, v := range vs {

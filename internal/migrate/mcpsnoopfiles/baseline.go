@@ -1,4 +1,4 @@
-package baseline
+package mcpsnoopfiles
 
 import (
 	"bytes"
@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcpward/mcpward/internal/baseline"
 )
 
-// mcpsnoopVersion is the newest mcpsnoop baseline format FromMcpsnoop
+// mcpsnoopVersion is the newest mcpsnoop baseline format [Baseline]
 // reads.
 const mcpsnoopVersion = 2
 
@@ -17,16 +19,16 @@ const mcpsnoopVersion = 2
 // did not record.
 var mcpsnoopV1Unrecorded = []string{"annotations", "icons", "outputSchema", "title"}
 
-// FromMcpsnoop converts one of mcpsnoop's trust-on-first-use tool
+// Baseline converts one of mcpsnoop's trust-on-first-use tool
 // baselines (<state>/tool-baselines/<hex>.json, format version 1 or 2:
 // {"version":2,"server":"<label>","tools":[{"name","description",
 // "input_schema","title","output_schema","annotations","icons"}]}) into an
 // mcpward baseline. It is pure: the caller reads the file and writes the
-// result with [Write].
+// result with [baseline.Write].
 //
 // The Identity: mcpsnoop keyed a baseline by the server label alone, and
 // its file records nothing else, so the result is Identity{Label: server}
-// with Server and Endpoint empty. [Read] falls back to such a label-only
+// with Server and Endpoint empty. [baseline.Read] falls back to such a label-only
 // baseline when none exists for a session's whole identity, so a session
 // with that label is judged against it (as mcpsnoop judged it), whatever
 // its serverInfo name and command line; the first `sessions baseline
@@ -40,7 +42,7 @@ var mcpsnoopV1Unrecorded = []string{"annotations", "icons", "outputSchema", "tit
 // a note says so. A tool member mcpsnoop never wrote is kept in Other and
 // named in a note. A newer version, a file without a server label, a tool
 // without a name, a duplicate tool or corrupt JSON is an error.
-func FromMcpsnoop(data []byte) (*Baseline, []string, error) {
+func Baseline(data []byte) (*baseline.Baseline, []string, error) {
 	var f struct {
 		Version *int                         `json:"version"`
 		Server  *string                      `json:"server"`
@@ -62,7 +64,7 @@ func FromMcpsnoop(data []byte) (*Baseline, []string, error) {
 		return nil, nil, errors.New("mcpsnoop tool baseline: no server label")
 	}
 	label := *f.Server
-	b := &Baseline{Version: FormatVersion, Identity: Identity{Label: label}, Source: "mcpsnoop tool baseline", Tools: []Tool{}}
+	b := &baseline.Baseline{Version: baseline.FormatVersion, Identity: baseline.Identity{Label: label}, Source: "mcpsnoop tool baseline", Tools: []baseline.Tool{}}
 	notes := []string{fmt.Sprintf("keyed by the label %q only (as mcpsnoop did): it applies to every session with that label until 'mcpward sessions baseline --accept' records a whole identity (label, serverInfo name, command line)", label)}
 	if *f.Version == 1 {
 		b.Unverified = slices.Clone(mcpsnoopV1Unrecorded)
@@ -74,10 +76,10 @@ func FromMcpsnoop(data []byte) (*Baseline, []string, error) {
 		if err := json.Unmarshal(m["name"], &name); err != nil || name == "" {
 			return nil, nil, fmt.Errorf("mcpsnoop tool baseline: tool %d has no name", i)
 		}
-		if slices.ContainsFunc(b.Tools, func(t Tool) bool { return t.Name == name }) {
+		if slices.ContainsFunc(b.Tools, func(t baseline.Tool) bool { return t.Name == name }) {
 			return nil, nil, fmt.Errorf("mcpsnoop tool baseline: tool %q is listed twice", name)
 		}
-		t := Tool{Name: name}
+		t := baseline.Tool{Name: name}
 		for k, v := range m {
 			v = present(v)
 			if v == nil {
@@ -107,7 +109,7 @@ func FromMcpsnoop(data []byte) (*Baseline, []string, error) {
 		}
 		b.Tools = append(b.Tools, t)
 	}
-	slices.SortFunc(b.Tools, func(a, c Tool) int { return strings.Compare(a.Name, c.Name) })
+	slices.SortFunc(b.Tools, func(a, c baseline.Tool) int { return strings.Compare(a.Name, c.Name) })
 	if len(unknown) > 0 {
 		keys := make([]string, 0, len(unknown))
 		for k := range unknown {
@@ -121,7 +123,7 @@ func FromMcpsnoop(data []byte) (*Baseline, []string, error) {
 
 // present returns v compacted, or nil for an absent or null member.
 func present(v json.RawMessage) json.RawMessage {
-	v = cmpct(v)
+	v = compact(v)
 	if len(v) == 0 || string(v) == "null" {
 		return nil
 	}
@@ -135,4 +137,17 @@ func nonEmptyString(v json.RawMessage) json.RawMessage {
 		return nil
 	}
 	return v
+}
+
+// compact is v without insignificant white space (v itself when it is not
+// valid JSON), as baseline compares members.
+func compact(v json.RawMessage) json.RawMessage {
+	if len(v) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return v
+	}
+	return b.Bytes()
 }

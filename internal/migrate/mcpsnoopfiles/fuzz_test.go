@@ -1,4 +1,4 @@
-package baseline
+package mcpsnoopfiles
 
 import "testing"
 
@@ -12,7 +12,7 @@ func FuzzFromMcpsnoop(f *testing.F) {
 	f.Add([]byte(`{"server":"","tools":[{"name":""}]}`))
 	f.Add([]byte(`{"version":2,"server":"s","tools":[{"name":"t","inputSchema":{"type":"object"},"x":1}]} trailing`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b, _, err := FromMcpsnoop(data)
+		b, _, err := Baseline(data)
 		if err != nil {
 			return
 		}

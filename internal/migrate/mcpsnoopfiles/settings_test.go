@@ -1,4 +1,4 @@
-package settings
+package mcpsnoopfiles
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/settings"
 )
 
 // The .mcpsnoop.toml samples (testdata/mcpsnoop/<case>, copied from
@@ -19,12 +20,12 @@ import (
 func TestParseMcpsnoopSamples(t *testing.T) {
 	tests := []struct {
 		dir     string
-		want    *File  // nil: an error
-		wantErr string // substring of the error
+		want    *settings.File // nil: an error
+		wantErr string         // substring of the error
 		notices []string
 	}{
-		{dir: "readme-example", want: &File{Label: "filesystem", TraceFile: "trace.jsonl", NoTrace: ptr(false),
-			Redact: Redact{Secrets: ptr(true), Keys: []string{"token,authorization"}, Values: []string{"sk-[A-Za-z0-9]+"}, Paths: []string{"$.params.arguments.password"}}},
+		{dir: "readme-example", want: &settings.File{Label: "filesystem", TraceFile: "trace.jsonl", NoTrace: ptr(false),
+			Redact: settings.Redact{Secrets: ptr(true), Keys: []string{"token,authorization"}, Values: []string{"sk-[A-Za-z0-9]+"}, Paths: []string{"$.params.arguments.password"}}},
 			notices: []string{
 				`  label -> label = "filesystem"`,
 				`  trace-file -> trace-file = "trace.jsonl"`,
@@ -34,16 +35,16 @@ func TestParseMcpsnoopSamples(t *testing.T) {
 				`  redact-value -> [redact] values = ["sk-[A-Za-z0-9]+"]`,
 				`  redact-path -> [redact] paths = ["$.params.arguments.password"]`,
 			}},
-		{dir: "redact-project", want: &File{Label: "echo-redacted",
-			Redact: Redact{Secrets: ptr(true), Keys: []string{"user"}, Values: []string{"sk-[A-Za-z0-9]+"}}},
+		{dir: "redact-project", want: &settings.File{Label: "echo-redacted",
+			Redact: settings.Redact{Secrets: ptr(true), Keys: []string{"user"}, Values: []string{"sk-[A-Za-z0-9]+"}}},
 			notices: []string{
 				`  label -> label = "echo-redacted"`,
 				`  redact-secrets -> [redact] secrets = true`,
 				`  redact-key -> [redact] keys = ["user"]`,
 				`  redact-value -> [redact] values = ["sk-[A-Za-z0-9]+"]`,
 			}},
-		{dir: "accumulate", want: &File{
-			Redact: Redact{Keys: []string{"token", "api_key"}, Values: []string{"sk-[0-9]+"}, Paths: []string{"$.params.arguments.password", "$.result.token"}}},
+		{dir: "accumulate", want: &settings.File{
+			Redact: settings.Redact{Keys: []string{"token", "api_key"}, Values: []string{"sk-[0-9]+"}, Paths: []string{"$.params.arguments.password", "$.result.token"}}},
 			notices: []string{
 				`  redact-key -> [redact] keys = ["token", "api_key"]`,
 				`  redact-value -> [redact] values = ["sk-[0-9]+"]`,
@@ -59,16 +60,16 @@ func TestParseMcpsnoopSamples(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {
-			path := filepath.Join("testdata", "mcpsnoop", tt.dir, McpsnoopFileName)
+			path := filepath.Join("testdata", tt.dir, SettingsFileName)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := ParseMcpsnoop(path, data)
+			got, err := ParseSettings(path, data)
 			if tt.want == nil {
 				if err == nil || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), tt.wantErr) ||
 					!strings.HasPrefix(err.Error(), "config "+path+": ") || strings.Contains(err.Error(), "\n") {
-					t.Errorf("ParseMcpsnoop() error = %v, want one line with %q", err, tt.wantErr)
+					t.Errorf("ParseSettings() error = %v, want one line with %q", err, tt.wantErr)
 				}
 				return
 			}
@@ -78,7 +79,7 @@ func TestParseMcpsnoopSamples(t *testing.T) {
 			tt.want.Path = path
 			tt.want.Notices = append([]string{"read mcpsnoop's settings file " + path + "; in .mcpward.toml each key is:"}, tt.notices...)
 			if d := cmp.Diff(tt.want, got); d != "" {
-				t.Errorf("ParseMcpsnoop() mismatch (-want +got):\n%s", d)
+				t.Errorf("ParseSettings() mismatch (-want +got):\n%s", d)
 			}
 		})
 	}
@@ -90,17 +91,17 @@ func TestParseMcpsnoopSamples(t *testing.T) {
 func TestMcpwardTOMLRoundTrip(t *testing.T) {
 	for _, dir := range []string{"readme-example", "redact-project", "accumulate"} {
 		t.Run(dir, func(t *testing.T) {
-			path := filepath.Join("testdata", "mcpsnoop", dir, McpsnoopFileName)
+			path := filepath.Join("testdata", dir, SettingsFileName)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			snoop, err := ParseMcpsnoop(path, data)
+			snoop, err := ParseSettings(path, data)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := snoop.McpwardTOML()
-			got, err := Parse(".mcpward.toml", out)
+			out := McpwardTOML(snoop)
+			got, err := settings.Parse(".mcpward.toml", out)
 			if err != nil {
 				t.Fatalf("Parse(McpwardTOML()) = %v\n%s", err, out)
 			}
@@ -131,17 +132,17 @@ func TestFindMcpsnoop(t *testing.T) {
 		}
 	}
 	lookup := func(k string) (string, bool) {
-		v, ok := map[string]string{"HOME": home, TrustEnv: cwd}[k]
+		v, ok := map[string]string{"HOME": home, settings.TrustEnv: cwd}[k]
 		return v, ok
 	}
 	if err := os.WriteFile(filepath.Join(home, ".config", "mcpward", "config.toml"), []byte("label = \"user\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	snoop := filepath.Join(cwd, McpsnoopFileName)
+	snoop := filepath.Join(cwd, SettingsFileName)
 	if err := os.WriteFile(snoop, []byte("# project\nlabel = \"snoop\"\ntrace-file = trace.jsonl\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := Load("", cwd, lookup)
+	f, err := settings.Load("", cwd, lookup, Settings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,14 +150,14 @@ func TestFindMcpsnoop(t *testing.T) {
 		t.Errorf("Load() = %+v, want the .mcpsnoop.toml settings with notices", f)
 	}
 	// The same file named by --config is read the same way.
-	if f, err := Load(snoop, "", nil); err != nil || f.Label != "snoop" {
+	if f, err := settings.Load(snoop, "", nil, Settings); err != nil || f.Label != "snoop" {
 		t.Errorf("Load(--config .mcpsnoop.toml) = %+v, %v", f, err)
 	}
 	// .mcpward.toml in the same directory wins, and has no notices.
-	if err := os.WriteFile(filepath.Join(cwd, FileName), []byte("label = \"ward\"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(cwd, settings.FileName), []byte("label = \"ward\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if f, err := Load("", cwd, lookup); err != nil || f.Label != "ward" || f.Notices != nil {
+	if f, err := settings.Load("", cwd, lookup, Settings); err != nil || f.Label != "ward" || f.Notices != nil {
 		t.Errorf("Load() with both = %+v, %v; want .mcpward.toml", f, err)
 	}
 }
@@ -164,7 +165,7 @@ func TestFindMcpsnoop(t *testing.T) {
 // A label mcpsnoop took but mcpward's file names cannot hold is made safe,
 // and the notice says so; what mcpsnoop refused is refused.
 func TestMcpsnoopLabel(t *testing.T) {
-	f, err := ParseMcpsnoop("x", []byte("label = \"127.0.0.1:8080 (prod)\"\n"))
+	f, err := ParseSettings("x", []byte("label = \"127.0.0.1:8080 (prod)\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestMcpsnoopLabel(t *testing.T) {
 		t.Errorf("Label %q, notices %q", f.Label, f.Notices)
 	}
 	for _, l := range []string{"-x", "a\\b", "a\x01"} {
-		if _, err := ParseMcpsnoop("x", []byte("label = \""+l+"\"\n")); err == nil {
+		if _, err := ParseSettings("x", []byte("label = \""+l+"\"\n")); err == nil {
 			t.Errorf("label %q accepted", l)
 		}
 	}
@@ -186,7 +187,7 @@ func FuzzParseMcpsnoop(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := ParseMcpsnoop("f.toml", data)
+		got, err := ParseSettings("f.toml", data)
 		if err != nil {
 			if !errors.Is(err, fault.ErrInput) {
 				t.Fatalf("error not marked input: %v", err)
@@ -196,3 +197,4 @@ func FuzzParseMcpsnoop(f *testing.F) {
 		_ = got.Flags()
 	})
 }
+func ptr[T any](v T) *T { return &v }
