@@ -49,9 +49,11 @@ var classRule = map[string]string{
 	"rugpull": "",
 }
 
-func readPairs(t testing.TB) []pair {
+func readPairs(t testing.TB) []pair { return readPairFile(t, "testdata/pairs.json") }
+
+func readPairFile(t testing.TB, file string) []pair {
 	t.Helper()
-	b, err := os.ReadFile("testdata/pairs.json")
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,5 +190,41 @@ func TestPairs(t *testing.T) {
 	}
 	if okTune != nTune {
 		t.Errorf("tuning pairs told apart: %d of %d, want all", okTune, nTune)
+	}
+}
+
+// heldOutFloor2 is the figure of the second held-out set
+// (testdata/heldout.json) measured when it was written, before any
+// further tuning.
+const heldOutFloor2 = 27
+
+// TestHeldOut measures the second held-out set (testdata/heldout.json,
+// written after the first quarter had been seen; no rule is tuned on it):
+// the pairs told apart, against the 95 % target.
+func TestHeldOut(t *testing.T) {
+	ps := readPairFile(t, "testdata/heldout.json")
+	if len(ps) < 24 {
+		t.Fatalf("%d held-out pairs, want at least 24", len(ps))
+	}
+	classes := map[string]bool{}
+	ok := 0
+	for _, p := range ps {
+		if _, known := classRule[p.Class]; !known {
+			t.Fatalf("%s: unknown class %q", p.ID, p.Class)
+		}
+		classes[p.Class] = true
+		if toldApart(p, sideFindings(t, p, p.Poisoned), sideFindings(t, p, p.Benign)) {
+			ok++
+		}
+	}
+	if len(classes) != len(classRule) {
+		t.Errorf("the held-out set covers %d of %d classes", len(classes), len(classRule))
+	}
+	t.Logf("held-out pairs (testdata/heldout.json) told apart: %d of %d (%.1f%%)", ok, len(ps), 100*float64(ok)/float64(len(ps)))
+	if ok < heldOutFloor2 {
+		t.Errorf("held-out pairs told apart: %d of %d, below the pinned %d", ok, len(ps), heldOutFloor2)
+	}
+	if float64(ok) < 0.95*float64(len(ps)) {
+		t.Logf("below the issue's 95%% target (%d of %d)", ok, len(ps))
 	}
 }
