@@ -263,7 +263,9 @@ func (s *scores) report() string {
 // destructive by hand is labelled read, and the read recall and agreement
 // floors below. Every collected tool must have a hand
 // label whose hash matches its definition (a changed definition needs a new
-// reading).
+// reading). The hand labels follow docs/labels.md: a tool is labelled by
+// the most dangerous thing one call can do, so a tool with a delete mode
+// is destructive.
 func TestCorpusLabels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts every corpus server")
