@@ -34,11 +34,11 @@ type File struct {
 	// for the compat engine, which owns their schema.
 	Profiles map[string]json.RawMessage `json:"profiles,omitempty"`
 
-	// Snapgauge is true when the file was a snapgauge.config.json, read
-	// as mcpward's (see [Parse]). It is never written.
-	Snapgauge bool `json:"-"`
+	// Source names the format the file was converted from, by
+	// internal/migrate ("" for mcpward.json). It is never written.
+	Source string `json:"-"`
 	// Warnings name what a read file holds that mcpward does not use (a
-	// snapgauge key with no equivalent); the caller prints them.
+	// converted file's key with no equivalent); the caller prints them.
 	Warnings []string `json:"-"`
 }
 
@@ -124,7 +124,6 @@ func (t *Target) Transport() string {
 var (
 	targetNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._@-]+$`) })
 	// secretHeaderRe matches header names that usually carry a credential
-	// (snapgauge §2).
 	secretHeaderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)authorization|token|key|secret|cookie`) })
 	// headerNameRe is an RFC 9110 token.
 	headerNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$") })

@@ -44,28 +44,15 @@ func perr(path, format string, args ...any) error {
 	return fault.Input(&ParseError{Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
-// Parse reads mcpward.json strictly. A snapgauge.config.json (its
-// targets carry "transport") is read by snapgauge's rules into the same
-// File; see [SnapgaugeFileName]. Unknown keys (with a "did you mean"
+// Parse reads mcpward.json strictly (another tool's config is read by
+// internal/migrate, which builds the same File). Unknown keys (with a "did you mean"
 // suggestion), duplicate keys, wrong types and invalid values are errors
 // that name the key and its path, marked fault.Input. The file name is not
 // part of the message: the caller prefixes it ("config mcpward.json: …").
 func Parse(data []byte) (*File, error) {
-	if len(data) > maxConfigBytes {
-		return nil, perr("", "config is larger than %d MiB", maxConfigBytes>>20)
-	}
-	if !utf8.Valid(data) {
-		return nil, perr("", "config is not valid UTF-8")
-	}
-	if err := checkSingleValue(data); err != nil {
-		return nil, err
-	}
-	top, err := object("", data)
+	top, err := topLevel(data)
 	if err != nil {
 		return nil, err
-	}
-	if isSnapgauge(top) {
-		return parseSnapgauge(top)
 	}
 	f := &File{Targets: map[string]*Target{}}
 	sawTargets := false
@@ -104,6 +91,21 @@ func snapshotDir(m member, f *File) error {
 		return perr(m.key, "snapshotDir is empty")
 	}
 	return nil
+}
+
+// topLevel checks data before a key is read (size, UTF-8, one JSON value,
+// an object) and returns its top-level members.
+func topLevel(data []byte) ([]member, error) {
+	if len(data) > maxConfigBytes {
+		return nil, perr("", "config is larger than %d MiB", maxConfigBytes>>20)
+	}
+	if !utf8.Valid(data) {
+		return nil, perr("", "config is not valid UTF-8")
+	}
+	if err := checkSingleValue(data); err != nil {
+		return nil, err
+	}
+	return object("", data)
 }
 
 // checkSingleValue rejects trailing data after the top-level value.

@@ -13,6 +13,8 @@ import (
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fixture"
+	"github.com/mcpward/mcpward/internal/migrate/foreign"
+	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
 	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/target"
@@ -204,7 +206,7 @@ func LoadConfig(path string) (*config.File, error) {
 		}
 		return nil, fault.Input(fmt.Errorf("read config %s: %w", path, fault.WithoutPath(err)))
 	}
-	f, err := config.Parse(data)
+	f, err := foreign.Config(data)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
@@ -213,7 +215,7 @@ func LoadConfig(path string) (*config.File, error) {
 
 // DefaultConfigPath is the config file read when none is named:
 // mcpward.json in the working directory, else snapgauge's
-// snapgauge.config.json (read as the same config, see config.Parse), else
+// snapgauge.config.json (read as the same config, see foreign.Config), else
 // mcpward.json (missing: the caller explains). A snapgauge JavaScript
 // config alone is an error that says what to do: mcpward does not run
 // JavaScript.
@@ -221,13 +223,13 @@ func DefaultConfigPath() (string, error) {
 	if _, err := os.Stat(config.FileName); err == nil {
 		return config.FileName, nil
 	}
-	if _, err := os.Stat(config.SnapgaugeFileName); err == nil {
-		return config.SnapgaugeFileName, nil
+	if _, err := os.Stat(snapgauge.ConfigFileName); err == nil {
+		return snapgauge.ConfigFileName, nil
 	}
-	for _, js := range config.SnapgaugeScriptNames {
+	for _, js := range snapgauge.ScriptNames {
 		if _, err := os.Stat(js); err == nil {
 			return "", fault.WithHint(fault.Input(fmt.Errorf("config %s: a JavaScript config, which mcpward does not run", js)),
-				fmt.Sprintf("write its default export as JSON to %s (or mcpward.json) and name it with --config", config.SnapgaugeFileName))
+				fmt.Sprintf("write its default export as JSON to %s (or mcpward.json) and name it with --config", snapgauge.ConfigFileName))
 		}
 	}
 	return config.FileName, nil

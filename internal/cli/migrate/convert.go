@@ -12,7 +12,9 @@ import (
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/migrate"
+	"github.com/mcpward/mcpward/internal/migrate/foreign"
 	"github.com/mcpward/mcpward/internal/migrate/mcpsnoopfiles"
+	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/settings"
 	"github.com/mcpward/mcpward/internal/wrap"
@@ -73,7 +75,7 @@ func (c converter) snapshot(path string, it *Item) {
 	// where the migrated config looks; any other snapshot goes to the
 	// searched directory's .mcpward/.
 	root := c.dir
-	if parent := filepath.Dir(path); filepath.Base(parent) == config.SnapgaugeSnapshotDir {
+	if parent := filepath.Dir(path); filepath.Base(parent) == snapgauge.SnapshotDir {
 		root = filepath.Dir(parent)
 	}
 	dest := filepath.Join(root, config.DefaultSnapshotDir, snapshotStem(path)+".snapshot.json")
@@ -89,13 +91,13 @@ func (c converter) snapgaugeConfig(path string, it *Item) {
 		it.fail(err)
 		return
 	}
-	f, err := config.Parse(data)
+	f, err := foreign.Config(data)
 	if err != nil {
 		it.fail(err)
 		return
 	}
 	it.NotCarried = append(it.NotCarried, f.Warnings...)
-	if f.SnapshotDir == config.SnapgaugeSnapshotDir {
+	if f.SnapshotDir == snapgauge.SnapshotDir {
 		f.SnapshotDir = ""
 	} else {
 		it.NotCarried = append(it.NotCarried, fmt.Sprintf("snapshotDir %q is kept: the snapshots in it are read as they are", f.SnapshotDir))

@@ -1,10 +1,11 @@
-// Package foreign converts a snapshot written by one of the tools mcpward
+// Package foreign converts a snapshot (or reads a config) written by one of the tools mcpward
 // replaces, whichever it is: the one dispatch that `mcpward diff`, `check`
 // (through contract.ReadSnapshot) and the browser engine share. It does no
 // I/O.
 package foreign
 
 import (
+	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/migrate"
 	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
 	"github.com/mcpward/mcpward/internal/migrate/surfaceprint"
@@ -24,4 +25,14 @@ func Snapshot(data []byte) (s *snapshot.Snapshot, ok bool, err error) {
 		return nil, false, nil
 	}
 	return s, true, err
+}
+
+// Config reads a config file: a snapgauge.config.json (its targets carry
+// "transport") by snapgauge's rules, anything else as mcpward.json. Both
+// give the same config.File; see snapgauge.Config and config.Parse.
+func Config(data []byte) (*config.File, error) {
+	if snapgauge.IsConfig(data) {
+		return snapgauge.Config(data)
+	}
+	return config.Parse(data)
 }

@@ -1,4 +1,4 @@
-package config
+package snapgauge
 
 import (
 	"encoding/json"
@@ -10,16 +10,17 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/fault"
 )
 
-// testdata/snapgauge/*.json are the sample configs of
+// testdata/config/*.json are the sample configs of
 // shared/reference/samples/snapgauge/config/<case>/snapgauge.config.json:
 // three snapgauge's own loadConfig accepts and two it rejects (exit 4).
 
 func readSample(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "snapgauge", name+".json"))
+	b, err := os.ReadFile(filepath.Join("testdata", "config", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,26 +28,26 @@ func readSample(t *testing.T, name string) []byte {
 }
 
 func TestParseSnapgaugeValid(t *testing.T) {
-	acme := &Target{
+	acme := &config.Target{
 		URL:             "https://mcp.acme.com/mcp",
 		Headers:         map[string]string{"Authorization": "Bearer ${ACME_TOKEN}"},
 		ProtocolVersion: "2026-07-28",
-		Probes:          []Probe{{ID: "weather", Tool: "get_weather", Arguments: json.RawMessage(`{"location": "Seattle"}`), Capture: "shape"}},
+		Probes:          []config.Probe{{ID: "weather", Tool: "get_weather", Arguments: json.RawMessage(`{"location": "Seattle"}`), Capture: "shape"}},
 		FailOn:          "risky",
 		Ignore:          []string{"tool.icons.changed"},
 		TimeoutMs:       10000,
 	}
-	local := &Target{Command: "node", Args: []string{"./server.mjs"}}
+	local := &config.Target{Command: "node", Args: []string{"./server.mjs"}}
 	tests := []struct {
 		name     string
-		targets  map[string]*Target
+		targets  map[string]*config.Target
 		warnings []string
 	}{
-		{"valid-three-transports", map[string]*Target{
+		{"valid-three-transports", map[string]*config.Target{
 			"acme": acme, "local": local, "fixture": {Fixture: "drift-breaking@v2"},
 		}, nil},
-		{"spec-example", map[string]*Target{
-			"acme": func() *Target {
+		{"spec-example", map[string]*config.Target{
+			"acme": func() *config.Target {
 				t := *acme
 				t.Profiles = []string{"modern-full", "modern-minimal", "no-elicitation"}
 				t.Volatile = []string{"behavior.weather.structuredShape.requestId"}
@@ -54,8 +55,8 @@ func TestParseSnapgaugeValid(t *testing.T) {
 			}(),
 			"local": local, "fixture": {Fixture: "drifty@v2"},
 		}, []string{"targets.acme.resources.read is not used: mcpward lists the server's resources and reads none of them (snapgauge did not read them either)"}},
-		{"init-fixture-clean-v1", map[string]*Target{
-			"notes": {Fixture: "clean@v1", Probes: []Probe{
+		{"init-fixture-clean-v1", map[string]*config.Target{
+			"notes": {Fixture: "clean@v1", Probes: []config.Probe{
 				{ID: "archive_note", Tool: "archive_note", Arguments: json.RawMessage(`{
             "id": "example"
           }`), Capture: "shape"},
@@ -68,12 +69,12 @@ func TestParseSnapgaugeValid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse(readSample(t, tt.name))
+			f, err := Config(readSample(t, tt.name))
 			if err != nil {
-				t.Fatalf("Parse: %v", err)
+				t.Fatalf("Config: %v", err)
 			}
-			if !f.Snapgauge || f.SnapshotDir != ".snapgauge" {
-				t.Errorf("Snapgauge = %v, SnapshotDir = %q", f.Snapgauge, f.SnapshotDir)
+			if f.Source != ConfigSource || f.SnapshotDir != ".snapgauge" {
+				t.Errorf("Source = %q, SnapshotDir = %q", f.Source, f.SnapshotDir)
 			}
 			// Arguments are compared as JSON values.
 			norm := cmp.Transformer("json", func(r json.RawMessage) any {
@@ -112,15 +113,15 @@ func TestParseSnapgaugeInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse([]byte(tt.doc))
+			_, err := Config([]byte(tt.doc))
 			if err == nil {
-				t.Fatal("Parse: no error")
+				t.Fatal("Config: no error")
 			}
 			if err.Error() != tt.want {
-				t.Errorf("Parse() = %q\nwant      %q", err, tt.want)
+				t.Errorf("Config() = %q\nwant       %q", err, tt.want)
 			}
 			if !errors.Is(err, fault.ErrInput) {
-				t.Errorf("Parse() error is not fault.ErrInput")
+				t.Errorf("Config() error is not fault.ErrInput")
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error is not one line")
@@ -130,7 +131,7 @@ func TestParseSnapgaugeInvalid(t *testing.T) {
 }
 
 func TestParseSnapgaugeVolatile(t *testing.T) {
-	f, err := Parse([]byte(`{"snapshotDir": "snaps", "targets": {"t": {"transport": "fixture", "fixture": "clean@v1", "fixturesModule": "@snapgauge/fixtures",
+	f, err := Config([]byte(`{"snapshotDir": "snaps", "targets": {"t": {"transport": "fixture", "fixture": "clean@v1", "fixturesModule": "@snapgauge/fixtures",
 		"volatile": ["behavior.weather.structuredContent.requestId", "tools.0.description", "recordedAt", "target.host"]}}}`))
 	if err != nil {
 		t.Fatal(err)
