@@ -3,11 +3,9 @@ package sessionlog
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/migrate/mcpsnoop"
@@ -94,8 +92,8 @@ func (l *lines) next() (line []byte, terminated, tooLong bool, err error) {
 func readMcpsnoop(br *bufio.Reader, name string, add func(rec *session.Record, line int)) ([]session.LineError, int, error) {
 	ls := &lines{br: br, maxLine: session.MaxLine}
 	dec := mcpsnoop.NewDecoder()
-	ro := newReorder(add)
-	defer ro.flush()
+	ro := mcpsnoop.NewReorder(add)
+	defer ro.Flush()
 	var problems []session.LineError
 	skipped := 0
 	report := func(e session.LineError) {
@@ -124,84 +122,7 @@ func readMcpsnoop(br *bufio.Reader, name string, add func(rec *session.Record, l
 			report(session.LineError{Line: ls.n, Torn: !terminated, Err: fmt.Errorf("mcpsnoop record: %w", derr)})
 			continue
 		}
-		ro.add(rec, ls.n)
-	}
-}
-
-// reorderWindow is how many records of one session a read holds back
-// waiting for a missing seq (mcpsnoop's HTTP proxy wrote adjacent records
-// out of seq order under load: its bug 1, which made a complete capture
-// look incomplete).
-const reorderWindow = 64
-
-// A reorder hands records on in seq order within each session: a record
-// whose seq is not the next one waits (with its line) until the missing
-// ones arrive, the window fills (a real gap) or the log ends. mcpsnoop
-// assigned seq when it observed a frame, so seq order is the order of
-// observation; its stdio logs are in order already.
-type reorder struct {
-	emit    func(rec *session.Record, line int)
-	next    map[string]uint64 // next expected seq per session
-	held    map[string][]heldRecord
-	started []string // sessions in order of first record, for flush
-}
-
-type heldRecord struct {
-	rec  *session.Record
-	line int
-}
-
-func newReorder(emit func(*session.Record, int)) *reorder {
-	return &reorder{emit: emit, next: map[string]uint64{}, held: map[string][]heldRecord{}}
-}
-
-func (r *reorder) add(rec *session.Record, line int) {
-	id := rec.Session
-	next, ok := r.next[id]
-	if !ok {
-		r.started = append(r.started, id)
-		next = rec.Seq
-	}
-	if rec.Seq > next {
-		h := append(r.held[id], heldRecord{rec, line})
-		slices.SortStableFunc(h, func(a, b heldRecord) int { return cmp.Compare(a.rec.Seq, b.rec.Seq) })
-		r.held[id] = h
-		if len(h) > reorderWindow {
-			// A real gap: go on from the lowest held seq.
-			next = h[0].rec.Seq
-		}
-		r.release(id, next)
-		return
-	}
-	r.emit(rec, line)
-	if rec.Seq == next {
-		next++
-	}
-	r.release(id, next)
-}
-
-// release emits the held records of session id from seq next on, while
-// they follow each other.
-func (r *reorder) release(id string, next uint64) {
-	h := r.held[id]
-	for len(h) > 0 && h[0].rec.Seq <= next {
-		r.emit(h[0].rec, h[0].line)
-		if h[0].rec.Seq == next {
-			next++
-		}
-		h = h[1:]
-	}
-	r.held[id] = h
-	r.next[id] = next
-}
-
-// flush emits what is still held, in seq order, session by session.
-func (r *reorder) flush() {
-	for _, id := range r.started {
-		for _, hr := range r.held[id] {
-			r.emit(hr.rec, hr.line)
-		}
-		delete(r.held, id)
+		ro.Add(rec, ls.n)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/inputfile"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoop"
 	"github.com/mcpward/mcpward/internal/session"
 )
 
@@ -63,27 +64,13 @@ func List(dir string) ([]File, error) {
 // whole name) with the label before the pid.
 func Name(path string) (label, id string) {
 	stem := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	if l, ok := mcpsnoopLabel(stem); ok {
+	if l, ok := mcpsnoop.Label(stem); ok {
 		return l, stem
 	}
 	if i := strings.LastIndexByte(stem, '-'); i >= 0 {
 		return stem[:i], stem[i+1:]
 	}
 	return "", stem
-}
-
-// mcpsnoopLabel returns the label of an mcpsnoop session id
-// "<label>-<pid>-<12 hex>".
-func mcpsnoopLabel(stem string) (string, bool) {
-	i := strings.LastIndexByte(stem, '-')
-	if i < 0 || len(stem)-i-1 != 12 || strings.Trim(stem[i+1:], "0123456789abcdef") != "" {
-		return "", false
-	}
-	j := strings.LastIndexByte(stem[:i], '-')
-	if j < 1 || j+1 == i || strings.Trim(stem[j+1:i], "0123456789") != "" {
-		return "", false
-	}
-	return stem[:j], true
 }
 
 // Matches compares a log file name "<label>-<id>.jsonl" with an id (or id
