@@ -65,7 +65,7 @@ func BackupNeeded(doc, backup []byte) (need bool, why string) {
 			continue
 		}
 		var flags []string // as typed, --history-limit too
-		for _, a := range e.argv[:len(e.argv)-len(s.orig)] {
+		for _, a := range e.argv[:len(e.argv)-len(s.Orig)] {
 			if a != "--" {
 				flags = append(flags, a)
 			}

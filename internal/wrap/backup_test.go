@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoop"
 )
 
 func TestBackupNeeded(t *testing.T) {
@@ -83,7 +85,7 @@ func TestTidyBackup(t *testing.T) {
 	if err := os.WriteFile(f.BackupPath(), []byte(`{"mcpServers": {"a": {"command": "npx", "args": ["a-server"]}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	snoopBak := path + McpsnoopBackupSuffix
+	snoopBak := path + mcpsnoop.BackupSuffix
 	if err := os.WriteFile(snoopBak, []byte(flags), 0o644); err != nil {
 		t.Fatal(err)
 	}

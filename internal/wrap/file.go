@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/inputfile"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoop"
 )
 
 // BackupSuffix is appended to a config file's name for its backup.
@@ -199,7 +200,7 @@ func (f *File) BackupPath() string { return f.Real + BackupSuffix }
 // (Unwrap uses it only when the file is otherwise unchanged); mcpsnoop's
 // backup is never removed.
 func (f *File) Backup() ([]byte, error) {
-	for _, p := range []string{f.BackupPath(), f.Real + McpsnoopBackupSuffix} {
+	for _, p := range []string{f.BackupPath(), f.Real + mcpsnoop.BackupSuffix} {
 		b, err := os.ReadFile(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

@@ -43,7 +43,7 @@ func FuzzWrap(f *testing.F) {
 		}
 		want := append([]string{e1.cmd}, e1.argv...)
 		if s, ok := e1.mcpsnoop(); ok {
-			want = s.orig // wrap replaced mcpsnoop: unwrap gives the server
+			want = s.Orig // wrap replaced mcpsnoop: unwrap gives the server
 		}
 		if got := append([]string{e2.cmd}, e2.argv...); len(got) != len(want) || got[0] != want[0] {
 			t.Fatalf("unwrap did not give the entry back:\n%q\n%q", doc, un)

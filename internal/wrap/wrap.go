@@ -211,7 +211,7 @@ func Unwrap(doc, backup []byte, t Target, server string) (out []byte, restored b
 		if !snoop {
 			return doc, false, fmt.Errorf("server %q: %w", server, ErrNotWrapped)
 		}
-		orig = s.orig
+		orig = s.Orig
 	} else if backup != nil && !wrappedByMcpsnoop(backup, t, server) {
 		// (A backup taken when wrap replaced mcpsnoop holds mcpsnoop's
 		// entry: unwrap restores the server's own command instead.)
