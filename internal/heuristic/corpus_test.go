@@ -327,6 +327,10 @@ func TestCorpusLabels(t *testing.T) {
 			t.Errorf("held out: a state-changing tool is labelled read: %s", u)
 		}
 	}
+	// No state-changing tool labelled read on the tuning servers either.
+	for _, u := range tuning.unsafe {
+		t.Errorf("tuning: a state-changing tool is labelled read: %s", u)
+	}
 	// Issue 24 asks for read recall >= 90 % and agreement >= 95 % here;
 	// measured: 93.8 % and 89.7 % (the first reviewer's reading: 78.4 %
 	// and 77.8 %; the word rules before it: 45.4 % and 39.7 %). The floors
@@ -343,7 +347,7 @@ func TestCorpusLabels(t *testing.T) {
 // label is the label mcpward shows for one tool (inspect's column and
 // its risk.* note): Risk is what is compared with the hand label.
 func label(tool snapshot.Object) heuristic.Label {
-	return heuristic.ClassifyWithAnnotations(snapshot.Str(tool, "name"), snapshot.Str(tool, "description"), annotationsOf(tool))
+	return heuristic.ClassifyDefinition(snapshot.Str(tool, "name"), snapshot.Str(tool, "description"), annotationsOf(tool), tool["inputSchema"])
 }
 
 // annotationsOf reads a tool's annotations, nil when absent.

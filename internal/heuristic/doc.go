@@ -12,7 +12,10 @@
 // A strong verb standing as an object ("Get details of a commit") leaves
 // the reading open: [ClassifyWithAnnotations] lets a declared
 // readOnlyHint: true settle it as read, and reads it as a change
-// otherwise. [ClassifyWithAnnotations] shows both facts apart: what the
+// otherwise. [ClassifyDefinition] also reads the input schema's modes
+// and deleting options ([ReadModes]): a tool is labelled by the most
+// dangerous thing one call can do (docs/labels.md).
+// [ClassifyWithAnnotations] shows both facts apart: what the
 // server claims (its annotations with the spec defaults) and what the
 // words say; where they disagree it reports a conflict. Measured on a corpus of real
 // servers by TestCorpusLabels against hand labels.

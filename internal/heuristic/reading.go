@@ -66,8 +66,11 @@ func ReadTool(name, description string) Reading {
 	consider := func(vs []string, where string) {
 		for _, w := range vs {
 			a, base, _ := VerbAction(w)
-			if w == newWord {
+			switch w {
+			case newWord:
 				a, base = ActionWrite, newWord
+			case appWord:
+				a, base = ActionWrite, "open"
 			}
 			if danger(a) > danger(best.Action) {
 				best = Reading{Action: a, Verb: base, Where: where}
@@ -134,6 +137,30 @@ func computes(vs []string) []string {
 // newWord stands for "a new …" after a reading verb: the verb creates.
 const newWord = "new"
 
+// appWord stands for "open" whose object is an application ("Opens the
+// draw.io editor"): it starts a program on the user's machine, a change
+// outside the conversation, where "Open a PDF in a viewer" and "Open
+// nodes" read.
+const appWord = "\x00app"
+
+// appNouns are the objects that make "open" start a program.
+var appNouns = map[string]bool{"editor": true, "app": true, "application": true, "browser": true, "window": true, "terminal": true, "program": true, "ide": true}
+
+// opensApp reports whether the words after "open" name an application
+// as its object: one of appNouns among the object's first words, before
+// any conjunction or comma.
+func opensApp(toks []string) bool {
+	for i, w := range toks {
+		if i == 4 || conjunctions[w] || w == "in" || w == "on" {
+			return false
+		}
+		if appNouns[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // nameVerbs returns the verbs of a tool's name: its first verb (a name
 // usually reads product_verb_object: "browser_click", "git_add",
 // "firecrawl_scrape", so leading nouns are skipped) and the strong verbs
@@ -192,6 +219,9 @@ func clauseVerbs(head string, items []string) []string {
 	} else if a, base, _ := VerbAction(tokAt(toks, i)); a != ActionNone {
 		out = append(out, toks[i])
 		form := formOf(toks[i], base)
+		if base == "open" && opensApp(toks[i+1:]) {
+			out = append(out, appWord)
+		}
 		for j := i + 1; j < len(toks); j++ {
 			w := toks[j]
 			if a == ActionRead && w == newWord && tokAt(toks, j-1) == "a" {

@@ -128,6 +128,15 @@ type Label struct {
 // anything else (absent readOnlyHint is false) as the object's action.
 // A disagreement between a declared hint and the words is Conflict.
 func ClassifyWithAnnotations(name, description string, ann *mcp.ToolAnnotations) Label {
+	return ClassifyDefinition(name, description, ann, nil)
+}
+
+// ClassifyDefinition labels a tool as [ClassifyWithAnnotations] does and
+// also reads its input schema ([ReadModes]): a mode or option more
+// dangerous than what the words say decides the heuristic's label, with
+// Where [WhereInput] ("Manage tags", mode: list | create | delete is
+// destructive). inputSchema is the decoded inputSchema, nil when absent.
+func ClassifyDefinition(name, description string, ann *mcp.ToolAnnotations, inputSchema any) Label {
 	rd := ReadTool(name, description)
 	l := Label{Heuristic: rd.Risk(), Action: rd.Action, Word: rd.Verb, Where: rd.Where, OpenWorld: true}
 	if ann != nil {
@@ -147,6 +156,9 @@ func ClassifyWithAnnotations(name, description string, ann *mcp.ToolAnnotations)
 	claimsRead := ann != nil && ann.ReadOnlyHint != nil && *ann.ReadOnlyHint
 	if l.Heuristic == Read && rd.Object.Changes() && !claimsRead {
 		l.Heuristic, l.Action, l.Word, l.Where = rd.Object.Risk(), rd.Object, rd.ObjectWord, rd.ObjectWhere
+	}
+	if ma, mw := ReadModes(inputSchema); danger(ma) > danger(l.Action) {
+		l.Heuristic, l.Action, l.Word, l.Where = ma.Risk(), ma, mw, WhereInput
 	}
 	switch {
 	case l.Heuristic != "":

@@ -1,6 +1,7 @@
 package heuristic
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -88,6 +89,12 @@ func TestClassifyTool(t *testing.T) {
 		{"simple greeting", "", Read},
 		{"add", "Adds two numbers", Read}, // arithmetic computes
 		{"add", "Adds a row to the sheet", Write},
+		// "open" starts a program when its object is one; a document
+		// shown in a viewer, or nodes, are read.
+		{"open_diagram", "Opens the diagram editor with a diagram from XML", Write},
+		{"open_in_app", "Open the file in the desktop application", Read}, // "in" ends the object: the file is opened
+		{"display_pdf", "Open a PDF in an interactive viewer.", Read},
+		{"open_nodes", "Open specific nodes in the knowledge graph", Read},
 	}
 	for _, tt := range tests {
 		if got := ClassifyTool(tt.name, tt.desc); got != tt.want {
@@ -162,5 +169,80 @@ func TestRank(t *testing.T) {
 	}
 	if Risk("odd").Rank() != Write.Rank() {
 		t.Errorf("unknown risk should rank as write")
+	}
+}
+
+// TestReadModes pins docs/labels.md's policy as the heuristic reads it:
+// a mode or option of the input schema counts when it is more dangerous
+// than the words; a list of states or filters, an output option and a
+// default setting do not.
+func TestReadModes(t *testing.T) {
+	obj := func(props string) any {
+		var v any
+		if err := json.Unmarshal([]byte(`{"type":"object","properties":{`+props+`}}`), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	tests := []struct {
+		name   string
+		schema any
+		want   Action
+		word   string
+	}{
+		{"mode enum", obj(`"mode":{"type":"string","enum":["list","create","delete","rename","show-current"]}`), ActionDelete, "delete"},
+		{"weak verbs lead values", obj(`"mode":{"enum":["list","push","pop","apply","drop","clear"]}`), ActionDelete, "drop"},
+		{"per-item action", obj(`"files":{"type":"array","items":{"type":"object","properties":{"action":{"enum":["create","update","delete","move"]}}}}`), ActionDelete, "delete"},
+		{"compound values", obj(`"action":{"enum":["navigate","add_annotations","remove_annotations","get_text"]}`), ActionDelete, "remove_annotations"},
+		{"page actions", obj(`"actions":{"type":"array","items":{"properties":{"type":{"enum":["wait","scroll","click","write","executeJavascript"]}}}}`), ActionExecute, "executeJavascript"},
+		{"nested in anyOf", obj(`"edit":{"anyOf":[{"type":"object","properties":{"type":{"enum":["replace_content","update_content"]}}}]}`), ActionDelete, "replace_content"},
+		{"states are no operations", obj(`"state":{"enum":["opened","closed","merged","all"]}`), ActionNone, ""},
+		{"filters are no operations", obj(`"action":{"enum":["assigned","mentioned","build_failed","marked","merge_train_removed"]}`), ActionNone, ""},
+		{"one verb is no list", obj(`"format":{"enum":["markdown","html","screenshot","links"]}`), ActionNone, ""},
+		{"option named by its verb", obj(`"delete":{"type":"boolean","description":"Delete the specified remote branch."}`), ActionDelete, "delete"},
+		{"option led by a weak verb", obj(`"prune":{"type":"boolean","description":"Prune remote-tracking references."}`), ActionDelete, "prune"},
+		{"set to true to delete", obj(`"in_trash":{"type":"boolean","description":"Set to true to delete a block."}`), ActionDelete, "in_trash"},
+		{"overwrite option", obj(`"overwrite":{"type":"boolean","description":"Overwrite if file exists."}`), ActionDelete, "overwrite"},
+		{"a default setting", obj(`"remove_source_branch_after_merge":{"type":"boolean","description":"Remove source branches after merge by default"}`), ActionNone, ""},
+		{"an output option", obj(`"removeBase64Images":{"type":"boolean"}`), ActionNone, ""},
+		{"not a boolean", obj(`"delete":{"type":"string","description":"Delete this"}`), ActionNone, ""},
+		{"no schema", nil, ActionNone, ""},
+		{"not an object", "delete", ActionNone, ""},
+	}
+	for _, tt := range tests {
+		a, w := ReadModes(tt.schema)
+		if a != tt.want || w != tt.word {
+			t.Errorf("%s: ReadModes = %q, %q; want %q, %q", tt.name, a, w, tt.want, tt.word)
+		}
+	}
+	// Depth is bounded: a schema nested deeper than maxSchemaDepth is not
+	// read past it (and does not recurse without end).
+	var deep any = map[string]any{"enum": []any{"list", "delete"}}
+	for range maxSchemaDepth + 2 {
+		deep = map[string]any{"items": deep}
+	}
+	if a, _ := ReadModes(deep); a != ActionNone {
+		t.Errorf("a schema nested %d deep was read: %q", maxSchemaDepth+2, a)
+	}
+}
+
+// TestClassifyDefinition: a mode more dangerous than the words decides,
+// in the input schema; a less dangerous one leaves the words' label.
+func TestClassifyDefinition(t *testing.T) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"mode": map[string]any{"enum": []any{"list", "create", "delete"}}}}
+	l := ClassifyDefinition("git_tag", "Manage tags", nil, schema)
+	if l.Risk != Destructive || l.Where != WhereInput || l.Word != "delete" || l.Action != ActionDelete {
+		t.Errorf("git_tag: got %+v, want destructive from %q in the input schema", l, "delete")
+	}
+	l = ClassifyDefinition("delete_tag", "Delete a tag", nil, map[string]any{"properties": map[string]any{
+		"mode": map[string]any{"enum": []any{"list", "create"}}}})
+	if l.Risk != Destructive || l.Where != "name" {
+		t.Errorf("delete_tag: got %+v, want destructive from its name", l)
+	}
+	ro := true
+	l = ClassifyDefinition("tags", "List tags", &mcp.ToolAnnotations{ReadOnlyHint: &ro}, schema)
+	if l.Risk != Destructive || !l.Conflict {
+		t.Errorf("a read-only claim with a delete mode: got %+v, want destructive and a conflict", l)
 	}
 }

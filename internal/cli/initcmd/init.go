@@ -291,14 +291,19 @@ func probeDecision(name string, t snapshot.Object) (bool, string) {
 	desc := snapshot.Str(t, "description")
 	declaredRead := ann != nil && ann.ReadOnlyHint != nil && *ann.ReadOnlyHint
 	action, verb := heuristic.ChangeSignal(name, desc)
-	l := heuristic.ClassifyWithAnnotations(name, desc, ann)
+	where, inSchema := "name or description", ""
+	if ma, mw := heuristic.ReadModes(t["inputSchema"]); action == heuristic.ActionNone && ma.Changes() {
+		// A mode or option that changes state ("mode": list | delete).
+		action, verb, where, inSchema = ma, mw, heuristic.WhereInput, " in its "+heuristic.WhereInput
+	}
+	l := heuristic.ClassifyDefinition(name, desc, ann, t["inputSchema"])
 	switch {
 	case declaredRead && action == heuristic.ActionNone:
 		return true, whyEnabled
 	case declaredRead:
-		return false, fmt.Sprintf("%s: the server declares readOnlyHint: true, but its words read as %s (%q, heuristic): %s", name, action.Reads(), verb, enableHint)
+		return false, fmt.Sprintf("%s: the server declares readOnlyHint: true, but its words read as %s (%q%s, heuristic): %s", name, action.Reads(), verb, inSchema, enableHint)
 	case action != heuristic.ActionNone:
-		return false, fmt.Sprintf("%s reads as %s (%q in its name or description, heuristic); the server does not declare it read-only: %s", name, action.Reads(), verb, enableHint)
+		return false, fmt.Sprintf("%s reads as %s (%q in its %s, heuristic); the server does not declare it read-only: %s", name, action.Reads(), verb, where, enableHint)
 	case l.Heuristic == heuristic.Read:
 		return false, fmt.Sprintf("%s %s (%q, heuristic)", name, whyLooksReadOnly, l.Word)
 	case ann != nil && ann.ReadOnlyHint != nil:

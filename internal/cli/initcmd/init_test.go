@@ -115,6 +115,10 @@ func TestSeedProbesSafety(t *testing.T) {
 		{`{"name": "list_and_purge", "annotations": {"readOnlyHint": true}}`, `list_and_purge: the server declares readOnlyHint: true, but its words read as destructive ("purge", heuristic)` + hint},
 		{`{"name": "test_trigger_tool_change", "description": "Mutates the tool list to trigger a notification", "annotations": {"readOnlyHint": true}}`, `test_trigger_tool_change: the server declares readOnlyHint: true, but its words read as write ("mutate", heuristic)` + hint},
 		{`{"name": "get_report", "description": "Get a report. Also sends it to the team.", "annotations": {"readOnlyHint": true}}`, `get_report: the server declares readOnlyHint: true, but its words read as send ("send", heuristic)` + hint},
+		// Annotated read-only, words that read, but a mode that deletes
+		// (docs/labels.md: the most dangerous thing one call can do).
+		{`{"name": "tags", "description": "List tags.", "annotations": {"readOnlyHint": true}, "inputSchema": {"type": "object", "properties": {"mode": {"enum": ["list", "create", "delete"]}}}}`, `tags: the server declares readOnlyHint: true, but its words read as destructive ("delete" in its input schema, heuristic)` + hint},
+		{`{"name": "notes", "description": "List notes.", "inputSchema": {"type": "object", "properties": {"purge": {"type": "boolean"}}}}`, `notes reads as destructive ("purge" in its input schema, heuristic); the server does not declare it read-only` + hint},
 		// Not declared read-only.
 		{`{"name": "delete_note", "description": "Delete a note."}`, `delete_note reads as destructive ("delete" in its name or description, heuristic); the server does not declare it read-only` + hint},
 		{`{"name": "run_code", "description": "Run code."}`, `run_code reads as execute ("run" in its name or description, heuristic); the server does not declare it read-only` + hint},

@@ -28,7 +28,7 @@ func withHeuristics(s *snapshot.Snapshot, signals bool) {
 	var notes []snapshot.Note
 	for _, t := range s.Surface.Tools {
 		name := snapshot.Str(t, "name")
-		label := heuristic.ClassifyWithAnnotations(name, snapshot.Str(t, "description"), annotations(t))
+		label := heuristic.ClassifyDefinition(name, snapshot.Str(t, "description"), annotations(t), t["inputSchema"])
 		notes = append(notes, snapshot.Note{Kind: heuristicKind, Rule: "risk." + string(label.Risk), Snippet: name})
 		notes = append(notes, snapshot.Note{Kind: heuristicKind, Rule: "risk.source", Snippet: sourceLine(name, label)})
 		if label.Conflict {

@@ -135,7 +135,7 @@ func renderTools(w *errWriter, s *snapshot.Snapshot, width int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, n := range order {
 		t := byName[n]
-		label := heuristic.ClassifyWithAnnotations(n, snapshot.Str(t, "description"), annotations(t))
+		label := heuristic.ClassifyDefinition(n, snapshot.Str(t, "description"), annotations(t), t["inputSchema"])
 		counts[label.Risk]++
 		desc := snapshot.Str(t, "title")
 		if d := oneLine(snapshot.Str(t, "description")); d != "" {
@@ -158,7 +158,7 @@ func renderTools(w *errWriter, s *snapshot.Snapshot, width int) {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[r], r))
 		}
 	}
-	w.printf("  labels: %s (heuristic from names, descriptions and annotations; '!' = annotations disagree; not enforced)\n", strings.Join(parts, ", "))
+	w.printf("  labels: %s (heuristic from names, descriptions, input schemas and annotations; '!' = annotations disagree; not enforced)\n", strings.Join(parts, ", "))
 }
 
 func renderResources(w *errWriter, s *snapshot.Snapshot, width int) {

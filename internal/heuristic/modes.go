@@ -1,0 +1,137 @@
+package heuristic
+
+import (
+	"strings"
+)
+
+// WhereInput is [Reading.Where] for a verb read in a tool's input schema:
+// one of its modes or options ([ReadModes]).
+const WhereInput = "input schema"
+
+// maxSchemaDepth bounds how deep [ReadModes] walks an input schema: real
+// schemas nest a few levels; a hostile one gains nothing by nesting more.
+const maxSchemaDepth = 16
+
+// ReadModes reads what a tool's input schema lets one call do beyond its
+// name and description (docs/labels.md: a tool is labelled by the most
+// dangerous thing one call can do):
+//
+//   - a mode: the values of an enum that lists operations, read as
+//     identifiers ([ReadIdentifier]). An enum lists operations when at
+//     least two of its values, and at least half, lead with a verb in its
+//     base form ("list", "create", "delete", "rename"; "add_annotations",
+//     "remove_annotations"; "click", "executeJavascript"). An enum of
+//     states or filters ("opened", "merged", "build_failed") is no list of
+//     operations.
+//   - an option that deletes: a boolean property named by a deleting verb
+//     ("delete", "prune"), or whose description leads with one, after "Set
+//     to true to", "If true," or "Whether to" ("Delete the specified remote
+//     branch", "Overwrite if file exists", "Set to true to delete a
+//     block"). A description that configures a default ("… by default")
+//     acts on no call.
+//
+// It returns the most dangerous action found and the enum value or
+// property name that names it; ActionNone when the schema names none.
+// inputSchema is a decoded JSON Schema (maps and slices); anything else
+// reads as nothing.
+func ReadModes(inputSchema any) (Action, string) {
+	best, word := ActionNone, ""
+	consider := func(a Action, w string) {
+		if danger(a) > danger(best) {
+			best, word = a, w
+		}
+	}
+	var walk func(s any, depth int)
+	walk = func(s any, depth int) {
+		if depth > maxSchemaDepth {
+			return
+		}
+		switch s := s.(type) {
+		case []any:
+			for _, x := range s {
+				walk(x, depth+1)
+			}
+		case map[string]any:
+			if vals, ok := s["enum"].([]any); ok && operationList(vals) {
+				for _, v := range vals {
+					str, _ := v.(string)
+					a, _ := ReadIdentifier(str)
+					consider(a, str)
+				}
+			}
+			if props, ok := s["properties"].(map[string]any); ok {
+				for name, p := range props {
+					if a := deletingOption(name, p); a != ActionNone {
+						consider(a, name)
+					}
+				}
+			}
+			for _, k := range []string{"properties", "items", "anyOf", "oneOf", "allOf", "$defs", "definitions"} {
+				switch sub := s[k].(type) {
+				case map[string]any:
+					if k == "properties" || k == "$defs" || k == "definitions" {
+						for _, p := range sub {
+							walk(p, depth+1)
+						}
+					} else {
+						walk(sub, depth+1)
+					}
+				case []any:
+					walk(sub, depth+1)
+				}
+			}
+		}
+	}
+	walk(inputSchema, 0)
+	return best, word
+}
+
+// operationList reports whether an enum's values name operations: at
+// least two, and at least half, lead with a known verb in its base form.
+func operationList(vals []any) bool {
+	verbs := 0
+	for _, v := range vals {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		ws := words(s)
+		if len(ws) == 0 {
+			continue
+		}
+		if a, base, _ := VerbAction(ws[0]); a != ActionNone && base == ws[0] {
+			verbs++
+		}
+	}
+	return verbs >= 2 && 2*verbs >= len(vals)
+}
+
+// optionPrefixes lead a boolean option's description before its verb.
+var optionPrefixes = []string{"set to true to ", "if true, ", "if true ", "whether to ", "when true, "}
+
+// deletingOption returns ActionDelete when a property is a boolean option
+// that makes the call delete ([ReadModes]), else ActionNone.
+func deletingOption(name string, p any) Action {
+	m, ok := p.(map[string]any)
+	if !ok || m["type"] != "boolean" {
+		return ActionNone
+	}
+	if a, base, _ := VerbAction(name); a == ActionDelete && base == strings.ToLower(name) {
+		return ActionDelete
+	}
+	desc, _ := m["description"].(string)
+	desc = strings.ToLower(strings.TrimSpace(desc))
+	if strings.Contains(desc, "by default") {
+		return ActionNone
+	}
+	for _, p := range optionPrefixes {
+		if strings.HasPrefix(desc, p) {
+			desc = desc[len(p):]
+			break
+		}
+	}
+	if a, _, _ := VerbAction(firstWord(desc)); a == ActionDelete {
+		return ActionDelete
+	}
+	return ActionNone
+}
