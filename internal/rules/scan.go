@@ -18,25 +18,22 @@ const (
 	srcResult    = "indirect prompt injection through tool results (Greshake et al., 2023)"
 )
 
-// scanGap: the traffic checker does not apply the scan rules yet.
-const scanGap = "the shim, the HTTP proxy and sessions check do not apply the scan rules yet"
-
 // scanCatalogue holds the scan rules (internal/scan judges them).
 var scanCatalogue = []Rule{
-	{ID: "scan.instruction", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, TrafficGap: scanGap, Section: "§5.1", Source: srcPoisoning,
+	{ID: "scan.instruction", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, Section: "§5.1", Source: srcPoisoning,
 		Summary: "a text field of a tool definition (description, title, parameter description, default, enum, schema description) addresses the model with instructions: an override of earlier instructions, an order to the assistant, or an order scoped to other tools or the whole session"},
-	{ID: "scan.secrecy", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, TrafficGap: scanGap, Section: "§5.1", Source: srcPoisoning,
+	{ID: "scan.secrecy", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, Section: "§5.1", Source: srcPoisoning,
 		Summary: "a tool definition asks the model to keep something from the user (\"do not tell the user\", \"keep this secret\", \"hide this step\")"},
-	{ID: "scan.instruction_marker", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, TrafficGap: scanGap, Section: "§5.1", Source: srcPoisoning,
+	{ID: "scan.instruction_marker", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, Section: "§5.1", Source: srcPoisoning,
 		Summary: "a tool definition carries a prompt-injection marker (<IMPORTANT>, [SYSTEM], <instructions>, a chat-template token such as <|im_start|>)"},
-	{ID: "scan.sensitive_request", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, TrafficGap: scanGap, Section: "§5.1", Source: srcPoisoning,
+	{ID: "scan.sensitive_request", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, Section: "§5.1", Source: srcPoisoning,
 		Summary: "a tool definition asks for private data (~/.ssh, .env, cloud credentials, client configs, other tools' data, the user's secrets) to be read or passed in a parameter"},
-	{ID: "scan.invisible_text", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, TrafficGap: scanGap, Section: "§5.1", Source: srcInvisible,
+	{ID: "scan.invisible_text", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, Section: "§5.1", Source: srcInvisible,
 		Summary: "a field holds characters a reader does not see: Unicode tag characters outside an emoji tag sequence, zero-width characters outside an emoji ZWJ sequence, bidi controls, variation selectors used as a payload",
 		Note:    "the evidence spells the hidden characters out (tag characters decoded to the ASCII they stand for)"},
-	{ID: "scan.hidden_whitespace", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, TrafficGap: scanGap, Section: "§5.1", Source: srcPoisoning,
+	{ID: "scan.hidden_whitespace", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, Section: "§5.1", Source: srcPoisoning,
 		Summary: "a field hides content after a long run of whitespace (32 or more characters, or 8 or more line breaks), past what a client's one-line view shows"},
-	{ID: "scan.homoglyph_name", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, TrafficGap: scanGap, Section: "§5.1", Source: srcHomoglyph,
+	{ID: "scan.homoglyph_name", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, Section: "§5.1", Source: srcHomoglyph,
 		Summary: "a tool name uses characters that look like others (Cyrillic or Greek letters among Latin ones, full-width forms): with several servers, it names which other server's tool it is confusable with (same skeleton, different name)"},
 	{ID: "scan.shadowing.duplicate_name", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Section: "§5.1", Source: srcShadowing,
 		Summary: "two servers of one client config offer a tool of the same name: the client cannot tell which one the model meant"},
@@ -46,10 +43,10 @@ var scanCatalogue = []Rule{
 	{ID: "scan.toxic_flow", Group: GroupScan, Level: MAY, Class: Info, On: OnAny, Section: "§5.1", Source: srcFlow,
 		Summary: "one client config reaches a source of untrusted content, private data and an outbound sink: an injection in the first can send the second out through the third (the tools of each role are named)",
 		Note:    "info, since most real configs have one: select it with --fail-on info or --fail-on scan.toxic_flow; roles come from the annotations, the heuristic's verbs and the tools' words"},
-	{ID: "scan.secret", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, TrafficGap: scanGap, Section: "§5.1", Source: srcSecret,
+	{ID: "scan.secret", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, Section: "§5.1", Source: srcSecret,
 		Summary: "a description, default, enum or example holds what looks like a live credential (a well-known key format with enough entropy, a private key block, a password in a URL), not a placeholder",
 		Note:    "the evidence shows the key's kind and its first characters only"},
-	{ID: "scan.result_instruction", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, TrafficGap: scanGap, Section: "§5.1", Source: srcResult,
+	{ID: "scan.result_instruction", Group: GroupScan, Level: SHOULD, Class: Risky, On: OnAny, Traffic: true, Section: "§5.1", Source: srcResult,
 		Summary: "a tool result's text addresses the model with instructions (to call another tool, to send data out, to keep it from the user)",
 		Note:    "judged on live traffic (the shim, the HTTP proxy, sessions check): mcpward scan itself never calls a tool"},
 }

@@ -533,6 +533,9 @@ func (c *Checker) response(f *calls.Frame, r func(rule, msg string)) {
 	if f.Has(calls.NoteListPage) {
 		c.toolList(f, m.Result, modern)
 	}
+	if call.Method == mcp.MethodToolsCall {
+		c.scanCallResult(f, call, m.Result)
+	}
 }
 
 func orAbsent(s string) string {
@@ -597,6 +600,7 @@ func (c *Checker) toolList(f *calls.Frame, result json.RawMessage, modern bool) 
 	if json.Unmarshal(result, &v) != nil {
 		return
 	}
+	c.scanToolList(f, v.Tools)
 	sess := f.Record.Session
 	for _, raw := range v.Tools {
 		var t struct {
