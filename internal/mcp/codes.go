@@ -69,8 +69,3 @@ func IsReservedUndefined(code int64) bool {
 	}
 	return !IsModernError(code) && code != CodeURLElicitationRequired
 }
-
-// IsImplementationDefined reports whether code lies in the legacy
-// implementation-defined range -32000…-32019, where receivers must read no
-// meaning into it (except -32002).
-func IsImplementationDefined(code int64) bool { return code <= -32000 && code >= -32019 }

@@ -4,8 +4,11 @@
 // stateless, per-request _meta).
 //
 // It holds data and pure functions only: revisions and eras, the method
-// catalogue, error codes, _meta keys, the wire shapes as Go structs, and the
-// x-mcp-header rules. It does no I/O, so it builds for GOOS=js GOARCH=wasm.
+// catalogue, error codes, _meta keys, the wire shapes the analysis decodes
+// (tools, resources, prompts, implementations, capabilities, the discover
+// and initialize results) and the x-mcp-header rules. Nothing the binary
+// does not reach is kept (issue 27 item 9: `go run
+// golang.org/x/tools/cmd/deadcode ./cmd/mcpward` names no function here). It does no I/O, so it builds for GOOS=js GOARCH=wasm.
 //
 // Shapes decode with encoding/json and keep absent distinct from zero
 // (pointers and omitempty), because a contract tester must see the
@@ -15,7 +18,7 @@
 // Example:
 //
 //	m, ok := mcp.LookupMethod("resources/subscribe")
-//	if ok && !m.In(mcp.Latest) {
+//	if ok && m.Removed != "" {
 //		fmt.Println(m.Name, "was removed in", m.Removed)
 //	}
 package mcp

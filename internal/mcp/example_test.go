@@ -3,13 +3,14 @@ package mcp_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/mcpward/mcpward/internal/mcp"
 )
 
 func ExampleLookupMethod() {
 	m, _ := mcp.LookupMethod(mcp.MethodResourcesSubscribe)
-	fmt.Println(m.In(mcp.LatestLegacy), m.In(mcp.Latest), m.Removed)
+	fmt.Println(slices.Contains(m.Revisions, mcp.LatestLegacy), slices.Contains(m.Revisions, mcp.Latest), m.Removed)
 	// Output: true false 2026-07-28
 }
 

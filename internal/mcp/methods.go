@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"slices"
-	"sort"
 )
 
 // Request methods (DIGEST §2.1).
@@ -102,14 +101,6 @@ type MethodInfo struct {
 	NameHeaderFrom string
 }
 
-// In reports whether m exists as a real JSON-RPC message in revision r.
-// Methods of an extension are not "in" a revision; see [MethodInfo.Extension].
-func (m MethodInfo) In(r Revision) bool { return slices.Contains(m.Revisions, r) }
-
-// AsInputRequestIn reports whether m may appear inside an
-// InputRequiredResult's inputRequests in revision r.
-func (m MethodInfo) AsInputRequestIn(r Revision) bool { return slices.Contains(m.InputRequestIn, r) }
-
 var (
 	revAll    = []Revision{Rev20241105, Rev20250326, Rev20250618, Rev20251125, Rev20260728}
 	revLegacy = []Revision{Rev20241105, Rev20250326, Rev20250618, Rev20251125}
@@ -183,41 +174,6 @@ func LookupMethod(name string) (MethodInfo, bool) {
 		return MethodInfo{}, false
 	}
 	return clone(methodTable[i]), true
-}
-
-// MethodsIn returns the methods that exist as real JSON-RPC messages in
-// revision r, sorted by name. Extension-only methods are not included.
-func MethodsIn(r Revision) []MethodInfo {
-	var out []MethodInfo
-	for _, m := range methodTable {
-		if m.In(r) {
-			out = append(out, clone(m))
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// ExtensionMethods returns the methods defined by the extension ext.
-func ExtensionMethods(ext string) []MethodInfo {
-	var out []MethodInfo
-	for _, m := range methodTable {
-		if m.Extension == ext {
-			out = append(out, clone(m))
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// AllMethods returns the whole catalogue, sorted by name.
-func AllMethods() []MethodInfo {
-	out := make([]MethodInfo, 0, len(methodTable))
-	for _, m := range methodTable {
-		out = append(out, clone(m))
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
 }
 
 // clone copies the slices so callers cannot change the table.

@@ -50,25 +50,3 @@ func (x PromptArgument) MarshalJSON() ([]byte, error) {
 	type alias PromptArgument
 	return marshalObject(alias(x), x.Extra)
 }
-
-// A PromptMessage is one message of a GetPromptResult.
-type PromptMessage struct {
-	// Role is "user" or "assistant".
-	Role    string       `json:"role"`
-	Content ContentBlock `json:"content"`
-	// Extra holds members the schema does not define.
-	Extra Extra `json:"-"`
-}
-
-// UnmarshalJSON decodes a PromptMessage, keeping unknown members.
-func (x *PromptMessage) UnmarshalJSON(b []byte) (err error) {
-	type alias PromptMessage
-	x.Extra, err = unmarshalObject(b, (*alias)(x))
-	return err
-}
-
-// MarshalJSON encodes a PromptMessage with its unknown members.
-func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	type alias PromptMessage
-	return marshalObject(alias(x), x.Extra)
-}

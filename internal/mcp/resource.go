@@ -58,28 +58,3 @@ func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
 	type alias ResourceTemplate
 	return marshalObject(alias(x), x.Extra)
 }
-
-// ResourceContents is one element of resources/read contents: either text
-// (Text set) or binary (Blob set, base64).
-type ResourceContents struct {
-	URI      string          `json:"uri"`
-	MimeType *string         `json:"mimeType,omitempty"`
-	Text     *string         `json:"text,omitempty"`
-	Blob     *string         `json:"blob,omitempty"`
-	Meta     json.RawMessage `json:"_meta,omitempty"`
-	// Extra holds members the schema does not define.
-	Extra Extra `json:"-"`
-}
-
-// UnmarshalJSON decodes ResourceContents, keeping unknown members.
-func (x *ResourceContents) UnmarshalJSON(b []byte) (err error) {
-	type alias ResourceContents
-	x.Extra, err = unmarshalObject(b, (*alias)(x))
-	return err
-}
-
-// MarshalJSON encodes ResourceContents with their unknown members.
-func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	type alias ResourceContents
-	return marshalObject(alias(x), x.Extra)
-}

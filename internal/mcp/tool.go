@@ -2,10 +2,6 @@ package mcp
 
 import (
 	"encoding/json"
-	"fmt"
-	"regexp"
-	"strings"
-	"sync"
 )
 
 // A Tool is a tool definition from tools/list.
@@ -110,40 +106,4 @@ func (x *ToolAnnotations) OpenWorld() bool {
 		return true
 	}
 	return *x.OpenWorldHint
-}
-
-var toolNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
-
-// CheckToolName lints a tool name against the spec's naming rules
-// (SHOULD-level, so callers report warnings) and returns the problems, or
-// nil. A name with "/" gets its own note: SEP-986 allowed it, the spec does
-// not (DIGEST §12.4). Names of 65–128 characters pass.
-func CheckToolName(name string) []string {
-	if toolNameRE().MatchString(name) {
-		return nil
-	}
-	var probs []string
-	switch n := len(name); {
-	case n == 0:
-		return []string{"name is empty"}
-	case n > 128:
-		probs = append(probs, fmt.Sprintf("name is %d bytes long, more than 128", n))
-	}
-	if strings.Contains(name, "/") {
-		probs = append(probs, `name contains "/": allowed by SEP-986 but not by the specification`)
-	}
-	var bad []string
-	seen := map[rune]bool{}
-	for _, r := range name {
-		ok := r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-')
-		if ok || r == '/' || seen[r] {
-			continue
-		}
-		seen[r] = true
-		bad = append(bad, fmt.Sprintf("%q", r))
-	}
-	if len(bad) > 0 {
-		probs = append(probs, "name contains characters outside [A-Za-z0-9_.-]: "+strings.Join(bad, " "))
-	}
-	return probs
 }

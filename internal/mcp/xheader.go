@@ -575,3 +575,7 @@ func sortedMapKeys(m map[string]any) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
