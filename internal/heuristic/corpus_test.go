@@ -78,6 +78,37 @@ func heldOut(pkg string) bool {
 	return (uint(sum[0])<<8|uint(sum[1]))%3 == 0
 }
 
+// The sets TestCorpusLabels reports.
+const (
+	splitTuning = "tuning"
+	splitSeen   = "held out, seen"
+	splitFresh  = "held out, fresh"
+)
+
+// freshServers are the servers added to the corpus after the first one
+// (session 7, issue 23), each true when held out. The rule, stated before
+// their tools were read: sorted by ID, every third from the first is held
+// out (IDs 0, 3, 6, …), the others tune. The held-out ones were labelled
+// from their definitions alone, in a commit of their own, before any
+// change to the heuristic was made for them.
+var freshServers = map[string]bool{}
+
+// splitOf says which set a server's tools count in: a fresh server by
+// freshServers, one of the first corpus by heldOut (reported as seen:
+// session 6 studied its misses while tuning).
+func splitOf(pkg string) string {
+	held, fresh := freshServers[pkg]
+	switch {
+	case fresh && held:
+		return splitFresh
+	case fresh:
+		return splitTuning
+	case heldOut(pkg):
+		return splitSeen
+	}
+	return splitTuning
+}
+
 // collect starts every corpus server, lists its tools and returns them in
 // package, tool order.
 func collect(t *testing.T) []corpusTool {
@@ -283,8 +314,11 @@ func TestCorpusLabels(t *testing.T) {
 		}
 	}
 	labels := readLabels(t)
-	var tuning, held scores
-	var heldServers, tuningServers []string
+	// Three sets: the tuning servers, the first corpus's held-out third
+	// (seen: its misses were studied while tuning) and the fresh held-out
+	// third of the servers added later (freshServers).
+	sets := map[string]*scores{splitTuning: {}, splitSeen: {}, splitFresh: {}}
+	servers := map[string][]string{}
 	for _, ct := range tools {
 		k := ct.Package + "\x00" + ct.Tool
 		hl, ok := labels[k]
@@ -299,48 +333,59 @@ func TestCorpusLabels(t *testing.T) {
 		l := label(ct.obj)
 		got := l.Risk
 		who := fmt.Sprintf("%s %s (hand %s, heuristic %s)", ct.Package, ct.Tool, hl.label, got)
-		if heldOut(ct.Package) {
-			held.add(hl.label, l, who)
-			if !slices.Contains(heldServers, ct.Package) {
-				heldServers = append(heldServers, ct.Package)
-			}
-		} else {
-			tuning.add(hl.label, l, who)
-			if *showTuning && got != hl.label {
-				t.Logf("tuning miss: %s", who)
-			}
-			if !slices.Contains(tuningServers, ct.Package) {
-				tuningServers = append(tuningServers, ct.Package)
-			}
+		split := splitOf(ct.Package)
+		sets[split].add(hl.label, l, who)
+		if split == splitTuning && *showTuning && got != hl.label {
+			t.Logf("tuning miss: %s", who)
+		}
+		if !slices.Contains(servers[split], ct.Package) {
+			servers[split] = append(servers[split], ct.Package)
 		}
 	}
-	t.Logf("held out (%d servers: %s):\n%s", len(heldServers), strings.Join(heldServers, ", "), held.report())
-	t.Logf("tuning (%d servers):\n%s", len(tuningServers), tuning.report())
-	if held.n == 0 {
-		t.Fatal("no held-out tool was labelled")
+	for _, split := range []string{splitFresh, splitSeen, splitTuning} {
+		t.Logf("%s (%d servers: %s):\n%s", split, len(servers[split]), strings.Join(servers[split], ", "), sets[split].report())
 	}
-	switch {
-	case *blind && len(held.unsafe) > 0:
-		t.Errorf("held out: %d state-changing tools are labelled read", len(held.unsafe))
-	case !*blind:
-		for _, u := range held.unsafe {
-			t.Errorf("held out: a state-changing tool is labelled read: %s", u)
+	for _, split := range []string{splitFresh, splitSeen} {
+		held := sets[split]
+		if held.n == 0 {
+			t.Fatalf("%s: no tool was labelled", split)
+		}
+		switch {
+		case *blind && len(held.unsafe) > 0:
+			t.Errorf("%s: %d state-changing tools are labelled read", split, len(held.unsafe))
+		case !*blind:
+			for _, u := range held.unsafe {
+				t.Errorf("%s: a state-changing tool is labelled read: %s", split, u)
+			}
 		}
 	}
 	// No state-changing tool labelled read on the tuning servers either.
-	for _, u := range tuning.unsafe {
+	for _, u := range sets[splitTuning].unsafe {
 		t.Errorf("tuning: a state-changing tool is labelled read: %s", u)
 	}
-	// Issue 24 asks for read recall >= 90 % and agreement >= 95 % here;
-	// measured: 93.8 % and 89.7 % (the first reviewer's reading: 78.4 %
-	// and 77.8 %; the word rules before it: 45.4 % and 39.7 %). The floors
-	// below pin what is reached, so that a change can only raise them; the
-	// agreement target is not met yet.
-	if _, r, _, _ := held.precisionRecall(heuristic.Read); r < 0.93 {
-		t.Errorf("held out: read recall %.1f%%, want at least 93%% (issue 24's target: 90%%)", 100*r)
+	// Issue 24 asks for read recall >= 90 % and agreement >= 95 % on the
+	// held-out servers. The floors pin what is measured, so that a change
+	// can only raise them.
+	//
+	// Seen (the first corpus's held-out third, 126 tools): read recall
+	// 93.8 %, agreement 93.7 % (session 6: 89.7 %; 92.1 % of the gain is
+	// the multi-mode relabel of docs/labels.md, not the heuristic; the
+	// first reviewer's reading: 78.4 % and 77.8 %; the word rules before
+	// it: 45.4 % and 39.7 %).
+	floors := []struct {
+		split             string
+		recall, agreement float64
+	}{
+		{splitSeen, 0.93, 0.93},
 	}
-	if a := float64(held.agree) / float64(held.n); a < 0.89 {
-		t.Errorf("held out: agreement %.1f%%, want at least 89%% (issue 24's target: 95%%)", 100*a)
+	for _, f := range floors {
+		held := sets[f.split]
+		if _, r, _, _ := held.precisionRecall(heuristic.Read); r < f.recall {
+			t.Errorf("%s: read recall %.1f%%, want at least %.0f%% (issue 24's target: 90%%)", f.split, 100*r, 100*f.recall)
+		}
+		if a := float64(held.agree) / float64(held.n); a < f.agreement {
+			t.Errorf("%s: agreement %.1f%%, want at least %.0f%% (issue 24's target: 95%%)", f.split, 100*a, 100*f.agreement)
+		}
 	}
 }
 
