@@ -71,6 +71,8 @@ func ReadTool(name, description string) Reading {
 				a, base = ActionWrite, newWord
 			case appWord:
 				a, base = ActionWrite, "open"
+			case placeWord:
+				a, base = ActionWrite, "drop"
 			}
 			if danger(a) > danger(best.Action) {
 				best = Reading{Action: a, Verb: base, Where: where}
@@ -142,6 +144,10 @@ const newWord = "new"
 // outside the conversation, where "Open a PDF in a viewer" and "Open
 // nodes" read.
 const appWord = "\x00app"
+
+// placeWord stands for "drop" that places something ("Drop files onto
+// an element", drag and drop): a write, where "Drop the table" deletes.
+const placeWord = "\x00place"
 
 // appNouns are the objects that make "open" start a program.
 var appNouns = map[string]bool{"editor": true, "app": true, "application": true, "browser": true, "window": true, "terminal": true, "program": true, "ide": true}
@@ -217,7 +223,11 @@ func clauseVerbs(head string, items []string) []string {
 			}
 		}
 	} else if a, base, _ := VerbAction(tokAt(toks, i)); a != ActionNone {
-		out = append(out, toks[i])
+		if base == "drop" && (slices.Contains(toks, "onto") || slices.Contains(toks, "into")) {
+			out = append(out, placeWord)
+		} else {
+			out = append(out, toks[i])
+		}
 		form := formOf(toks[i], base)
 		if base == "open" && opensApp(toks[i+1:]) {
 			out = append(out, appWord)

@@ -95,6 +95,9 @@ func TestClassifyTool(t *testing.T) {
 		{"open_in_app", "Open the file in the desktop application", Read}, // "in" ends the object: the file is opened
 		{"display_pdf", "Open a PDF in an interactive viewer.", Read},
 		{"open_nodes", "Open specific nodes in the knowledge graph", Read},
+		// "drop" onto or into something places it (drag and drop).
+		{"browser_drop", "Drop files or data onto an element, as if dragged from outside the page.", Write},
+		{"drop_table", "Drop the table and its rows", Destructive},
 	}
 	for _, tt := range tests {
 		if got := ClassifyTool(tt.name, tt.desc); got != tt.want {
