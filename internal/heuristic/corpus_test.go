@@ -347,6 +347,9 @@ func TestCorpusLabels(t *testing.T) {
 	}
 	for _, split := range []string{splitFresh, splitSeen} {
 		held := sets[split]
+		if held.n == 0 && split == splitFresh && len(freshServers) == 0 {
+			continue // no server has joined the corpus since the first one
+		}
 		if held.n == 0 {
 			t.Fatalf("%s: no tool was labelled", split)
 		}
