@@ -2,7 +2,6 @@ package heuristic_test
 
 import (
 	"bufio"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,14 +12,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/heuristic"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/testenv"
+	"github.com/mcpward/mcpward/internal/testenv/corpustools"
 )
 
 // dump, when set, makes TestCorpusLabels write every collected tool (one
@@ -109,35 +106,25 @@ func splitOf(pkg string) string {
 	return splitTuning
 }
 
-// collect starts every corpus server, lists its tools and returns them in
-// package, tool order.
+// collect lists the tools of every corpus server (corpustools.Tools, which
+// caches them) and of the extra servers below, in package, tool order.
 func collect(t *testing.T) []corpusTool {
 	t.Helper()
 	if *fromFile != "" {
 		return readDump(t, *fromFile)
 	}
+	var listed []corpustools.Tool
+	if *serversFile == "" {
+		listed = corpustools.Tools(t)
+	}
+	more, _ := corpustools.List(t, corpusServers(t))
 	var out []corpusTool
-	for _, s := range corpusServers(t) {
-		spec := &target.Spec{Name: "corpus", Command: s.argv, Env: s.env, Timeout: 30 * time.Second, IsolateHome: true}
-		tg, err := contract.FromSpec("corpus", spec)
+	for _, ct := range append(listed, more...) {
+		obj, err := ct.Object()
 		if err != nil {
-			t.Fatalf("%s: %v", s.pkg, err)
+			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		obs, err := contract.Observe(ctx, tg, &contract.ObserveOptions{Version: "test", Env: target.Env{Environ: os.Environ, LookupEnv: os.LookupEnv}})
-		cancel()
-		if err != nil {
-			t.Errorf("%s: %v", s.pkg, err)
-			continue
-		}
-		if obs.Snapshot == nil || len(obs.Snapshot.Surface.Tools) == 0 {
-			t.Errorf("%s listed no tools: %v\n%s", s.pkg, obs.Problems, obs.Stderr)
-			continue
-		}
-		for _, tool := range obs.Snapshot.Surface.Tools {
-			def, _ := json.Marshal(tool)
-			out = append(out, corpusTool{Package: s.pkg, Tool: snapshot.Str(tool, "name"), Hash: definitionHash(tool), Def: def, obj: tool})
-		}
+		out = append(out, corpusTool{Package: ct.Package, Tool: ct.Tool, Hash: definitionHash(obj), Def: ct.Def, obj: obj})
 	}
 	slices.SortFunc(out, func(a, b corpusTool) int {
 		return strings.Compare(a.Package+"\x00"+a.Tool, b.Package+"\x00"+b.Tool)
@@ -412,17 +399,10 @@ func annotationsOf(tool snapshot.Object) *mcp.ToolAnnotations {
 	return &a
 }
 
-// A corpusServer is one server of the corpus and how to start it.
-type corpusServer struct {
-	pkg  string
-	argv []string
-	env  []string
-}
-
-// corpusServers lists the corpus: every server of testenv.Corpus() (its
-// stdio entry), the npm servers under internal/testenv/npm and the go-sdk
-// conformance everything-server.
-func corpusServers(t *testing.T) []corpusServer {
+// corpusServers lists the servers labelled besides testenv.Corpus (the
+// npm servers under internal/testenv/npm and the go-sdk conformance
+// everything-server), or the servers of -corpus.servers instead of all.
+func corpusServers(t *testing.T) []corpustools.Server {
 	t.Helper()
 	if *serversFile != "" {
 		b, err := os.ReadFile(*serversFile)
@@ -437,27 +417,17 @@ func corpusServers(t *testing.T) []corpusServer {
 		if err := json.Unmarshal(b, &list); err != nil {
 			t.Fatal(err)
 		}
-		out := make([]corpusServer, len(list))
+		out := make([]corpustools.Server, len(list))
 		for i, s := range list {
-			out[i] = corpusServer{pkg: s.Pkg, argv: s.Argv, env: s.Env}
+			out[i] = corpustools.Server{Package: s.Pkg, Argv: s.Argv, Env: s.Env}
 		}
 		return out
 	}
 	dir := t.TempDir()
-	out := []corpusServer{
-		{pkg: "@modelcontextprotocol/server-everything@2026.8.31", argv: testenv.NPMServer(t, "@modelcontextprotocol/server-everything", "dist/index.js", "stdio")},
-		{pkg: "@modelcontextprotocol/server-everything@2025.1.14", argv: testenv.NPMServer(t, "everything-2025-01", "dist/index.js")},
-		{pkg: "@modelcontextprotocol/server-filesystem@2.0.1", argv: testenv.NPMServer(t, "fs-v2", "dist/index.js", dir)},
-		{pkg: "github.com/modelcontextprotocol/go-sdk/conformance/everything-server@v1.8.0", argv: []string{testenv.EverythingServer(t)}},
+	return []corpustools.Server{
+		{Package: "@modelcontextprotocol/server-everything@2026.8.31", Argv: testenv.NPMServer(t, "@modelcontextprotocol/server-everything", "dist/index.js", "stdio")},
+		{Package: "@modelcontextprotocol/server-everything@2025.1.14", Argv: testenv.NPMServer(t, "everything-2025-01", "dist/index.js")},
+		{Package: "@modelcontextprotocol/server-filesystem@2.0.1", Argv: testenv.NPMServer(t, "fs-v2", "dist/index.js", dir)},
+		{Package: "github.com/modelcontextprotocol/go-sdk/conformance/everything-server@v1.8.0", Argv: []string{testenv.EverythingServer(t)}},
 	}
-	seen := map[string]bool{}
-	for _, s := range testenv.Corpus() {
-		if s.Transport != testenv.Stdio || seen[s.ID] {
-			continue
-		}
-		seen[s.ID] = true
-		ct := s.Start(t)
-		out = append(out, corpusServer{pkg: s.ID, argv: ct.Argv, env: ct.Env})
-	}
-	return out
 }

@@ -2,7 +2,6 @@ package scan_test
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,14 +9,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/scan"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
-	"github.com/mcpward/mcpward/internal/testenv"
+	"github.com/mcpward/mcpward/internal/testenv/corpustools"
 )
 
 // corpusFile, when set, reads the benign corpus from a JSONL file written
@@ -36,8 +32,8 @@ type benignTool struct {
 	obj     snapshot.Object
 }
 
-// benignCorpus lists every tool of every stdio server of testenv.Corpus()
-// (one entry per package; the HTTP entries serve the same tools).
+// benignCorpus lists every tool of every corpus package
+// (corpustools.Tools: cached, one entry per package).
 func benignCorpus(t *testing.T) []benignTool {
 	t.Helper()
 	if *corpusFile != "" {
@@ -60,33 +56,13 @@ func benignCorpus(t *testing.T) []benignTool {
 		}
 		return out
 	}
-	if _, err := os.Stat(testenv.CorpusDir() + "/node_modules"); err != nil && os.Getenv("CI") == "" {
-		t.Skip("the npm corpus is not installed: run npm ci --prefix internal/testenv/corpus --no-audit --no-fund --ignore-scripts")
-	}
 	var out []benignTool
-	seen := map[string]bool{}
-	for _, s := range testenv.Corpus() {
-		if s.Transport != testenv.Stdio || seen[s.ID] {
-			continue
-		}
-		seen[s.ID] = true
-		ct := s.Start(t)
-		spec := &target.Spec{Name: "corpus", Command: ct.Argv, Env: ct.Env, Timeout: 30 * time.Second, IsolateHome: true}
-		tg, err := contract.FromSpec("corpus", spec)
+	for _, ct := range corpustools.Tools(t) {
+		obj, err := ct.Object()
 		if err != nil {
-			t.Fatalf("%s: %v", s.ID, err)
+			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		obs, err := contract.Observe(ctx, tg, &contract.ObserveOptions{Version: "test", Env: target.Env{Environ: os.Environ, LookupEnv: os.LookupEnv}})
-		cancel()
-		if err != nil || obs.Snapshot == nil || len(obs.Snapshot.Surface.Tools) == 0 {
-			t.Errorf("%s listed no tools: %v", s.ID, err)
-			continue
-		}
-		for _, tool := range obs.Snapshot.Surface.Tools {
-			def, _ := json.Marshal(tool)
-			out = append(out, benignTool{Package: s.ID, Tool: snapshot.Str(tool, "name"), Def: def, obj: tool})
-		}
+		out = append(out, benignTool{Package: ct.Package, Tool: ct.Tool, Def: ct.Def, obj: obj})
 	}
 	slices.SortFunc(out, func(a, b benignTool) int { return strings.Compare(a.Package+"\x00"+a.Tool, b.Package+"\x00"+b.Tool) })
 	if *corpusDump != "" {
