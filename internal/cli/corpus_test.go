@@ -151,16 +151,10 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	if *update && !*corpusTableOnly {
-		// A server not observed this run (skipped, or left out by -run)
-		// keeps its pins.
-		inCorpus := map[string]bool{}
-		for _, s := range servers {
-			inCorpus[corpusKey(s)] = true
-		}
-		for key, w := range want {
-			if _, ok := got[key]; !ok && inCorpus[key] {
-				got[key] = w
-			}
+		var kept []string
+		got, kept = mergeCorpusPins(want, got, servers)
+		if len(kept) > 0 {
+			t.Logf("-update kept the pins of %d servers not observed this run: %s", len(kept), strings.Join(kept, ", "))
 		}
 		b, _ := json.MarshalIndent(got, "", "  ")
 		if err := atomicfile.Write(corpusGolden, append(b, '\n'), 0o644); err != nil {
@@ -196,6 +190,29 @@ func TestCorpus(t *testing.T) {
 	case httpComplete:
 		compareConformanceTable(t, rows)
 	}
+}
+
+// mergeCorpusPins is what -update writes: every observed entry as
+// observed; a server of the corpus not observed this run (skipped, or left
+// out by -run) keeps its pins whole, findings included, and is listed in
+// kept; an entry whose server left the corpus is dropped.
+func mergeCorpusPins(pinned, observed map[string]corpusExpect, servers []testenv.CorpusServer) (merged map[string]corpusExpect, kept []string) {
+	merged = maps.Clone(observed)
+	if merged == nil {
+		merged = map[string]corpusExpect{}
+	}
+	for _, s := range servers {
+		key := corpusKey(s)
+		if _, ok := observed[key]; ok {
+			continue
+		}
+		if w, ok := pinned[key]; ok {
+			merged[key] = w
+			kept = append(kept, key)
+		}
+	}
+	slices.Sort(kept)
+	return merged, slices.Compact(kept)
 }
 
 // compareCorpus fails on every difference between the pinned and the
@@ -279,6 +296,44 @@ func checkCorpusWhy(t *testing.T, pinned map[string]corpusExpect, why corpusWhy)
 		if _, ok := pinned[key]; !ok {
 			t.Errorf("%s: %s has a note but is not pinned in %s", corpusWhyFile, key, corpusGolden)
 		}
+	}
+}
+
+// TestCorpusUpdateKeepsUnobserved pins the -update path for a run that
+// did not observe every server (one skipped, or -run left it out): its
+// pinned entry, findings included, is written back whole and named in the
+// log; an observed entry is written as observed, even when a finding
+// vanished; an entry whose server left the corpus is dropped.
+func TestCorpusUpdateKeepsUnobserved(t *testing.T) {
+	servers := []testenv.CorpusServer{
+		{Name: "a-stdio", ID: "a@1", Transport: testenv.Stdio},
+		{Name: "a-http-mcp-proxy", ID: "a@1", Transport: testenv.HTTP, Via: "mcp-proxy@6.7.19"},
+		{Name: "b-stdio", ID: "b@2", Transport: testenv.Stdio},
+	}
+	pinned := map[string]corpusExpect{
+		"a@1 stdio":                     {Name: "a-stdio", Findings: []string{"compat: violation stdio.stdout_not_clean transport"}},
+		"a@1 http via mcp-proxy@6.7.19": {Name: "a-http-mcp-proxy", Findings: []string{"compat: violation transport.origin_invalid_not_403 transport"}},
+		"b@2 stdio":                     {Name: "b-stdio", Findings: []string{"compat: risky x y"}},
+		"gone@0 stdio":                  {Name: "gone-stdio"},
+	}
+	observed := map[string]corpusExpect{
+		"b@2 stdio": {Name: "b-stdio", Findings: []string{}},
+	}
+	merged, kept := mergeCorpusPins(pinned, observed, servers)
+	if want := []string{"a@1 http via mcp-proxy@6.7.19", "a@1 stdio"}; !slices.Equal(kept, want) {
+		t.Errorf("kept %q, want %q", kept, want)
+	}
+	if got := slices.Sorted(maps.Keys(merged)); !slices.Equal(got, []string{"a@1 http via mcp-proxy@6.7.19", "a@1 stdio", "b@2 stdio"}) {
+		t.Errorf("merged keys %q: want the three corpus entries, not the one that left", got)
+	}
+	if f := merged["a@1 stdio"].Findings; !slices.Equal(f, pinned["a@1 stdio"].Findings) {
+		t.Errorf("the unobserved entry's findings are %q, want its pins %q", f, pinned["a@1 stdio"].Findings)
+	}
+	if f := merged["b@2 stdio"].Findings; len(f) != 0 {
+		t.Errorf("the observed entry keeps a finding it no longer shows: %q", f)
+	}
+	if merged, kept := mergeCorpusPins(pinned, map[string]corpusExpect{}, nil); len(merged) != 0 || len(kept) != 0 {
+		t.Errorf("an empty corpus keeps %v (%q), want nothing", merged, kept)
 	}
 }
 
