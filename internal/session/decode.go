@@ -56,12 +56,6 @@ const (
 	mFrameBase64
 )
 
-// memberNames are the wire names of wireRecord, for the case-folding test
-// of unknown names.
-var memberNames = [...]string{"v", "session", "label", "seq", "ts", "dir", "transport", "kind", "exchange",
-	"method", "path", "status", "mcpSessionId", "authChallenge", "header", "sse", "error", "redacted",
-	"info", "size", "truncated", "noEOL", "frame", "frameText", "frameBase64"}
-
 // errFallback is not an error of the line: it sends it to decodeStd.
 var errFallback = errors.New("fallback")
 
@@ -220,8 +214,8 @@ func (d *decoder) fast(b []byte) (*Record, error) {
 			bit = mFrameBase64
 			frameB64, end = rawString(b, i)
 		default:
-			for _, n := range memberNames {
-				if bytes.EqualFold(key, []byte(n)) {
+			for _, m := range recordMembers {
+				if bytes.EqualFold(key, []byte(m.name)) {
 					return nil, errFallback // encoding/json matches names case-insensitively
 				}
 			}
