@@ -18,7 +18,7 @@ var pure = []string{
 	"internal/mcp", "internal/jsonrpc", "internal/snapshot", "internal/diff", "internal/rules",
 	"internal/redact", "internal/export", "internal/result", "internal/heuristic", "internal/fault",
 	"internal/session", "internal/calls", "internal/traffic", "internal/filter", "internal/config",
-	"internal/sessiondiff", "internal/suggest", "internal/jsonx", "internal/verdict", "internal/migrate", "internal/scan",
+	"internal/sessiondiff", "internal/suggest", "internal/jsonx", "internal/verdict", "internal/migrate", "internal/scan", "internal/fuzz",
 	"internal/termsafe",
 	"internal/plural",
 }

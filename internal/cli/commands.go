@@ -14,6 +14,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/demo"
 	diffcmd "github.com/mcpward/mcpward/internal/cli/diff"
 	fixturecmd "github.com/mcpward/mcpward/internal/cli/fixture"
+	"github.com/mcpward/mcpward/internal/cli/fuzzcmd"
 	"github.com/mcpward/mcpward/internal/cli/initcmd"
 	"github.com/mcpward/mcpward/internal/cli/inspect"
 	migratecmd "github.com/mcpward/mcpward/internal/cli/migrate"
@@ -43,6 +44,7 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		ci.NewCmdCI(f, func(f *cmdutil.Factory) *cobra.Command { return check.NewCmdCheck(f, nil) }),
 		diffcmd.NewCmdDiff(f, nil),
 		scancmd.NewCmdScan(f, nil),
+		fuzzcmd.NewCmdFuzz(f, nil),
 		fixturecmd.NewCmdFixture(f),
 		report.NewCmdReport(f, nil),
 		compatcmd.NewCmdCompat(f, nil),

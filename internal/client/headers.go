@@ -7,6 +7,20 @@ import (
 	"github.com/mcpward/mcpward/internal/mcp"
 )
 
+// Headers returns the MCP HTTP headers the client would send with a
+// request of method and params (a JSON object) at the era and version it
+// speaks: what a caller that writes the frame itself (fuzz) sends with
+// it. nil on stream transports.
+func (c *Client) Headers(method string, params json.RawMessage) http.Header {
+	c.mu.Lock()
+	era, version := c.era, c.version
+	c.mu.Unlock()
+	if version == "" {
+		version = string(c.opts.Version)
+	}
+	return c.headers(method, params, version, era == mcp.EraModern)
+}
+
 // headers returns the MCP HTTP headers for one request (nil on stream
 // transports). Modern requests carry MCP-Protocol-Version, Mcp-Method,
 // Mcp-Name and, for tools/call, Mcp-Param-* derived from the tool's

@@ -30,7 +30,7 @@ type Format struct {
 // Command families: the commands that accept the same formats.
 var (
 	// resultCommands render a [result.Result] (the writers of Lookup).
-	resultCommands = []string{"check", "diff", "compat", "report", "sessions check"}
+	resultCommands = []string{"check", "diff", "compat", "report", "sessions check", "fuzz"}
 	// sessionExportCommands write a session export document
 	// (internal/export/sessionexport).
 	sessionExportCommands = []string{"sessions export"}

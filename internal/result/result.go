@@ -49,6 +49,10 @@ type Result struct {
 	// it too when it ran the compat engine (its markdown and GitHub
 	// reports show the assertions and the verdict grid). Absent otherwise.
 	Compat *Compat `json:"compat,omitempty"`
+	// Fuzz is what `fuzz` ran besides its rule findings: the era spoken,
+	// the tools it called or left alone, the cases and each finding's
+	// frames. Absent for other commands.
+	Fuzz *Fuzz `json:"fuzz,omitempty"`
 	// ExitCode is the code the producing command exited with.
 	ExitCode int `json:"exitCode"`
 	// Updated is true when check --update wrote a new snapshot.
@@ -191,4 +195,67 @@ type Assertion struct {
 	Verdict string `json:"verdict"`
 	// Detail is what was observed, or why the rule was not checked.
 	Detail string `json:"detail"`
+}
+
+// Fuzz is the part of a `fuzz` run that is not a rule finding.
+type Fuzz struct {
+	// Server is the server's self-description, name@version.
+	Server string `json:"server,omitempty"`
+	// Era ("modern", "legacy"), Version (the revision spoken) and
+	// Transport ("stdio", "http") are what the cases were generated for.
+	Era       string `json:"era"`
+	Version   string `json:"version"`
+	Transport string `json:"transport"`
+	Seed      uint64 `json:"seed"`
+	// Cases is the number planned, Ran how many ran (fewer when
+	// --duration ran out).
+	Cases int `json:"cases"`
+	Ran   int `json:"ran"`
+	// MedianMs is the median answer time of well-formed requests;
+	// CaseTimeoutMs how long a frame waited for its answer, and
+	// RetryTimeoutMs how long the retry that confirms a hang or a zombie
+	// waited.
+	MedianMs       float64 `json:"medianMs"`
+	CaseTimeoutMs  int64   `json:"caseTimeoutMs"`
+	RetryTimeoutMs int64   `json:"retryTimeoutMs"`
+	// Tools says for each tool whether tools/call went to it and why.
+	Tools []FuzzTool `json:"tools"`
+	// Findings are the cases behind the rule findings (Violations), in
+	// the same order: Violations[i] is Findings[i].
+	Findings []FuzzFinding `json:"findings"`
+}
+
+// FuzzTool is the safety decision for one tool.
+type FuzzTool struct {
+	Name   string `json:"name"`
+	Called bool   `json:"called"`
+	// Allowed is true when only --allow-tool made it called.
+	Allowed bool   `json:"allowed,omitempty"`
+	Why     string `json:"why"`
+}
+
+// FuzzFinding is the case that triggers one finding.
+type FuzzFinding struct {
+	RuleID string `json:"ruleId"`
+	// Case is the generated case's name, Note what it sends.
+	Case string `json:"case"`
+	Note string `json:"note,omitempty"`
+	// Frames are the frames that still trigger the finding, minimised
+	// when Minimised is true.
+	Frames    []FuzzFrame `json:"frames"`
+	Minimised bool        `json:"minimised,omitempty"`
+	// Same counts other cases that found the same rule and are not listed.
+	Same int `json:"same,omitempty"`
+	// Saved is the replay file written with --save.
+	Saved string `json:"saved,omitempty"`
+}
+
+// FuzzFrame is one frame as sent: Text is its bytes (invalid UTF-8 as
+// U+FFFD, cut at 2 KiB), Bytes its length, and Base64 the exact bytes when
+// they are not valid UTF-8 or were cut (the replay file always holds
+// them whole).
+type FuzzFrame struct {
+	Text   string `json:"text"`
+	Bytes  int    `json:"bytes"`
+	Base64 string `json:"base64,omitempty"`
 }

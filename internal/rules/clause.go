@@ -80,6 +80,7 @@ var clauses = []Clause{
 	{ID: "schema Tool.inputSchema", Since: sinceAll, Text: "Tool.inputSchema is required and MUST be a JSON Schema object whose root type is \"object\""},
 	{ID: "STDIO-STDOUT-CLEAN", Since: sinceAll, Text: "The server MUST NOT write anything to stdout that is not a valid MCP message", On: OnStdio},
 	{ID: "STDIO-STDIN-CLEAN", Since: sinceAll, Text: "The client MUST NOT write anything to stdin that is not a valid MCP message", On: OnStdio},
+	{ID: "2025-03-26 batching", Since: since2503, Text: "Implementations MUST support receiving JSON-RPC batches (2025-03-26 only: batching was removed in 2025-06-18)"},
 	{ID: "STDIO-NO-BATCH", Since: since2506, Text: "A message MUST be one request, notification or response: JSON-RPC batches were allowed in 2025-03-26 only (a modern HTTP body MUST be a single request or notification, HTTP-BODY-SINGLE)"},
 	// Legacy lifecycle.
 	{ID: "legacy operation", Since: since2506, Text: "Both sides MUST respect the negotiated protocol version and capabilities: a server MUST NOT send sampling/createMessage, roots/list or elicitation/create to a client that did not declare sampling, roots or elicitation in initialize"},

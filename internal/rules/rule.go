@@ -33,7 +33,8 @@ const (
 	GroupCompat    = "compat"    // profile matrix and honesty across connections
 	GroupDegrade   = "degrade"   // D-group: degradation under reduced profiles
 	GroupCapture   = "capture"   // defects of the recording itself, not of a peer
-	// GroupScan (scan.go) holds the rules of mcpward scan.
+	// GroupScan (scan.go) holds the rules of mcpward scan, GroupFuzz
+	// (fuzz.go) those of mcpward fuzz.
 )
 
 // Signals: the counts `sessions check --fail-on` gates on that a traffic
@@ -129,7 +130,7 @@ func (r Rule) Clause() (Clause, bool) {
 
 var (
 	// table is the conformance catalogue followed by the traffic rules.
-	table = append(append(slices.Clip(catalogue), trafficCatalogue...), scanCatalogue...)
+	table = append(append(append(slices.Clip(catalogue), trafficCatalogue...), scanCatalogue...), fuzzCatalogue...)
 	byID  = func() map[string]int {
 		m := map[string]int{}
 		for i, r := range table {
@@ -194,7 +195,7 @@ func MustLookup(id string) Rule {
 // Groups returns the group names in catalogue order.
 func Groups() []string { return slices.Clone(groupOrder) }
 
-var groupOrder = []string{GroupTransport, GroupStdio, GroupXhdr, GroupCache, GroupError, GroupMessage, GroupEra, GroupCompat, GroupDegrade, GroupCapture, GroupScan}
+var groupOrder = []string{GroupTransport, GroupStdio, GroupXhdr, GroupCache, GroupError, GroupMessage, GroupEra, GroupCompat, GroupDegrade, GroupCapture, GroupScan, GroupFuzz}
 
 func groupRank(g string) int {
 	if i := slices.Index(groupOrder, g); i >= 0 {

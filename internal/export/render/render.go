@@ -190,9 +190,10 @@ func AtOrAboveGate(r *result.Result, f result.Finding) bool { return f.Tier >= F
 // otherwise a violation always (exit 3), and a risky-class finding only in
 // compat, which gates on it (exit 1), while check lists it without gating.
 func RuleFails(r *result.Result, rf result.RuleFinding) bool {
-	if r.Command == "sessions-check" || r.Command == "scan" {
+	if r.Command == "sessions-check" || r.Command == "scan" || r.Command == "fuzz" {
 		// Their gates select rule findings by more than class (scan:
-		// --fail-on info or a rule id): the finding says.
+		// --fail-on info or a rule id; fuzz: --fail-on violation): the
+		// finding says.
 		return rf.Gated
 	}
 	switch rf.Class {
@@ -360,10 +361,10 @@ func SummaryLine(r *result.Result) string {
 }
 
 // NoSurfaceDiff reports whether r's command judges rules without diffing
-// two surfaces (compat, sessions check, scan): its summary counts surface
+// two surfaces (compat, sessions check, scan, fuzz): its summary counts surface
 // findings only when it has some (a sessions check's tool drift).
 func NoSurfaceDiff(r *result.Result) bool {
-	return r.Command == "compat" || r.Command == "sessions-check" || r.Command == "scan"
+	return r.Command == "compat" || r.Command == "sessions-check" || r.Command == "scan" || r.Command == "fuzz"
 }
 
 // Problems returns the evidence problems of an incomplete Result, at least

@@ -1,0 +1,509 @@
+// Package fuzzrun runs the cases of internal/fuzz against a real server:
+// each case on a fresh process (stdio, reaped by its process group) or a
+// fresh connection (HTTP), after the era's handshake; it sends the frames
+// as they are, then one well-formed request to see whether the server
+// survived, and hands what it saw to fuzz.Judge. Hangs and zombies are
+// confirmed by a retry with a longer timeout before they are reported,
+// and every finding's frames are minimised while it still reproduces.
+package fuzzrun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/fuzz"
+	"github.com/mcpward/mcpward/internal/heuristic"
+	"github.com/mcpward/mcpward/internal/jsonrpc"
+	"github.com/mcpward/mcpward/internal/mcp"
+	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/transport"
+)
+
+// Options configure a fuzz run.
+type Options struct {
+	Spec *target.Spec
+	Env  target.Env
+	// Era forces "modern" or "legacy"; "" detects it.
+	Era  mcp.Era
+	Seed uint64
+	// Cases is the number of cases (0: every fixed case and 32 random).
+	Cases int
+	// Duration bounds the run (0: none); cases not run are counted.
+	Duration time.Duration
+	// CaseTimeout is how long one frame waits for its answer; 0 derives it
+	// from the median answer time (10x, at least 1s, at most the
+	// request timeout). The confirming retry waits 4x as long.
+	CaseTimeout time.Duration
+	// AllowTools are tools called although the safety rule excludes them.
+	AllowTools []string
+	// MinimiseBudget bounds the reruns spent minimising one finding
+	// (default 16; negative: none).
+	MinimiseBudget int
+	// PerRule is how many findings of one rule are kept (default 3).
+	PerRule int
+	// Progress, when set, is told what runs.
+	Progress func(string)
+}
+
+// A ToolDecision says whether the plan calls a tool, and why.
+type ToolDecision struct {
+	Name string
+	Call bool
+	// Allowed: called only because --allow-tool named it.
+	Allowed bool
+	Why     string
+}
+
+// A Plan is what a run will do, printed before it runs.
+type Plan struct {
+	Target fuzz.Target
+	// Server is the server's name@version.
+	Server string
+	Tools  []ToolDecision
+	Cases  []fuzz.Case
+	// Median is the median answer time of well-formed requests; Live is
+	// the method used to see whether the server is alive.
+	Median       time.Duration
+	Live         string
+	CaseTimeout  time.Duration
+	RetryTimeout time.Duration
+	Seed         uint64
+}
+
+// A Found is one confirmed finding with the case that triggers it.
+type Found struct {
+	fuzz.Finding
+	// Case is the case as minimised (the frames that still trigger it).
+	Case fuzz.Case
+	// Original is the case as generated.
+	Original fuzz.Case
+	// Minimised is true when Case is smaller than Original.
+	Minimised bool
+	// Same counts other cases that found the same rule and are not kept.
+	Same int
+}
+
+// A Report is the outcome of a run.
+type Report struct {
+	Plan  *Plan
+	Found []Found
+	// Ran is the number of cases run; NotRun those left when --duration
+	// ran out.
+	Ran, NotRun int
+	// Problems are cases that could not be run (the server did not start
+	// afresh), one line each.
+	Problems []string
+}
+
+const liveID = "mcpward-fuzz-alive"
+
+// Prepare connects once, detects the era, lists the tools and decides
+// which may be called, measures the median answer time and generates the
+// cases. The plan is printed before Run.
+func Prepare(ctx context.Context, o *Options) (*Plan, error) {
+	sess, err := target.Connect(ctx, o.Spec, o.Env, &client.Options{Era: o.Era, RequestTimeout: o.Spec.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	p := &Plan{Seed: o.Seed}
+	p.Target.Era, p.Target.Version = string(sess.Client.Era()), sess.Client.ProtocolVersion()
+	p.Target.Transport = "stdio"
+	if sess.Conn.Kind() == "http" || sess.Conn.Kind() == "sse" {
+		p.Target.Transport = "http"
+	}
+	p.Server = serverName(sess.Handshake)
+
+	// The median answer time of well-formed requests: ping, or tools/list
+	// when the server does not answer ping.
+	p.Live = "ping"
+	var times []time.Duration
+	for i := 0; i < 5; i++ {
+		start := time.Now()
+		_, err := sess.Client.Request(ctx, p.Live, nil, nil)
+		if err != nil && i == 0 && p.Live == "ping" {
+			p.Live = mcp.MethodToolsList
+			i--
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the server does not answer %s, so nothing tells whether it survives a case: %w", p.Live, err)
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	p.Median = times[len(times)/2]
+	p.CaseTimeout = o.CaseTimeout
+	if p.CaseTimeout <= 0 {
+		p.CaseTimeout = min(max(10*p.Median, time.Second), o.Spec.Timeout)
+	}
+	p.RetryTimeout = 4 * p.CaseTimeout
+
+	lr := sess.Client.List(ctx, mcp.MethodToolsList)
+	if lr.Fatal != nil {
+		return nil, fmt.Errorf("tools/list: %w", lr.Fatal)
+	}
+	for _, page := range lr.Pages {
+		var res struct {
+			Tools []mcp.Tool `json:"tools"`
+		}
+		if json.Unmarshal(page, &res) != nil {
+			continue
+		}
+		for _, t := range res.Tools {
+			d := Decide(t, o.AllowTools)
+			p.Tools = append(p.Tools, d)
+			if d.Call {
+				p.Target.Tools = append(p.Target.Tools, fuzz.Tool{Name: t.Name, InputSchema: t.InputSchema})
+			}
+		}
+	}
+	p.Cases = fuzz.Generate(p.Target, o.Seed, o.Cases)
+	return p, nil
+}
+
+// Decide applies the safety rule to one tool: tools/call goes only to a
+// tool that both facts call read-only (readOnlyHint: true, and no write,
+// delete, send or execute signal in its name or words) and whose
+// openWorldHint is false (absent is true, the spec's default); a tool
+// named in allow is called even so.
+func Decide(t mcp.Tool, allow []string) ToolDecision {
+	d := ToolDecision{Name: t.Name}
+	desc := ""
+	if t.Description != nil {
+		desc = *t.Description
+	}
+	reads, action, verb := heuristic.OnlyReads(t.Name, desc, t.Annotations)
+	closed := t.Annotations != nil && t.Annotations.OpenWorldHint != nil && !*t.Annotations.OpenWorldHint
+	switch {
+	case reads && closed:
+		d.Call, d.Why = true, "read-only by both facts (readOnlyHint: true, no change in its words) and openWorldHint: false"
+	case !reads && action != heuristic.ActionNone:
+		d.Why = fmt.Sprintf("its words read as %s (%q, heuristic)", action.Reads(), verb)
+	case !reads:
+		d.Why = "the server does not declare readOnlyHint: true"
+	default:
+		d.Why = "open world (openWorldHint is not false): generated arguments could reach other systems"
+	}
+	if !d.Call && slices.Contains(allow, t.Name) {
+		d.Call, d.Allowed = true, true
+		d.Why = "named with --allow-tool, although " + d.Why
+	}
+	return d
+}
+
+func serverName(hs *client.Handshake) string {
+	var res json.RawMessage
+	switch {
+	case hs == nil:
+		return ""
+	case hs.Initialize != nil && hs.Initialize.Msg != nil:
+		res = hs.Initialize.Msg.Result
+	case hs.Discover != nil && hs.Discover.Msg != nil:
+		res = hs.Discover.Msg.Result
+	}
+	var r struct {
+		ServerInfo *mcp.Implementation        `json:"serverInfo"`
+		Meta       map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(res, &r) != nil {
+		return ""
+	}
+	if r.ServerInfo == nil {
+		var si mcp.Implementation
+		if json.Unmarshal(r.Meta[mcp.MetaServerInfo], &si) != nil || si.Name == "" {
+			return ""
+		}
+		r.ServerInfo = &si
+	}
+	if r.ServerInfo.Version == "" {
+		return r.ServerInfo.Name
+	}
+	return r.ServerInfo.Name + "@" + r.ServerInfo.Version
+}
+
+// Run runs the plan's cases in order and returns the confirmed,
+// minimised findings.
+func Run(ctx context.Context, o *Options, p *Plan) (*Report, error) {
+	rep := &Report{Plan: p}
+	var deadline time.Time
+	if o.Duration > 0 {
+		deadline = time.Now().Add(o.Duration)
+	}
+	perRule := o.PerRule
+	if perRule <= 0 {
+		perRule = 3
+	}
+	kept := map[string]int{}
+	for i, c := range p.Cases {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			rep.NotRun = len(p.Cases) - i
+			break
+		}
+		if o.Progress != nil {
+			o.Progress(fmt.Sprintf("case %d/%d %s", i+1, len(p.Cases), c.Name))
+		}
+		findings, err := runJudge(ctx, o, p, c, p.CaseTimeout)
+		rep.Ran++
+		if err != nil {
+			if ctx.Err() != nil {
+				return rep, ctx.Err()
+			}
+			rep.Problems = append(rep.Problems, fmt.Sprintf("case %s: %v", c.Name, err))
+			continue
+		}
+		for _, f := range findings {
+			if kept[f.Rule] >= perRule {
+				for j := range rep.Found {
+					if rep.Found[j].Rule == f.Rule {
+						rep.Found[j].Same++
+						break
+					}
+				}
+				continue
+			}
+			if needsRetry(f.Rule) && !reproduces(ctx, o, p, c, f.Rule, p.RetryTimeout) {
+				continue
+			}
+			kept[f.Rule]++
+			fd := Found{Finding: f, Case: c, Original: c}
+			if kept[f.Rule] == 1 {
+				fd.Case = minimise(ctx, o, p, c, f.Rule)
+				fd.Minimised = caseSize(fd.Case) < caseSize(c)
+			}
+			rep.Found = append(rep.Found, fd)
+		}
+	}
+	sort.SliceStable(rep.Found, func(i, j int) bool { return rep.Found[i].Rule < rep.Found[j].Rule })
+	return rep, nil
+}
+
+// Replay runs one saved case with the plan's timeouts and returns what it
+// found.
+func Replay(ctx context.Context, o *Options, p *Plan, c fuzz.Case) ([]fuzz.Finding, error) {
+	fs, err := runJudge(ctx, o, p, c, p.CaseTimeout)
+	if err != nil {
+		return nil, err
+	}
+	var out []fuzz.Finding
+	for _, f := range fs {
+		if needsRetry(f.Rule) && !reproduces(ctx, o, p, c, f.Rule, p.RetryTimeout) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func needsRetry(rule string) bool { return rule == fuzz.RuleHang || rule == fuzz.RuleZombie }
+
+func caseSize(c fuzz.Case) int {
+	n := 0
+	for _, f := range c.Frames {
+		n += len(f.Bytes) + 1
+	}
+	return n
+}
+
+// reproduces reports whether c still finds rule with the given timeout.
+func reproduces(ctx context.Context, o *Options, p *Plan, c fuzz.Case, rule string, timeout time.Duration) bool {
+	fs, err := runJudge(ctx, o, p, c, timeout)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(fs, func(f fuzz.Finding) bool { return f.Rule == rule })
+}
+
+func minimise(ctx context.Context, o *Options, p *Plan, c fuzz.Case, rule string) fuzz.Case {
+	budget := o.MinimiseBudget
+	if budget == 0 {
+		budget = 16
+	}
+	if budget < 0 {
+		return c
+	}
+	timeout := p.CaseTimeout
+	if needsRetry(rule) {
+		timeout = p.RetryTimeout
+	}
+	return fuzz.MinimiseCase(c, rule, budget, func(t fuzz.Case) bool {
+		return ctx.Err() == nil && reproduces(ctx, o, p, t, rule, timeout)
+	})
+}
+
+// runJudge runs c on a fresh session and judges it.
+func runJudge(ctx context.Context, o *Options, p *Plan, c fuzz.Case, timeout time.Duration) ([]fuzz.Finding, error) {
+	obs, err := RunCase(ctx, o, p, c, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return fuzz.Judge(c, p.Target, obs), nil
+}
+
+// diagnoser is what the stream transports tell beyond replies: junk lines
+// on stdout, replies nobody waited for.
+type diagnoser interface {
+	Diagnostics() []transport.Diagnostic
+}
+
+// RunCase sends c's frames on a fresh session (a new process or
+// connection, after the era's handshake), then the liveness request, and
+// returns what it saw. An error means the case could not be run at all.
+func RunCase(ctx context.Context, o *Options, p *Plan, c fuzz.Case, timeout time.Duration) (fuzz.Observation, error) {
+	obs := fuzz.Observation{Wait: timeout.String()}
+	copts := &client.Options{Era: mcp.Era(p.Target.Era), RequestTimeout: max(o.Spec.Timeout, timeout)}
+	if p.Target.Era == string(mcp.EraModern) {
+		copts.Version = mcp.Revision(p.Target.Version)
+	} else {
+		copts.LegacyVersion = mcp.Revision(p.Target.Version)
+	}
+	sess, err := target.Connect(ctx, o.Spec, o.Env, copts)
+	if err != nil {
+		return obs, fmt.Errorf("fresh session: %w", err)
+	}
+	defer sess.Close()
+	conn := sess.Conn
+	var before int
+	if d, ok := conn.(diagnoser); ok {
+		before = len(d.Diagnostics())
+	}
+	ended := func(err error) bool {
+		return errors.Is(err, transport.ErrExited) || errors.Is(err, transport.ErrClosed) || errors.Is(err, transport.ErrUnreachable)
+	}
+	for _, f := range c.Frames {
+		call := &transport.Call{Frame: f.Bytes}
+		if f.Answer == fuzz.AnswerID {
+			if id, err := jsonrpc.ParseID([]byte(f.ID)); err == nil {
+				call.ID = id
+			}
+		}
+		if p.Target.Transport == "http" {
+			m := jsonrpc.Decode(f.Bytes)
+			call.Header = sess.Client.Headers(m.Method, m.Params)
+			for k, v := range f.Header {
+				if call.Header == nil {
+					call.Header = map[string][]string{}
+				}
+				call.Header[k] = v
+			}
+		}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		reply, err := conn.Call(cctx, call)
+		cancel()
+		r := fuzz.Reply{Sent: err == nil || !ended(err)}
+		switch {
+		case err == nil:
+			r.Answered = reply.Response != nil || reply.HTTP != nil
+			if reply.Response != nil {
+				r.Raw = reply.Response.Raw
+			}
+			if reply.HTTP != nil {
+				r.Status = reply.HTTP.Status
+				r.Raw = httpBody(reply.HTTP)
+			}
+		case errors.Is(err, transport.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
+			r.TimedOut = f.Answer == fuzz.AnswerID
+		case ctx.Err() != nil:
+			return obs, ctx.Err()
+		}
+		obs.Replies = append(obs.Replies, r)
+		if err != nil && ended(err) {
+			obs.Live, obs.LiveDetail = fuzz.LiveEnded, endDetail(conn, err)
+			break
+		}
+	}
+	if obs.Live == fuzz.LiveUnchecked {
+		id := jsonrpc.StringID(liveID)
+		_, err := sess.Client.Request(ctx, p.Live, nil, &client.RequestOptions{ID: &id, Timeout: timeout})
+		var he *client.HTTPError
+		switch {
+		case err == nil || errors.As(err, &he):
+			obs.Live = fuzz.LiveAnswered
+		case ctx.Err() != nil:
+			return obs, ctx.Err()
+		case errors.Is(err, transport.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
+			obs.Live, obs.LiveDetail = fuzz.LiveSilent, fmt.Sprintf("no answer to %s within %s", p.Live, timeout)
+			if exitedNow(conn) {
+				obs.Live, obs.LiveDetail = fuzz.LiveEnded, endDetail(conn, err)
+			}
+		default:
+			obs.Live, obs.LiveDetail = fuzz.LiveEnded, endDetail(conn, err)
+		}
+	}
+	if d, ok := conn.(diagnoser); ok {
+		for _, dg := range d.Diagnostics()[before:] {
+			switch {
+			case len(dg.Raw) == 0:
+			case !json.Valid(dg.Raw) && len(dg.Raw) < 4<<10 && strings.HasPrefix(dg.Text, "invalid frame"):
+				obs.Stdout = append(obs.Stdout, dg.Raw)
+			case json.Valid(dg.Raw) && !strings.Contains(string(dg.Raw), liveID):
+				obs.Unmatched = append(obs.Unmatched, dg.Raw)
+			}
+		}
+	}
+	return obs, nil
+}
+
+// httpBody is an HTTP answer's JSON: the body, or the data of its SSE
+// events one per line.
+func httpBody(h *transport.HTTPInfo) []byte {
+	if len(h.Events) == 0 {
+		return h.Body
+	}
+	var out []byte
+	for i, e := range h.Events {
+		if i > 0 {
+			out = append(out, '\n')
+		}
+		out = append(out, e.Data...)
+	}
+	return out
+}
+
+func exitedNow(conn transport.Conn) bool {
+	if sc, ok := conn.(interface {
+		ExitState() (bool, int, error)
+	}); ok {
+		exited, _, _ := sc.ExitState()
+		return exited
+	}
+	return false
+}
+
+// endDetail words how the server ended: its exit code or signal, or the
+// transport's error.
+func endDetail(conn transport.Conn, err error) string {
+	var ee *transport.ExitError
+	if errors.As(err, &ee) {
+		if ee.Signal != "" {
+			return "killed by " + ee.Signal
+		}
+		return fmt.Sprintf("exit code %d", ee.Code)
+	}
+	if sc, ok := conn.(interface {
+		ExitState() (bool, int, error)
+	}); ok {
+		if exited, code, _ := sc.ExitState(); exited {
+			return fmt.Sprintf("exit code %d", code)
+		}
+	}
+	if err == nil {
+		return "the connection ended"
+	}
+	msg := err.Error()
+	if errors.Is(err, fault.ErrIncomplete) && len(msg) > 160 {
+		msg = msg[:160] + "…"
+	}
+	return msg
+}
