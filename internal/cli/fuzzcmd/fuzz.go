@@ -139,7 +139,7 @@ the server cannot be reached or a case could not be run, 4 for a usage error.`,
 	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the random cases (the same seed, the same cases)")
 	fl.IntVar(&opts.Cases, "cases", 0, "number of cases: the fixed ones first, interleaved by group, then random ones (0: every fixed case and 32 random)")
 	fl.DurationVar(&opts.Duration, "duration", 0, "stop starting cases after this long (0: run them all)")
-	fl.DurationVar(&opts.CaseTimeout, "case-timeout", 0, "how long a frame waits for its answer (0: 10x the median answer time, at least 1s, at most --timeout)")
+	cmdutil.TimeoutVar(fl, &opts.CaseTimeout, "case-timeout", 0, "how long a frame waits for its answer (0: 10x the median answer time, at least 1s, at most --timeout)")
 	fl.StringArrayVar(&opts.AllowTools, "allow-tool", nil, "call `TOOL` with generated arguments although the safety rule excludes it (repeatable; warns)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan (cases and tools) and send no case")
 	fl.StringVar(&opts.Replay, "replay", "", "run the saved case in `FILE` (a txtar replay file written by --save) instead of generating cases")
