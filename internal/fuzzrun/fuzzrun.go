@@ -181,7 +181,9 @@ func Decide(t mcp.Tool, allow []string) ToolDecision {
 	if t.Description != nil {
 		desc = *t.Description
 	}
-	reads, action, verb := heuristic.OnlyReads(t.Name, desc, t.Annotations)
+	var schema any
+	_ = json.Unmarshal(t.InputSchema, &schema)
+	reads, action, verb := heuristic.OnlyReads(t.Name, desc, t.Annotations, schema)
 	closed := t.Annotations != nil && t.Annotations.OpenWorldHint != nil && !*t.Annotations.OpenWorldHint
 	switch {
 	case reads && closed:

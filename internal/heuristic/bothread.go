@@ -3,13 +3,20 @@ package heuristic
 import "github.com/mcpward/mcpward/internal/mcp"
 
 // OnlyReads reports whether both facts say a tool only reads: the server
-// declares readOnlyHint: true, and its name and words carry no write,
-// delete, send or execute signal ([ChangeSignal]). When they do not
-// agree, action and verb are the signal found (ActionNone and "" when the
-// words are silent and only the annotation is missing). `init` enables a
-// probe and `fuzz` calls a tool only where this holds.
-func OnlyReads(name, description string, ann *mcp.ToolAnnotations) (ok bool, action Action, verb string) {
+// declares readOnlyHint: true, and neither its name and words
+// ([ChangeSignal]) nor a mode or option of its input schema ([ReadModes])
+// carry a write, delete, send or execute signal. This is init's rule for
+// enabling a probe (initcmd.probeDecision, which also words the reason);
+// fuzz calls a tool only where it holds. When it does not, action and
+// verb are the signal found (ActionNone and "" when only the annotation
+// is missing). inputSchema is the decoded schema, nil when absent.
+func OnlyReads(name, description string, ann *mcp.ToolAnnotations, inputSchema any) (ok bool, action Action, verb string) {
 	declared := ann != nil && ann.ReadOnlyHint != nil && *ann.ReadOnlyHint
 	action, verb = ChangeSignal(name, description)
+	if action == ActionNone {
+		if ma, mw := ReadModes(inputSchema); ma.Changes() {
+			action, verb = ma, mw
+		}
+	}
 	return declared && action == ActionNone, action, verb
 }

@@ -249,3 +249,25 @@ func TestClassifyDefinition(t *testing.T) {
 		t.Errorf("a read-only claim with a delete mode: got %+v, want destructive and a conflict", l)
 	}
 }
+
+func TestOnlyReads(t *testing.T) {
+	yes, no := true, false
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: &yes}
+	modes := map[string]any{"type": "object", "properties": map[string]any{"action": map[string]any{"enum": []any{"list", "get", "delete"}}}}
+	for _, tt := range []struct {
+		name, desc string
+		ann        *mcp.ToolAnnotations
+		schema     any
+		want       bool
+	}{
+		{"lookup", "Looks up a word.", ro, nil, true},
+		{"lookup", "Looks up a word.", nil, nil, false},
+		{"lookup", "Looks up a word.", &mcp.ToolAnnotations{ReadOnlyHint: &no}, nil, false},
+		{"delete_file", "Deletes a file.", ro, nil, false},
+		{"manage_items", "Manage items.", ro, modes, false},
+	} {
+		if got, _, _ := OnlyReads(tt.name, tt.desc, tt.ann, tt.schema); got != tt.want {
+			t.Errorf("OnlyReads(%s, %v, schema %v) = %v, want %v", tt.name, tt.ann != nil, tt.schema != nil, got, tt.want)
+		}
+	}
+}
