@@ -22,7 +22,7 @@ var cmdutilImports = []string{
 	"internal/mcp", "internal/result", "internal/rules", "internal/suggest", "internal/target", "internal/transport",
 }
 
-// TestCmdutilStaysLight: `go list -deps ./internal/cli/version` listed 43
+// TestCmdutilStaysLight: `go list -deps ./internal/cli/versioncmd` listed 43
 // mcpward packages when cmdutil also held the fleet helpers, --strict-net
 // and the rule-id completion; it lists 25 with the imports above.
 func TestCmdutilStaysLight(t *testing.T) {

@@ -22,15 +22,15 @@ var commandImportsAllowed = map[[2]string]string{}
 // TestCommandsDoNotImportCommands: a command package under internal/cli
 // (one that declares a NewCmd… function) never imports another command
 // package. The root (internal/cli) registers every verb, and a group
-// package registers its own subcommands (internal/cli/sessions imports
-// internal/cli/sessions/list); helpers without a command (cmdutil,
-// cmdtest, sessions/sessionargs) may be imported by any. What two commands
+// package registers its own subcommands (internal/cli/sessionscmd imports
+// internal/cli/sessionscmd/sesslistcmd); helpers without a command (cmdutil,
+// cmdtest, sessionscmd/sessionargs) may be imported by any. What two commands
 // share belongs in a domain package or a helper. Test files count too.
 func TestCommandsDoNotImportCommands(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
 	edges, commands := commandImports(t, root)
-	for _, want := range []string{"internal/cli/check", "internal/cli/sessions/export", "internal/cli/wrap"} {
+	for _, want := range []string{"internal/cli/checkcmd", "internal/cli/sessionscmd/sessexportcmd", "internal/cli/wrapcmd"} {
 		if !commands[want] {
 			t.Errorf("%s is not seen as a command package: is the walk right?", want)
 		}

@@ -25,7 +25,7 @@ var engineCalls = map[string]string{
 
 // maxCommandFileLines caps a non-test file of a package under
 // internal/cli: a command is flags, resolve, call, render, and a file
-// that outgrows this holds an engine. cli/check, whose file held the
+// that outgrows this holds an engine. cli/checkcmd, whose file held the
 // check engine (438 lines), has the tighter maxCheckLines.
 const (
 	maxCommandFileLines = 480
@@ -34,7 +34,7 @@ const (
 
 // TestNoEngineInCommands: the packages under internal/cli call engines,
 // they do not assemble them (engineCalls), and no file of theirs
-// outgrows a command (maxCommandFileLines; maxCheckLines for cli/check).
+// outgrows a command (maxCommandFileLines; maxCheckLines for cli/checkcmd).
 func TestNoEngineInCommands(t *testing.T) {
 	walkGo(t, func(rel string, af *ast.File) {
 		if !under(path.Dir(rel), []string{"internal/cli"}) {
@@ -69,7 +69,7 @@ func TestNoEngineInCommands(t *testing.T) {
 		}
 		n := bytes.Count(b, []byte("\n"))
 		limit := maxCommandFileLines
-		if path.Dir(rel) == "internal/cli/check" {
+		if path.Dir(rel) == "internal/cli/checkcmd" {
 			limit = maxCheckLines
 		}
 		if n > limit {

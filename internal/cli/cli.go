@@ -19,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/cli/record"
+	"github.com/mcpward/mcpward/internal/cli/recordcmd"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/remote"
@@ -147,7 +147,7 @@ func exitCode(w io.Writer, cmd *cobra.Command, err error) int {
 	fmt.Fprintf(w, "mcpward: %s\n", oneLine(err.Error()))
 	// A server that failed usually said why on stderr: its last lines,
 	// once, under a heading.
-	fmt.Fprint(w, transport.StderrBlock(transport.StderrOf(err), record.StderrLines))
+	fmt.Fprint(w, transport.StderrBlock(transport.StderrOf(err), recordcmd.StderrLines))
 	switch {
 	case isTimeout(err) && cmdutil.BareTimeoutHint(cmd) != "":
 		fmt.Fprintf(w, "hint: %s\n", cmdutil.BareTimeoutHint(cmd))

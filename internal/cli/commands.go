@@ -6,55 +6,55 @@ import (
 
 	"github.com/spf13/cobra"
 
-	boardcmd "github.com/mcpward/mcpward/internal/cli/board"
-	"github.com/mcpward/mcpward/internal/cli/check"
-	"github.com/mcpward/mcpward/internal/cli/ci"
+	"github.com/mcpward/mcpward/internal/cli/boardcmd"
+	"github.com/mcpward/mcpward/internal/cli/checkcmd"
+	"github.com/mcpward/mcpward/internal/cli/cicmd"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	compatcmd "github.com/mcpward/mcpward/internal/cli/compat"
-	"github.com/mcpward/mcpward/internal/cli/demo"
-	diffcmd "github.com/mcpward/mcpward/internal/cli/diff"
-	fixturecmd "github.com/mcpward/mcpward/internal/cli/fixture"
+	"github.com/mcpward/mcpward/internal/cli/compatcmd"
+	"github.com/mcpward/mcpward/internal/cli/democmd"
+	"github.com/mcpward/mcpward/internal/cli/diffcmd"
+	"github.com/mcpward/mcpward/internal/cli/fixturecmd"
 	"github.com/mcpward/mcpward/internal/cli/fuzzcmd"
 	"github.com/mcpward/mcpward/internal/cli/initcmd"
-	"github.com/mcpward/mcpward/internal/cli/inspect"
-	migratecmd "github.com/mcpward/mcpward/internal/cli/migrate"
-	proxycmd "github.com/mcpward/mcpward/internal/cli/proxy"
-	"github.com/mcpward/mcpward/internal/cli/record"
-	remotecmd "github.com/mcpward/mcpward/internal/cli/remote"
-	"github.com/mcpward/mcpward/internal/cli/report"
-	rulescmd "github.com/mcpward/mcpward/internal/cli/rules"
-	scancmd "github.com/mcpward/mcpward/internal/cli/scan"
-	servecmd "github.com/mcpward/mcpward/internal/cli/serve"
-	"github.com/mcpward/mcpward/internal/cli/sessions"
-	sitecmd "github.com/mcpward/mcpward/internal/cli/site"
-	trustcmd "github.com/mcpward/mcpward/internal/cli/trust"
-	"github.com/mcpward/mcpward/internal/cli/ui"
-	wrapcmd "github.com/mcpward/mcpward/internal/cli/wrap"
+	"github.com/mcpward/mcpward/internal/cli/inspectcmd"
+	"github.com/mcpward/mcpward/internal/cli/migratecmd"
+	"github.com/mcpward/mcpward/internal/cli/proxycmd"
+	"github.com/mcpward/mcpward/internal/cli/recordcmd"
+	"github.com/mcpward/mcpward/internal/cli/remotecmd"
+	"github.com/mcpward/mcpward/internal/cli/reportcmd"
+	"github.com/mcpward/mcpward/internal/cli/rulescmd"
+	"github.com/mcpward/mcpward/internal/cli/scancmd"
+	"github.com/mcpward/mcpward/internal/cli/servecmd"
+	"github.com/mcpward/mcpward/internal/cli/sessionscmd"
+	"github.com/mcpward/mcpward/internal/cli/sitecmd"
+	"github.com/mcpward/mcpward/internal/cli/trustcmd"
+	"github.com/mcpward/mcpward/internal/cli/uicmd"
+	"github.com/mcpward/mcpward/internal/cli/wrapcmd"
 	"github.com/mcpward/mcpward/internal/fault"
 )
 
 // addCommands registers every verb. Each verb is its own package.
 func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 	root.AddCommand(
-		demo.NewCmdDemo(f, nil),
-		inspect.NewCmdInspect(f, nil),
+		democmd.NewCmdDemo(f, nil),
+		inspectcmd.NewCmdInspect(f, nil),
 		initcmd.NewCmdInit(f, nil),
-		record.NewCmdRecord(f, nil),
-		check.NewCmdCheck(f, nil),
-		ci.NewCmdCI(f, func(f *cmdutil.Factory) *cobra.Command { return check.NewCmdCheck(f, nil) }),
+		recordcmd.NewCmdRecord(f, nil),
+		checkcmd.NewCmdCheck(f, nil),
+		cicmd.NewCmdCI(f, func(f *cmdutil.Factory) *cobra.Command { return checkcmd.NewCmdCheck(f, nil) }),
 		diffcmd.NewCmdDiff(f, nil),
 		scancmd.NewCmdScan(f, nil),
 		fuzzcmd.NewCmdFuzz(f, nil),
 		fixturecmd.NewCmdFixture(f),
-		report.NewCmdReport(f, nil),
+		reportcmd.NewCmdReport(f, nil),
 		compatcmd.NewCmdCompat(f, nil),
 		rulescmd.NewCmdRules(f, nil),
 		boardcmd.NewCmdBoard(f, nil),
 		proxycmd.NewCmdProxy(f, nil),
-		sessions.NewCmdSessions(f),
+		sessionscmd.NewCmdSessions(f),
 		wrapcmd.NewCmdWrap(f, nil),
 		wrapcmd.NewCmdUnwrap(f, nil),
-		ui.NewCmdUI(f, nil),
+		uicmd.NewCmdUI(f, nil),
 		remotecmd.NewCmdRemote(f, nil),
 		remotecmd.NewCmdHubPath(f),
 		migratecmd.NewCmdMigrate(f, nil),

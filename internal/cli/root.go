@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	proxycmd "github.com/mcpward/mcpward/internal/cli/proxy"
-	versioncmd "github.com/mcpward/mcpward/internal/cli/version"
+	"github.com/mcpward/mcpward/internal/cli/proxycmd"
+	"github.com/mcpward/mcpward/internal/cli/versioncmd"
 	"github.com/mcpward/mcpward/internal/fault"
 )
 

@@ -116,7 +116,7 @@ func runRole(role string) int {
 }
 
 // runProxy runs the proxy as `mcpward proxy --target URL --listen
-// 127.0.0.1:0 --no-feed` sets it up (internal/cli/proxy): proxy.HTTPProxy
+// 127.0.0.1:0 --no-feed` sets it up (internal/cli/proxycmd): proxy.HTTPProxy
 // with the loopback guard, served by proxy.Serve, recording to a session
 // log file through proxy.Log unless trace is false (--no-trace). Only the
 // packages below the CLI are imported (internal/arch forbids the CLI

@@ -15,8 +15,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	diffcmd "github.com/mcpward/mcpward/internal/cli/diff"
-	checkcmd "github.com/mcpward/mcpward/internal/cli/sessions/check"
+	"github.com/mcpward/mcpward/internal/cli/diffcmd"
+	"github.com/mcpward/mcpward/internal/cli/sessionscmd/sesscheckcmd"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/site/sitetest"
 )
@@ -45,7 +45,7 @@ func runDiff(t *testing.T, args ...string) (string, error) {
 func runCheck(t *testing.T, wd string, args ...string) (string, error) {
 	t.Helper()
 	ios, _, out, _ := iostreams.Test()
-	cmd := checkcmd.NewCmdCheck(factory(ios, wd), nil)
+	cmd := sesscheckcmd.NewCmdCheck(factory(ios, wd), nil)
 	cmd.SetArgs(args)
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})
