@@ -16,7 +16,7 @@ const module = "github.com/mcpward/mcpward/"
 // take []byte, io.Reader/Writer, fs.FS and times passed in.
 var pure = []string{
 	"internal/mcp", "internal/jsonrpc", "internal/snapshot", "internal/diff", "internal/rules",
-	"internal/redact", "internal/export", "internal/result", "internal/heuristic", "internal/fault",
+	"internal/redact", "internal/report", "internal/sessionexport", "internal/otlpspan", "internal/result", "internal/heuristic", "internal/fault",
 	"internal/session", "internal/calls", "internal/traffic", "internal/filter", "internal/config",
 	"internal/sessiondiff", "internal/suggest", "internal/jsonx", "internal/verdict", "internal/migrate", "internal/scan", "internal/fuzz",
 	"internal/termsafe",
@@ -37,7 +37,7 @@ var forbiddenInPure = []string{"os", "os/exec", "net", "net/http", "syscall", "l
 	"github.com/spf13/cobra", "charm.land/bubbletea/v2", "charm.land/lipgloss/v2", "charm.land/bubbles/v2"}
 
 // testHelpers are packages only tests import; they may read files.
-var testHelpers = []string{"internal/export/exporttest", "internal/testenv", "internal/cli/cmdtest"}
+var testHelpers = []string{"internal/report/reporttest", "internal/testenv", "internal/cli/cmdtest"}
 
 // tools are programs run by go generate; they write files.
 var tools = []string{"internal/rules/gen"}

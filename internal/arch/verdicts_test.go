@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpward/mcpward/internal/export"
+	"github.com/mcpward/mcpward/internal/report"
 )
 
 // goFiles parses every non-test Go file of the repository (testdata and
@@ -223,14 +223,14 @@ func returnsInt(ft *ast.FuncType) bool {
 }
 
 // TestFormatsOnlyInRegistry: the output formats are listed once, in the
-// registry of internal/export (export.Formats). No other file spells a
+// registry of internal/report (report.Formats). No other file spells a
 // list of two or more format names (a []string{"text", "json", …}, or the
 // arguments of one call), and cmdutil.AddFormatFlags / AddJSONFlags are
 // given a command the registry knows, never formats.
 func TestFormatsOnlyInRegistry(t *testing.T) {
 	names := map[string]bool{}
 	commands := map[string]bool{}
-	for _, f := range export.Formats() {
+	for _, f := range report.Formats() {
 		names[f.Name] = true
 		for _, c := range f.Commands {
 			commands[c] = true
@@ -239,7 +239,7 @@ func TestFormatsOnlyInRegistry(t *testing.T) {
 	if len(names) < 5 || !commands["check"] {
 		t.Fatalf("the registry looks empty: formats %v, commands %v", names, commands)
 	}
-	const registry = "internal/export/formats.go"
+	const registry = "internal/report/formats.go"
 	var bad []string
 	seenRegistry := false
 	goFiles(t, func(fset *token.FileSet, rel string, f *ast.File) {

@@ -1,9 +1,9 @@
 package contract
 
 import (
-	"github.com/mcpward/mcpward/internal/export"
-	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/report"
+	"github.com/mcpward/mcpward/internal/report/text"
 	"github.com/mcpward/mcpward/internal/result"
 )
 
@@ -13,9 +13,9 @@ func Render(ios *iostreams.IOStreams, format string, r *result.Result) error {
 	if format == "text" && ios.ColorEnabled() {
 		return text.WriteOptions(ios.Out, r, &text.Options{Color: true})
 	}
-	w, ok := export.Lookup(format)
+	w, ok := report.Lookup(format)
 	if !ok {
-		return export.UnknownFormat(format, export.FormatNames("check"))
+		return report.UnknownFormat(format, report.FormatNames("check"))
 	}
 	return w(ios.Out, r)
 }

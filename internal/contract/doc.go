@@ -10,6 +10,6 @@
 //	err = contract.WriteSnapshot(path, obs.Snapshot)
 //
 // The pure work (building, diffing, judging, rendering) lives in
-// internal/snapshot, internal/diff, internal/verdict and internal/export;
+// internal/snapshot, internal/diff, internal/verdict and internal/report;
 // this package only connects them to the file system and the network.
 package contract

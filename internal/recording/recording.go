@@ -8,7 +8,7 @@
 //     start, so a client's first bytes wait for it and not for the disk;
 //   - the live feed to a 'mcpward ui' hub ([Feed]), started once the file
 //     exists and fed the lines as written;
-//   - the live OTLP exporter (a *otlp.Exporter), fed each record after
+//   - the live OTLP exporter (a *otlppush.Exporter), fed each record after
 //     the feed.
 //
 // Both proxies (the stdio shim and the HTTP reverse proxy) open it with
@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/feed"
-	"github.com/mcpward/mcpward/internal/otlp"
+	"github.com/mcpward/mcpward/internal/otlppush"
 	"github.com/mcpward/mcpward/internal/proxy"
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
@@ -69,14 +69,14 @@ type Options struct {
 	// Feed needs a File: the hub reads the log it names.
 	Feed *Feed
 	// OTLP is the live exporter.
-	OTLP *otlp.Exporter
+	OTLP *otlppush.Exporter
 }
 
 // A Recording is a proxy.Log (the Recorder the relays write to) with its
 // sinks.
 type Recording struct {
 	*proxy.Log
-	exp  *otlp.Exporter
+	exp  *otlppush.Exporter
 	warn io.Writer
 	// file is the log file being opened (nil without a File).
 	file *pendingFile

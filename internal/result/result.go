@@ -1,7 +1,7 @@
 // Package result defines the one Result document that check, diff, compat
 // and (later) sessions check produce. `--json` writes it as is; every other
 // report format (text, md, github, sarif, junit) is a pure renderer of it in
-// internal/export/<format>, and `mcpward report` re-renders a saved Result
+// internal/report/<format>, and `mcpward report` re-renders a saved Result
 // without probing again. The schema is documented in docs/result-schema.md.
 package result
 

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/contract"
-	"github.com/mcpward/mcpward/internal/export"
-	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/feed"
+	"github.com/mcpward/mcpward/internal/report"
+	"github.com/mcpward/mcpward/internal/report/text"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/snapshot"
@@ -224,7 +224,7 @@ func compatResult(t *testing.T, path string) {
 	}
 	r.ExitCode = result.Violation
 	var b bytes.Buffer
-	if err := export.WriteJSON(&b, r); err != nil {
+	if err := report.WriteJSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, path, b.String())

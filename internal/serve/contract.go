@@ -14,10 +14,10 @@ import (
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/contract"
-	"github.com/mcpward/mcpward/internal/export"
-	"github.com/mcpward/mcpward/internal/export/md"
-	"github.com/mcpward/mcpward/internal/export/render"
-	"github.com/mcpward/mcpward/internal/export/text"
+	"github.com/mcpward/mcpward/internal/report"
+	"github.com/mcpward/mcpward/internal/report/md"
+	"github.com/mcpward/mcpward/internal/report/render"
+	"github.com/mcpward/mcpward/internal/report/text"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/verdict"
@@ -292,13 +292,13 @@ func readResultFile(path string) (*result.Result, error) {
 	n, _ := io.ReadFull(f, head)
 	f.Close()
 	if head = head[:n]; !bytes.Contains(head, []byte(`"tool"`)) || !bytes.Contains(head, []byte(`"mcpward"`)) {
-		return nil, export.ErrNotResult
+		return nil, report.ErrNotResult
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return export.ReadResult(b)
+	return report.ReadResult(b)
 }
 
 func (s *Server) results(w http.ResponseWriter, r *http.Request) {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpward/mcpward/internal/export/html"
 	"github.com/mcpward/mcpward/internal/hostguard"
 	"github.com/mcpward/mcpward/internal/hub"
+	"github.com/mcpward/mcpward/internal/sessionexport/html"
 )
 
 //go:embed assets

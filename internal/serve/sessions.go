@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/calls"
-	"github.com/mcpward/mcpward/internal/export/sessionexport"
 	"github.com/mcpward/mcpward/internal/hub"
+	"github.com/mcpward/mcpward/internal/sessionexport"
 )
 
 // SessionRow is one session of GET /api/sessions.

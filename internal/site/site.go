@@ -15,8 +15,8 @@ import (
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/board"
 	"github.com/mcpward/mcpward/internal/diff"
-	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/fault"
+	"github.com/mcpward/mcpward/internal/report"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/site/enginebuild"
 )
@@ -176,7 +176,7 @@ func boardPages(opts *Options, files map[string][]byte) ([]boardLink, error) {
 		if err := board.RenderNav(&html, b, now(), siteNav("../")); err != nil {
 			return nil, err
 		}
-		if err := export.WriteJSON(&js, b); err != nil {
+		if err := report.WriteJSON(&js, b); err != nil {
 			return nil, err
 		}
 		if slices.ContainsFunc(links, func(l boardLink) bool { return l.Date == b.Date }) {

@@ -1,4 +1,4 @@
-// Package board implements `mcpward board run` and `mcpward board render`:
+// Package boardcmd implements `mcpward board run` and `mcpward board render`:
 // probe a roster of public servers read-only and render the board page.
 package boardcmd
 
@@ -15,9 +15,9 @@ import (
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	engine "github.com/mcpward/mcpward/internal/board"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/plural"
+	"github.com/mcpward/mcpward/internal/report"
 )
 
 // BoardOptions are the inputs of `mcpward board run|render`.
@@ -104,7 +104,7 @@ func runRun(ctx context.Context, opts *BoardOptions) error {
 	bd := engine.RunBoard(ctx, roster, engine.Options{Now: opts.Now, Version: opts.Version, Timeout: opts.Timeout, AllowLoopback: opts.AllowLoopback, Progress: progress.Show})
 	progress.Stop()
 	var buf bytes.Buffer
-	if err := export.WriteJSON(&buf, bd); err != nil {
+	if err := report.WriteJSON(&buf, bd); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
@@ -131,7 +131,7 @@ func renderRun(opts *BoardOptions) error {
 	if err := engine.Render(&html, bd, opts.Now()); err != nil {
 		return err
 	}
-	if err := export.WriteJSON(&js, bd); err != nil {
+	if err := report.WriteJSON(&js, bd); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {

@@ -1,4 +1,4 @@
-// Package check implements `mcpward check [target]`: observe the server
+// Package checkcmd implements `mcpward check [target]`: observe the server
 // live with the stored snapshot's probe spec, diff stored → live, gate, and
 // exit with the contract's code (2 > 3 > 1 > 0). With --update it accepts
 // the live surface as the new snapshot, but only from complete evidence.

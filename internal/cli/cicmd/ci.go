@@ -1,4 +1,4 @@
-// Package ci implements `mcpward ci [target]`: `mcpward check` with the
+// Package cicmd implements `mcpward ci [target]`: `mcpward check` with the
 // GitHub reporter (workflow annotations, then the text report in a
 // collapsed group), the command snapgauge users ran in CI. Everything
 // else, flags, exit codes and the gate, is check's.

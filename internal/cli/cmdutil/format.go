@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/report"
 )
 
 // FormatTSV is the format of a table printed tab-separated even on a
@@ -18,7 +18,7 @@ const FormatTSV = "tsv"
 // command shares (gh's cmdutil.AddJSONFlags):
 //
 //   - --format/-f FORMAT, one of the formats the registry
-//     (export.FormatNames) lists for command, the first being the default;
+//     (report.FormatNames) lists for command, the first being the default;
 //   - --json, the same as --format json, when json is one of them;
 //   - --reporter and -T, hidden aliases of --format kept for scripts
 //     written against snapgauge (--reporter) and mcpsnoop (-T).
@@ -26,10 +26,10 @@ const FormatTSV = "tsv"
 // command is the command as typed after "mcpward" ("check", "sessions
 // export"). Before RunE the flags are resolved into *format: two of them
 // naming different formats, or a format not in the list, is a usage error
-// (exit 4) with the nearest format suggested (export.UnknownFormat).
+// (exit 4) with the nearest format suggested (report.UnknownFormat).
 // --format is completed with the list.
 func AddFormatFlags(cmd *cobra.Command, format *string, command string) {
-	formats := export.FormatNames(command)
+	formats := report.FormatNames(command)
 	if len(formats) == 0 {
 		panic("AddFormatFlags: the format registry lists no format for " + command)
 	}
@@ -63,7 +63,7 @@ func AddFormatFlags(cmd *cobra.Command, format *string, command string) {
 			*format = "json"
 		}
 		if !slices.Contains(formats, *format) {
-			return FlagErrorWrap(export.UnknownFormat(*format, formats))
+			return FlagErrorWrap(report.UnknownFormat(*format, formats))
 		}
 		return nil
 	}

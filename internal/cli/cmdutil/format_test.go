@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpward/mcpward/internal/export"
+	"github.com/mcpward/mcpward/internal/report"
 )
 
 func runFormat(t *testing.T, args ...string) (string, error) {
@@ -94,7 +94,7 @@ func TestAddFormatFlagsFromRegistry(t *testing.T) {
 // name is a programming error caught at build time of the tree.
 func TestAddFormatFlagsEveryRegistryCommand(t *testing.T) {
 	seen := map[string]bool{}
-	for _, f := range export.Formats() {
+	for _, f := range report.Formats() {
 		for _, c := range f.Commands {
 			if seen[c] {
 				continue

@@ -1,4 +1,4 @@
-// Package compat implements `mcpward compat`: the profile matrix plus the
+// Package compatcmd implements `mcpward compat`: the profile matrix plus the
 // transport (T), x-mcp-header (X) and degradation (D) rules, with exit 3
 // on a violation, 1 on a risky finding, 2 on incomplete evidence.
 package compatcmd
@@ -19,11 +19,11 @@ import (
 	engine "github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/contract"
-	"github.com/mcpward/mcpward/internal/export"
-	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/report"
+	"github.com/mcpward/mcpward/internal/report/text"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/target"
@@ -222,7 +222,7 @@ func render(opts *CompatOptions, res *result.Result) error {
 			TTY: opts.IO.IsStdoutTTY(), Width: opts.IO.TerminalWidth(), NewTable: newTable, Verbose: opts.Verbose,
 		})
 	}
-	w, _ := export.Lookup(opts.Format)
+	w, _ := report.Lookup(opts.Format)
 	return w(opts.IO.Out, res)
 }
 

@@ -1,4 +1,4 @@
-// Package demo implements `mcpward demo`: the offline tour. It records two
+// Package democmd implements `mcpward demo`: the offline tour. It records two
 // embedded fixture servers (clean@v1 as the baseline, drift-breaking@v2 as
 // "the next release") into a throw-away directory, diffs them, prints the
 // findings and the gate verdict, and explains what the exit code means.

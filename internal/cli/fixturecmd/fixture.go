@@ -1,4 +1,4 @@
-// Package fixture implements `mcpward fixture list` and `mcpward fixture
+// Package fixturecmd implements `mcpward fixture list` and `mcpward fixture
 // serve NAME [--http ADDR]`, which run the embedded fixture servers as real
 // stdio or HTTP servers.
 package fixturecmd

@@ -1,4 +1,4 @@
-// Package inspect implements `mcpward inspect`: a human view of one
+// Package inspectcmd implements `mcpward inspect`: a human view of one
 // server's surface (era, versions, capabilities, cache hints, tools with
 // heuristic read/write/destructive labels, resources, templates, prompts,
 // manifest operations), or with --json the snapshot itself.

@@ -1,16 +1,16 @@
 package proxycmd
 
 import (
-	"github.com/mcpward/mcpward/internal/export/otlp"
-	liveotlp "github.com/mcpward/mcpward/internal/otlp"
+	"github.com/mcpward/mcpward/internal/otlppush"
+	"github.com/mcpward/mcpward/internal/otlpspan"
 )
 
-func newExporter(opts *ProxyOptions) (*liveotlp.Exporter, error) {
-	var res []otlp.Attr
+func newExporter(opts *ProxyOptions) (*otlppush.Exporter, error) {
+	var res []otlpspan.Attr
 	if opts.Version != "" {
-		res = append(res, otlp.String("service.version", opts.Version))
+		res = append(res, otlpspan.String("service.version", opts.Version))
 	}
-	return liveotlp.New(&liveotlp.Options{
+	return otlppush.New(&otlppush.Options{
 		Endpoint: opts.OTLPEndpoint, Header: opts.OTLPHeader, Resource: res, ScopeVersion: opts.Version,
 	})
 }

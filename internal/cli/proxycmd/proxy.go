@@ -1,4 +1,4 @@
-// Package proxy implements `mcpward proxy`: the stdio shim
+// Package proxycmd implements `mcpward proxy`: the stdio shim
 // (`mcpward proxy -- <cmd…>`, also `mcpward -- <cmd…>`) and the HTTP
 // reverse proxy (`mcpward proxy --target URL`), both recording every frame
 // to a session log.

@@ -1,4 +1,4 @@
-// Package record implements `mcpward record [target]`: observe a server's
+// Package recordcmd implements `mcpward record [target]`: observe a server's
 // surface and write it, canonical and atomically, as
 // <snapshotDir>/<target>.snapshot.json. Incomplete evidence writes nothing
 // and exits 2: missing evidence is never "no change".

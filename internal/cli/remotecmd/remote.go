@@ -1,4 +1,4 @@
-// Package remote implements `mcpward remote <user@host>`, which watches
+// Package remotecmd implements `mcpward remote <user@host>`, which watches
 // another machine's sessions over SSH, and the hidden `mcpward hub-path`
 // that the remote side answers it with.
 package remotecmd

@@ -1,4 +1,4 @@
-// Package report implements `mcpward report`: re-render a saved Result
+// Package reportcmd implements `mcpward report`: re-render a saved Result
 // (the --json output of check, diff or compat) in another format, with no
 // second probe. It is a pure reformat: it exits 0 when it rendered, whatever
 // exit code the Result records, because that code is data about the
@@ -17,11 +17,11 @@ import (
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/export"
-	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
+	"github.com/mcpward/mcpward/internal/report"
+	"github.com/mcpward/mcpward/internal/report/text"
 	"github.com/mcpward/mcpward/internal/result"
 )
 
@@ -42,9 +42,9 @@ type ReportOptions struct {
 // NewCmdReport builds `mcpward report`.
 func NewCmdReport(f *cmdutil.Factory, runF func(*ReportOptions) error) *cobra.Command {
 	opts := &ReportOptions{IO: f.IOStreams}
-	formats := strings.Join(export.FormatNames("report"), ", ")
+	formats := strings.Join(report.FormatNames("report"), ", ")
 	var described strings.Builder
-	for _, f := range export.FormatsOf("report") {
+	for _, f := range report.FormatsOf("report") {
 		fmt.Fprintf(&described, "  %-6s  %s\n", f.Name, f.Description)
 	}
 	cmd := &cobra.Command{
@@ -84,7 +84,7 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	write, _ := export.Lookup(opts.Format)
+	write, _ := report.Lookup(opts.Format)
 	if opts.Format == "text" {
 		// To a terminal: colour, and compat's verdict grid fitted to its
 		// width, as compat itself prints it. To a file: plain.
@@ -139,10 +139,10 @@ func readResult(opts *ReportOptions) (*result.Result, error) {
 		}
 		return r, nil
 	}
-	r, err := export.ReadResult(data)
+	r, err := report.ReadResult(data)
 	if err != nil {
 		err = fmt.Errorf("read result %s: %w", name, err)
-		if errors.Is(err, export.ErrNotResult) {
+		if errors.Is(err, report.ErrNotResult) {
 			err = fault.WithHint(err, "pass the output of 'mcpward check --json' (or diff, compat)")
 		}
 		return nil, err

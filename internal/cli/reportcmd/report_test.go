@@ -11,13 +11,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
-	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/report"
 )
 
 // seed is a saved Result shared with the export packages' tests.
-var seed = filepath.Join("..", "..", "export", "testdata", "seed.json")
+var seed = filepath.Join("..", "..", "report", "testdata", "seed.json")
 
 func TestNewCmdReportFlags(t *testing.T) {
 	tests := []struct {
@@ -71,18 +71,18 @@ func TestReportRunFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := export.ReadResult(data)
+	r, err := report.ReadResult(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range export.FormatNames("report") {
+	for _, format := range report.FormatNames("report") {
 		t.Run(format, func(t *testing.T) {
 			ios, _, stdout, stderr := iostreams.Test()
 			if err := reportRun(&ReportOptions{IO: ios, Path: seed, Format: format}); err != nil {
 				t.Fatalf("reportRun: %v", err)
 			}
 			var want bytes.Buffer
-			w, _ := export.Lookup(format)
+			w, _ := report.Lookup(format)
 			if err := w(&want, r); err != nil {
 				t.Fatal(err)
 			}

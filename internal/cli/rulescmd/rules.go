@@ -1,4 +1,4 @@
-// Package rules implements `mcpward rules`: the rule catalogue, as a table
+// Package rulescmd implements `mcpward rules`: the rule catalogue, as a table
 // or as JSON, optionally filtered by group.
 package rulescmd
 
@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/diff"
-	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/report"
 	catalogue "github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
@@ -123,7 +123,7 @@ func rulesRun(opts *RulesOptions) error {
 		for _, r := range dlist {
 			all = append(all, r)
 		}
-		return export.WriteJSON(opts.IO.Out, all)
+		return report.WriteJSON(opts.IO.Out, all)
 	}
 	if len(dlist) == 1 && opts.ID != "" {
 		r := dlist[0]

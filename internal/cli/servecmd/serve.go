@@ -1,4 +1,4 @@
-// Package serve implements `mcpward serve`: the local web app over the
+// Package servecmd implements `mcpward serve`: the local web app over the
 // state directory's sessions (live from the hub), the repository's
 // snapshots, saved results and the board; with --public, the live check
 // of a public server URL.

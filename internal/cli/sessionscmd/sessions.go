@@ -1,4 +1,4 @@
-// Package sessions is the `mcpward sessions` command group: offline work on
+// Package sessionscmd is the `mcpward sessions` command group: offline work on
 // recorded session logs. Each verb is its own package; this one only
 // registers them.
 package sessionscmd

@@ -1,4 +1,4 @@
-// Package trust implements `mcpward trust`: record a settings file found
+// Package trustcmd implements `mcpward trust`: record a settings file found
 // in a working directory (.mcpward.toml, .mcpsnoop.toml) as the user's, so
 // that the proxy applies it whole, trace-file, hub-socket and otlp
 // included. Trust is kept in the user's config directory, keyed by path

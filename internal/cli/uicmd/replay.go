@@ -7,10 +7,10 @@ import (
 	"os"
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
-	"github.com/mcpward/mcpward/internal/export/sessionexport"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/replay"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/sessionexport"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 	"github.com/mcpward/mcpward/internal/tui/common"
 )

@@ -1,4 +1,4 @@
-// Package ui implements `mcpward ui`: the live terminal view of every
+// Package uicmd implements `mcpward ui`: the live terminal view of every
 // recorded session, fed by the hub (live proxies over the state
 // directory's socket, and the session logs).
 package uicmd

@@ -1,4 +1,4 @@
-// Package version implements `mcpward version`.
+// Package versioncmd implements `mcpward version`.
 package versioncmd
 
 import (

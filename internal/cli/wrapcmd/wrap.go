@@ -1,4 +1,4 @@
-// Package wrap implements `mcpward wrap` and `mcpward unwrap`: put one
+// Package wrapcmd implements `mcpward wrap` and `mcpward unwrap`: put one
 // server of an MCP client's config behind the mcpward stdio shim, and take
 // it out again.
 package wrapcmd

@@ -24,11 +24,11 @@ import (
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/diff"
-	"github.com/mcpward/mcpward/internal/export"
-	"github.com/mcpward/mcpward/internal/export/render"
-	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/migrate/foreign"
+	"github.com/mcpward/mcpward/internal/report"
+	"github.com/mcpward/mcpward/internal/report/render"
+	"github.com/mcpward/mcpward/internal/report/text"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/snapshot"
@@ -177,7 +177,7 @@ func migrateHint(err error) error {
 
 // ReadResult renders a saved Result document (`mcpward report`).
 func ReadResult(in Input) (*Report, error) {
-	r, err := export.ReadResult(in.Data)
+	r, err := report.ReadResult(in.Data)
 	if err != nil {
 		return nil, newError(fmt.Errorf("read result %s: %w", in.Name, err), "")
 	}
@@ -191,7 +191,7 @@ func NewReport(r *result.Result) (*Report, error) {
 	if err := text.Write(&txt, r); err != nil {
 		return nil, err
 	}
-	if err := export.JSON(&doc, r); err != nil {
+	if err := report.JSON(&doc, r); err != nil {
 		return nil, err
 	}
 	rep := &Report{

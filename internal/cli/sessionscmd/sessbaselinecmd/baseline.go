@@ -1,4 +1,4 @@
-// Package baseline implements `mcpward sessions baseline`: record, accept
+// Package sessbaselinecmd implements `mcpward sessions baseline`: record, accept
 // or reset the trusted tool definitions of a server from a session log.
 package sessbaselinecmd
 

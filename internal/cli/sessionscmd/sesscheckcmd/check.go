@@ -1,4 +1,4 @@
-// Package check implements `mcpward sessions check`: run the traffic rules
+// Package sesscheckcmd implements `mcpward sessions check`: run the traffic rules
 // over recorded session logs, compare tool definitions with their
 // baselines, and gate on signals, rule ids and levels.
 package sesscheckcmd
@@ -20,12 +20,12 @@ import (
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessionscmd/sessionargs"
-	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/migrate/mcpsnoopfiles"
 	"github.com/mcpward/mcpward/internal/plural"
+	"github.com/mcpward/mcpward/internal/report"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/session"
@@ -387,7 +387,7 @@ func toRaw(b [][]byte) []json.RawMessage {
 }
 
 func render(opts *CheckOptions, res *result.Result, reports []sessionReport) error {
-	write, _ := export.Lookup(opts.Format)
+	write, _ := report.Lookup(opts.Format)
 	var buf bytes.Buffer
 	if err := write(&buf, res); err != nil {
 		return fmt.Errorf("render %s: %w", opts.Format, err)

@@ -1,4 +1,4 @@
-// Package sessdiff implements `mcpward sessions diff A B`: compare two
+// Package sessdiffcmd implements `mcpward sessions diff A B`: compare two
 // recorded sessions (tools, call outcomes, durations).
 package sessdiffcmd
 
@@ -15,9 +15,9 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessionscmd/sessionargs"
 	"github.com/mcpward/mcpward/internal/diff"
-	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/report/render"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/sessiondiff"

@@ -1,7 +1,7 @@
-// Package export implements `mcpward sessions export`: one session log
+// Package sessexportcmd implements `mcpward sessions export`: one session log
 // (or one session of it) as JSON, a self-contained HTML report, a text
 // transcript, HAR 1.2 or OTLP JSON, written atomically. The documents are
-// internal/export/sessionexport's; this command parses the flags, resolves
+// internal/sessionexport's; this command parses the flags, resolves
 // the log and owns the output file.
 package sessexportcmd
 
@@ -21,12 +21,12 @@ import (
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessionscmd/sessionargs"
-	"github.com/mcpward/mcpward/internal/export/sessionexport"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
-	liveotlp "github.com/mcpward/mcpward/internal/otlp"
+	"github.com/mcpward/mcpward/internal/otlppush"
 	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/redact"
+	"github.com/mcpward/mcpward/internal/sessionexport"
 	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
@@ -157,7 +157,7 @@ func pushRun(ctx context.Context, opts *ExportOptions, path string, red *redact.
 			return err
 		}
 	}
-	n, err := liveotlp.PushTraces(ctx, &liveotlp.Options{Endpoint: opts.Endpoint}, buf.Bytes())
+	n, err := otlppush.PushTraces(ctx, &otlppush.Options{Endpoint: opts.Endpoint}, buf.Bytes())
 	if err != nil {
 		return fault.Incomplete(fmt.Errorf("export: %w", err))
 	}

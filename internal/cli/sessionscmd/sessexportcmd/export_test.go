@@ -288,7 +288,7 @@ func TestHAROutputValidates(t *testing.T) {
 	}
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
-	files, _ := filepath.Glob("../../../export/har/testdata/har-schema/*.json")
+	files, _ := filepath.Glob("../../../sessionexport/har/testdata/har-schema/*.json")
 	if len(files) == 0 {
 		t.Fatal("no HAR schema")
 	}

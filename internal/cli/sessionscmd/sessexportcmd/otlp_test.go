@@ -53,7 +53,7 @@ func TestOTLPDecodesWithOfficialProtos(t *testing.T) {
 		t.Fatal("no span for S3's call")
 	}
 	// OTLP JSON ids are hex; protojson reads them as base64 (see
-	// internal/export/otlp), so encode back to compare.
+	// internal/otlpspan), so encode back to compare.
 	if got := hexOf(traced.TraceId); got != "0af7651916cd43dd8448eb211c80319c" {
 		t.Errorf("trace id %s, want the traceparent's", got)
 	}

@@ -1,4 +1,4 @@
-// Package list implements `mcpward sessions list`.
+// Package sesslistcmd implements `mcpward sessions list`.
 package sesslistcmd
 
 import (
@@ -13,8 +13,8 @@ import (
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessionscmd/sessionargs"
-	"github.com/mcpward/mcpward/internal/export"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/report"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 )
 
@@ -101,7 +101,7 @@ func listRun(opts *ListOptions) error {
 		return b.Session.Start.Compare(a.Session.Start)
 	})
 	if opts.Format == "json" {
-		return export.WriteJSON(opts.IO.Out, entries)
+		return report.WriteJSON(opts.IO.Out, entries)
 	}
 	if len(entries) == 0 {
 		fmt.Fprintln(opts.IO.ErrOut, "no recorded sessions")

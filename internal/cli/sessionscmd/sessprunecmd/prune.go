@@ -1,4 +1,4 @@
-// Package prune implements `mcpward sessions prune --older-than AGE`.
+// Package sessprunecmd implements `mcpward sessions prune --older-than AGE`.
 package sessprunecmd
 
 import (

@@ -1,4 +1,4 @@
-// Package replay implements `mcpward sessions replay`: re-send one
+// Package sessreplaycmd implements `mcpward sessions replay`: re-send one
 // recorded request to its server and diff the answer with the recording.
 package sessreplaycmd
 
@@ -15,10 +15,10 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/sessionscmd/sessionargs"
-	"github.com/mcpward/mcpward/internal/export/render"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/replay"
+	"github.com/mcpward/mcpward/internal/report/render"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/sessionlog"
 )
