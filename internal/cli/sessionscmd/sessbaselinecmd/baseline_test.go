@@ -10,6 +10,7 @@ import (
 	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/iostreams"
+	"github.com/mcpward/mcpward/internal/migrate/mcpsnoopfiles"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/session"
 )
@@ -40,7 +41,7 @@ func run(t *testing.T, home string, args ...string) error {
 func TestMcpsnoopBaseline(t *testing.T) {
 	home := t.TempDir()
 	dir := session.Layout{Root: home}.Baselines()
-	b, _, err := baseline.FromMcpsnoop([]byte(`{"version":2,"server":"weather","tools":[{"name":"get","description":"Get.","input_schema":{"type":"object"}}]}`))
+	b, _, err := mcpsnoopfiles.Baseline([]byte(`{"version":2,"server":"weather","tools":[{"name":"get","description":"Get.","input_schema":{"type":"object"}}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
