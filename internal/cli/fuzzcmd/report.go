@@ -9,9 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcpward/mcpward/internal/export"
-	"github.com/mcpward/mcpward/internal/export/text"
 	"github.com/mcpward/mcpward/internal/fuzzrun"
+	"github.com/mcpward/mcpward/internal/report"
+	"github.com/mcpward/mcpward/internal/report/text"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/target"
@@ -171,7 +171,7 @@ func jsonOK(b []byte) bool {
 // each finding's frames.
 func render(opts *Options, res *result.Result, rep *fuzzrun.Report) error {
 	if opts.Format != "text" {
-		w, _ := export.Lookup(opts.Format)
+		w, _ := report.Lookup(opts.Format)
 		return w(opts.IO.Out, res)
 	}
 	if err := text.WriteOptions(opts.IO.Out, res, &text.Options{TTY: opts.IO.IsStdoutTTY(), Width: opts.IO.TerminalWidth(), Verbose: opts.Verbose}); err != nil {
