@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sort"
 	"strings"
@@ -96,8 +97,9 @@ type Report struct {
 	Plan  *Plan
 	Found []Found
 	// Ran is the number of cases run; NotRun those left when --duration
-	// ran out.
+	// ran out or the run stopped, and Stopped says why.
 	Ran, NotRun int
+	Stopped     string
 	// Problems are cases that could not be run (the server did not start
 	// afresh), one line each.
 	Problems []string
@@ -250,7 +252,13 @@ func Run(ctx context.Context, o *Options, p *Plan) (*Report, error) {
 			return rep, err
 		}
 		if !deadline.IsZero() && time.Now().After(deadline) {
-			rep.NotRun = len(p.Cases) - i
+			rep.NotRun, rep.Stopped = len(p.Cases)-i, "--duration ran out before they started"
+			break
+		}
+		if o.Spec.URL != "" && kept[fuzz.RuleCrash] > 0 {
+			// A server behind a URL is not restarted per case: once it
+			// crashed, the cases after it would only measure its absence.
+			rep.NotRun, rep.Stopped = len(p.Cases)-i, "the server behind --url crashed and is not restarted"
 			break
 		}
 		if o.Progress != nil {
@@ -276,6 +284,11 @@ func Run(ctx context.Context, o *Options, p *Plan) (*Report, error) {
 				continue
 			}
 			if needsRetry(f.Rule) && !reproduces(ctx, o, p, c, f.Rule, p.RetryTimeout) {
+				continue
+			}
+			if f.Rule == fuzz.RuleCrash && o.Spec.URL != "" {
+				kept[f.Rule]++
+				rep.Found = append(rep.Found, Found{Finding: f, Case: c, Original: c})
 				continue
 			}
 			kept[f.Rule]++
@@ -430,6 +443,9 @@ func RunCase(ctx context.Context, o *Options, p *Plan, c fuzz.Case, timeout time
 		_, err := sess.Client.Request(ctx, p.Live, nil, &client.RequestOptions{ID: &id, Timeout: timeout})
 		var he *client.HTTPError
 		switch {
+		case errors.As(err, &he) && gone(he.Info.Status):
+			// What a gateway answers for a server that is gone.
+			obs.Live, obs.LiveDetail = fuzz.LiveEnded, fmt.Sprintf("HTTP %d to %s", he.Info.Status, p.Live)
 		case err == nil || errors.As(err, &he):
 			obs.Live = fuzz.LiveAnswered
 		case ctx.Err() != nil:
@@ -455,6 +471,12 @@ func RunCase(ctx context.Context, o *Options, p *Plan, c fuzz.Case, timeout time
 		}
 	}
 	return obs, nil
+}
+
+// gone reports whether an HTTP status without a JSON-RPC answer says the
+// server behind the endpoint is gone (502, 503, 504).
+func gone(status int) bool {
+	return status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
 }
 
 // httpBody is an HTTP answer's JSON: the body, or the data of its SSE

@@ -96,7 +96,7 @@ func buildResult(opts *Options, s *target.Spec, p *fuzzrun.Plan, rep *fuzzrun.Re
 		res.Evidence.Status = "partial"
 	}
 	if rep.NotRun > 0 {
-		res.NotEvaluated = append(res.NotEvaluated, result.NotEvaluated{What: fmt.Sprintf("%d cases", rep.NotRun), Why: "--duration ran out before they started"})
+		res.NotEvaluated = append(res.NotEvaluated, result.NotEvaluated{What: fmt.Sprintf("%d cases", rep.NotRun), Why: rep.Stopped})
 	}
 	for _, t := range p.Tools {
 		res.Fuzz.Tools = append(res.Fuzz.Tools, result.FuzzTool{Name: t.Name, Called: t.Call, Allowed: t.Allowed, Why: t.Why})
