@@ -20,6 +20,7 @@ const sg, mw = "snapgauge", "mcpward"
 var catalogue = []RuleInfo{
 	// breaking (snapgauge)
 	{"tool.removed", Breaking, "a tool in old is missing in new", "a client holding the old contract calls it and fails", sg},
+	{"tool.renamed", Breaking, "a tool in old is missing in new, and a tool new in new has its input schema and description (or one of the two, the pairing unique): the same tool under a new name; its other changes are reported too", "a client calling the old name fails; pinning by name alone misses a rug pull behind a rename", mw},
 	{"tool.input.required.added", Breaking, "a name was added to required (also a new required property)", "an old client does not send it", sg},
 	{"tool.input.type.narrowed", Breaking, "an input type no longer covers the old one, or an enum was introduced", "values an old client sends may now be rejected", sg},
 	{"tool.input.enum.removed", Breaking, "an input enum lost a value (one finding per value)", "an old client may send the removed value", sg},

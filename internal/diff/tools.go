@@ -19,13 +19,32 @@ var handledToolFields = map[string]bool{
 
 func (d *differ) tools(o, n *snapshot.Surface) {
 	ot, nt := toolsOf(o, d.dec), toolsOf(n, d.dec)
-	for _, t := range ot.list {
+	var removed, added []*toolRef
+	for i, t := range ot.list {
 		if nt.find(t.name) == nil && !d.unpaged("tools", d.un, toolsPages(o.ToolsList)) {
-			d.add("tool.removed", "tools."+t.name, fmt.Sprintf("tool %q was removed — a client holding the old contract will fail", t.name), nil, nil)
+			removed = append(removed, &ot.list[i])
 		}
 	}
-	for _, t := range nt.list {
+	for i, t := range nt.list {
 		if ot.find(t.name) == nil && !d.unpaged("tools", d.uo, toolsPages(n.ToolsList)) {
+			added = append(added, &nt.list[i])
+		}
+	}
+	renamed := renames(removed, added)
+	for _, t := range removed {
+		if b, ok := renamed[t]; ok {
+			d.add("tool.renamed", "tools."+t.name, fmt.Sprintf("tool %q was renamed to %q (%s) — a client calling the old name will fail", t.name, b.name, renameBasis(t, b)), t.name, b.name)
+			d.tool(b.name, t.object(), b.object())
+			continue
+		}
+		d.add("tool.removed", "tools."+t.name, fmt.Sprintf("tool %q was removed — a client holding the old contract will fail", t.name), nil, nil)
+	}
+	paired := map[*toolRef]bool{}
+	for _, b := range renamed {
+		paired[b] = true
+	}
+	for _, t := range added {
+		if !paired[t] {
 			d.add("tool.added", "tools."+t.name, fmt.Sprintf("tool %q was added — the action surface grew", t.name), nil, nil)
 		}
 	}
@@ -535,5 +554,93 @@ func (d *differ) headerValidity(p string, o, n any) {
 		case !was && nv[path]:
 			d.add("xhdr.validated", subj, "x-mcp-header binding became valid", false, true)
 		}
+	}
+}
+
+// renames pairs removed tools with added ones that are the same tool
+// under a new name: the same input schema and the same description (a
+// rename), or one of the two the same and the pairing unique both ways
+// (a rename plus an edit, still a changed tool). Exact pairs are taken
+// first; a tool is paired at most once.
+func renames(removed, added []*toolRef) map[*toolRef]*toolRef {
+	out := map[*toolRef]*toolRef{}
+	if len(removed) == 0 || len(added) == 0 {
+		return out
+	}
+	taken := map[*toolRef]bool{}
+	for _, a := range removed {
+		for _, b := range added {
+			if !taken[b] && sameSchema(a, b) && sameDescription(a, b) {
+				out[a], taken[b] = b, true
+				break
+			}
+		}
+	}
+	// One of the two the same: only when a has one such candidate and
+	// that candidate has no other.
+	partial := func(a, b *toolRef) bool {
+		if sameDescription(a, b) {
+			return !sameSchema(a, b)
+		}
+		// The same schema alone says little when it has no properties or
+		// a side has no description: such tools stay removed and added.
+		return sameSchema(a, b) && hasProperties(a) && describe(a) != "" && describe(b) != ""
+	}
+	for _, a := range removed {
+		if _, ok := out[a]; ok {
+			continue
+		}
+		var cand []*toolRef
+		for _, b := range added {
+			if !taken[b] && partial(a, b) {
+				cand = append(cand, b)
+			}
+		}
+		if len(cand) != 1 {
+			continue
+		}
+		b, unique := cand[0], true
+		for _, o := range removed {
+			if _, ok := out[o]; o != a && !ok && partial(o, b) {
+				unique = false
+			}
+		}
+		if unique {
+			out[a], taken[b] = b, true
+		}
+	}
+	return out
+}
+
+func sameSchema(a, b *toolRef) bool {
+	return jeq(a.object()["inputSchema"], b.object()["inputSchema"])
+}
+
+// sameDescription: the same non-empty description, whitespace aside.
+func sameDescription(a, b *toolRef) bool {
+	da := describe(a)
+	return da != "" && da == describe(b)
+}
+
+// describe is a tool's description with its whitespace collapsed.
+func describe(t *toolRef) string {
+	d, _ := t.object()["description"].(string)
+	return strings.Join(strings.Fields(d), " ")
+}
+
+func hasProperties(t *toolRef) bool {
+	s, _ := t.object()["inputSchema"].(map[string]any)
+	p, _ := s["properties"].(map[string]any)
+	return len(p) > 0
+}
+
+func renameBasis(a, b *toolRef) string {
+	switch {
+	case sameSchema(a, b) && sameDescription(a, b):
+		return "same input schema and description"
+	case sameSchema(a, b):
+		return "same input schema, description edited"
+	default:
+		return "same description, input schema edited"
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/contract"
+	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
@@ -44,8 +45,11 @@ type ScanOptions struct {
 	// Client is a client name or "all".
 	Client    string
 	Snapshots string
-	FailOn    string
-	Format    string
+	// Baseline is a stored snapshot to diff the scanned surface against
+	// (a rug pull), with the diff's rules.
+	Baseline string
+	FailOn   string
+	Format   string
 }
 
 // NewCmdScan builds `mcpward scan`.
@@ -77,6 +81,7 @@ unreadable input. docs/scan.md says what the scanner cannot see.`,
   mcpward scan --client cursor --snapshots .mcpward
   mcpward scan .mcpward/weather.snapshot.json --format sarif > scan.sarif
   mcpward scan --fixture clean@v1
+  mcpward scan --fixture poisoned@v1 --baseline .mcpward/notes.snapshot.json
   mcpward scan --client claude-desktop --fail-on info   # toxic flows gate too`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -92,6 +97,9 @@ unreadable input. docs/scan.md says what the scanner cannot see.`,
 			}
 			if opts.Client != "" && opts.Client != "all" && !slices.Contains(wrap.Clients, opts.Client) {
 				return cmdutil.FlagErrorf("unknown --client %q (use all, %s)", opts.Client, strings.Join(wrap.Clients, ", "))
+			}
+			if opts.Baseline != "" && opts.Client != "" {
+				return cmdutil.FlagErrorf("--baseline goes with one target or snapshot, not --client")
 			}
 			if opts.Snapshots != "" && opts.Client == "" {
 				return cmdutil.FlagErrorf("--snapshots goes with --client")
@@ -117,6 +125,7 @@ unreadable input. docs/scan.md says what the scanner cannot see.`,
 	fl.StringVar(&opts.ConfigPath, "config", "", "config `file` (default mcpward.json)")
 	fl.StringVar(&opts.Client, "client", "", "scan every server of this MCP client's config: "+strings.Join(wrap.Clients, ", ")+" or all")
 	fl.StringVar(&opts.Snapshots, "snapshots", "", "with --client, read each server from `dir`/<server>.snapshot.json instead of starting it")
+	fl.StringVar(&opts.Baseline, "baseline", "", "also diff against this stored `snapshot` (a rug pull, recognised across a rename): the diff's findings, as check and diff report them")
 	fl.StringVar(&opts.FailOn, "fail-on", "risky", "gate: risky, info (toxic flows too), or a rule id (risky findings and that rule)")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "check")
 	_ = cmd.RegisterFlagCompletionFunc("client", cobra.FixedCompletions(append([]string{"all"}, wrap.Clients...), cobra.ShellCompDirectiveNoFileComp))
@@ -149,6 +158,7 @@ type scanned struct {
 func scanRun(ctx context.Context, opts *ScanOptions) error {
 	var sets []scanned
 	var targetRef *result.Target
+	var cur *snapshot.Snapshot
 	switch {
 	case opts.Client != "":
 		s, err := clientSets(ctx, opts)
@@ -161,6 +171,7 @@ func scanRun(ctx context.Context, opts *ScanOptions) error {
 		if err != nil {
 			return err
 		}
+		cur = snap
 		name := strings.TrimSuffix(filepath.Base(opts.Name), ".snapshot.json")
 		sets = []scanned{{file: opts.Name, servers: []scan.Server{{Name: name, Tools: snap.Surface.Tools}}, problems: snapshotProblems(name, snap)}}
 	default:
@@ -173,11 +184,22 @@ func scanRun(ctx context.Context, opts *ScanOptions) error {
 			return err
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "scanning %s: listing its tools (no tool is called)\n", rt.Name)
-		tools, problems := observe(ctx, opts, rt.Target)
+		snap, problems := observe(ctx, opts, rt.Target)
+		var tools []snapshot.Object
+		if snap != nil {
+			cur, tools = snap, snap.Surface.Tools
+		}
 		targetRef = &result.Target{Name: rt.Name}
 		sets = []scanned{{servers: []scan.Server{{Name: rt.Name, Tools: tools}}, problems: problems}}
 	}
 	r := buildResult(opts, sets, targetRef)
+	if opts.Baseline != "" {
+		old, err := readSnapshot(ctx, opts.Baseline)
+		if err != nil {
+			return err
+		}
+		addDrift(r, opts, old, cur)
+	}
 	if err := contract.Render(opts.IO, opts.Format, r); err != nil {
 		return err
 	}
@@ -197,16 +219,32 @@ func snapshotProblems(name string, snap *snapshot.Snapshot) []string {
 }
 
 // observe starts one target and lists its surface.
-func observe(ctx context.Context, opts *ScanOptions, t *contract.Target) ([]snapshot.Object, []string) {
+func observe(ctx context.Context, opts *ScanOptions, t *contract.Target) (*snapshot.Snapshot, []string) {
 	obs, err := contract.Observe(ctx, t, &contract.ObserveOptions{Version: opts.Version, Env: opts.Env, Now: time.Now})
 	if err != nil {
 		return nil, []string{err.Error()}
 	}
-	var tools []snapshot.Object
-	if obs.Snapshot != nil {
-		tools = obs.Snapshot.Surface.Tools
+	return obs.Snapshot, obs.Problems
+}
+
+// addDrift adds the diff of the baseline against the scanned surface to
+// r: the findings diff and check give for the same pair (diff.Diff, so a
+// rename is tool.renamed), breaking and risky ones counting against the
+// gate as scan's risky findings do.
+func addDrift(r *result.Result, opts *ScanOptions, old, cur *snapshot.Snapshot) {
+	if cur == nil {
+		return // nothing was read: the evidence problems say so
 	}
-	return tools, obs.Problems
+	fs := diff.Diff(old, cur)
+	for _, f := range fs {
+		rf := result.Finding{Finding: f, Location: &result.Location{File: opts.Baseline, JSONPath: f.Subject}}
+		if f.Tier >= diff.Risky || opts.FailOn == "info" || opts.FailOn == f.RuleID {
+			r.Gate.Failed = true
+		}
+		r.Findings = append(r.Findings, rf)
+	}
+	r.Summary.Summary = diff.Summarize(fs)
+	r.ExitCode = result.Decide(result.Outcome{Incomplete: !r.Evidence.Complete, Drift: r.Gate.Failed})
 }
 
 // clientSets reads the client configs, prints the servers it will start,
@@ -285,7 +323,11 @@ func launchTools(ctx context.Context, opts *ScanOptions, client string, l wrap.L
 	if err != nil {
 		return nil, []string{err.Error()}
 	}
-	return observe(ctx, opts, t)
+	snap, problems := observe(ctx, opts, t)
+	if snap == nil {
+		return nil, problems
+	}
+	return snap.Surface.Tools, problems
 }
 
 // buildResult turns the findings into the usual Result.
