@@ -125,8 +125,12 @@ func Config(servers []Server) []Finding {
 	}
 	var out []Finding
 	for _, s := range servers {
+		own := make(map[string]bool, len(s.Tools))
 		for _, t := range s.Tools {
-			out = append(out, scanTool(s.Name, t, servers, names, skel)...)
+			own[snapshot.Str(t, "name")] = true
+		}
+		for _, t := range s.Tools {
+			out = append(out, scanTool(s.Name, t, own, names, skel)...)
 		}
 	}
 	out = append(out, duplicates(names)...)
@@ -253,7 +257,8 @@ func itoa(i int) string {
 }
 
 // scanTool applies every per-definition rule to one tool.
-func scanTool(server string, t snapshot.Object, servers []Server, names map[string][]string, skel map[string][]string) []Finding {
+// own holds the names of the server's own tools.
+func scanTool(server string, t snapshot.Object, own map[string]bool, names map[string][]string, skel map[string][]string) []Finding {
 	name := snapshot.Str(t, "name")
 	var out []Finding
 	add := func(rule, field, msg, ev string) {
@@ -263,14 +268,6 @@ func scanTool(server string, t snapshot.Object, servers []Server, names map[stri
 		add(RuleInvisible, "name", "the name holds invisible characters", ev)
 	}
 	out = append(out, homoglyph(server, name, skel)...)
-	own := map[string]bool{}
-	for _, s := range servers {
-		if s.Name == server {
-			for _, o := range s.Tools {
-				own[snapshot.Str(o, "name")] = true
-			}
-		}
-	}
 	var mentions []string
 	var mentionField string
 	for _, fd := range instructions(nameWords(name), inDefinition) {

@@ -200,18 +200,21 @@ func instructions(s string, mode textMode) []textFinding {
 	}
 	var out []textFinding
 	hasMarker := false
-	low := normalize(s)
-	if !markerAnchored(low) {
+	if !markerAnchored(normalize(s)) {
 		// no marker can match
 	} else if m := marker.FindString(s); m != "" {
 		hasMarker = true
 		out = append(out, textFinding{RuleMarker, "the text carries a prompt-injection marker " + quote(m), snippetAround(s, m)})
 	}
 	var instr, secr, sens []string
-	for i, sent := range sentences(low) {
+	low, at := normalizeMap(s)
+	for i, sp := range sentenceSpans(low) {
+		sent := low[sp[0]:sp[1]]
 		if sent == "" {
 			continue
 		}
+		// The evidence is the sentence as written (its case, its quotes).
+		orig := strings.Join(strings.Fields(s[at[sp[0]]:at[sp[1]]]), " ")
 		bits := sentenceBits(sent)
 		lead := i > 0 && fLead.match(sent, bits)
 		addr := fAddr.match(sent, bits) && !reSelfRestrict.MatchString(sent)
@@ -236,21 +239,21 @@ func instructions(s string, mode textMode) []textFinding {
 			modal && (scope || harm),
 			scope && (harm || weak),
 			lead && (harm || scope || (mode != inResult && reReachOut.MatchString(sent) && reSendVerb.MatchString(sent))):
-			instr = append(instr, sent)
+			instr = append(instr, orig)
 			if m := reEmphasis.FindString(sent); m != "" && !hasMarker {
-				out = append(out, textFinding{RuleMarker, "an attention marker " + quote(strings.TrimSpace(m)) + " heads an instruction to the model", clip(sent)})
+				out = append(out, textFinding{RuleMarker, "an attention marker " + quote(strings.TrimSpace(m)) + " heads an instruction to the model", clip(orig)})
 				hasMarker = true
 			}
 		}
 		if fSecrecy.match(sent, bits) {
-			secr = append(secr, sent)
+			secr = append(secr, orig)
 		}
 		if strong || fSensWeak.bit&bits != 0 {
 			req := fRequest.match(sent, bits)
 			dest := reDest.MatchString(sent)
 			if (strong && (req || dest) && !describesOnly(sent)) ||
 				(req && (dest || param) && fSensWeak.match(sent, bits) && reReqScope.MatchString(sent)) {
-				sens = append(sens, sent)
+				sens = append(sens, orig)
 			}
 		}
 	}
@@ -283,6 +286,10 @@ func imperativeAfterAddress(sent string) bool {
 }
 
 func hasStrongSensitive(sent string) bool {
+	if !strings.Contains(sent, ".env") {
+		// Only a .env match can be excused: no need to find them all.
+		return reSensStrong.MatchString(sent)
+	}
 	for _, loc := range reSensStrong.FindAllStringIndex(sent, -1) {
 		m := sent[loc[0]:loc[1]]
 		if strings.Contains(m, ".env") && envExample.MatchString(sent[loc[0]:]) {
@@ -305,13 +312,21 @@ func describesOnly(sent string) bool {
 	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
 }
 
-// sentences splits a lowercased text at sentence ends, semicolons, line
-// breaks and HTML comment delimiters.
-func sentences(s string) []string {
-	var out []string
+// sentenceSpans returns the byte spans of the sentences of a lowercased
+// text, split at sentence ends, semicolons, line breaks and HTML comment
+// delimiters, spaces trimmed.
+func sentenceSpans(s string) [][2]int {
+	var out [][2]int
 	start := 0
 	cut := func(i, skip int) {
-		out = append(out, strings.TrimSpace(s[start:i]))
+		a, b := start, i
+		for a < b && isSpaceByte(s[a]) {
+			a++
+		}
+		for b > a && isSpaceByte(s[b-1]) {
+			b--
+		}
+		out = append(out, [2]int{a, b})
 		start = i + skip
 	}
 	for i := 0; i < len(s); i++ {
@@ -329,18 +344,36 @@ func sentences(s string) []string {
 		}
 	}
 	if start < len(s) {
-		out = append(out, strings.TrimSpace(s[start:]))
+		cut(len(s), 0)
 	}
 	return out
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 // normalize lowercases a text, straightens quotes and collapses runs of
 // spaces and tabs (line breaks are kept: they end sentences).
 func normalize(s string) string {
+	low, _ := normalizeText(s, false)
+	return low
+}
+
+// normalizeMap is normalize that also returns, for each byte of the
+// result and one past its end, the offset in s it came from, so that a
+// span of the lowercased text gives back the text as written.
+func normalizeMap(s string) (string, []int) { return normalizeText(s, true) }
+
+func normalizeText(s string, mapped bool) (string, []int) {
 	var b strings.Builder
 	b.Grow(len(s))
+	var at []int
+	if mapped {
+		at = make([]int, 0, len(s)+1)
+	}
 	space := false
-	for _, r := range s {
+	for i, r := range s {
 		switch r {
 		case '\u2018', '\u2019', '\u02bc':
 			r = '\''
@@ -352,14 +385,25 @@ func normalize(s string) string {
 		if r == ' ' || r == '\t' || r == '\u00a0' {
 			if !space {
 				b.WriteByte(' ')
+				if mapped {
+					at = append(at, i)
+				}
 			}
 			space = true
 			continue
 		}
 		space = false
+		n := b.Len()
 		b.WriteRune(unicode.ToLower(r))
+		for mapped && n < b.Len() {
+			at = append(at, i)
+			n++
+		}
 	}
-	return b.String()
+	if mapped {
+		at = append(at, len(s))
+	}
+	return b.String(), at
 }
 
 // clip shortens evidence to 200 runes.
