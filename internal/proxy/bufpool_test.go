@@ -273,3 +273,26 @@ func TestPoolKeepsReadBuffersOverSpareFrames(t *testing.T) {
 		t.Errorf("%d read buffers allocated, want 1", p.newReads.Load())
 	}
 }
+
+// embeddedLog is a Recorder that embeds a Log, as the CLI's
+// recording.Recording does.
+type embeddedLog struct{ *Log }
+
+// TestRelayLendsToEmbeddedLog: a relay recording into a type that embeds
+// a Log reads into the Log's pool and lends it its buffers. Before, only
+// a *Log itself got them, so `mcpward proxy` (whose recorder is a
+// recording.Recording) allocated every read buffer anew.
+func TestRelayLendsToEmbeddedLog(t *testing.T) {
+	lg := NewLog(discard{}, nil)
+	data := bytes.Repeat([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`+"\n"), 20000)
+	res := Relay(discard{}, &pipeReader{data: data}, &RelayOptions{Recorder: embeddedLog{lg}})
+	if err := lg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if res.Frames != 20000 {
+		t.Errorf("%d frames, want 20000", res.Frames)
+	}
+	if n := lg.pool.newReads.Load(); n == 0 {
+		t.Error("the relay did not read into the Log's pool")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -195,30 +196,55 @@ func TestRelayOrderAnswerInsideWrite(t *testing.T) {
 // a Log (the shim's recording path, leases included), with peers that
 // answer as soon as they read a request: a race between the two relays
 // (run it with -race -count=20) must never put a response first.
+//
+// It runs on both paths: over io.Pipe (the copy path) and over OS pipes
+// with Splice set (the splice path, which numbers the chunk it teed before
+// splicing it on), and on each checks the path taken.
 func TestRelayOrderBurst(t *testing.T) {
+	for _, p := range orderPipes {
+		t.Run(p.name, func(t *testing.T) { testRelayOrderBurst(t, p.pipe, p.path) })
+	}
+}
+
+// orderPipes are the connections of the order tests, one per relay path.
+var orderPipes = []struct {
+	name string
+	pipe func(t *testing.T) (io.ReadCloser, io.WriteCloser)
+	path string
+}{
+	{"copy", func(*testing.T) (io.ReadCloser, io.WriteCloser) { return io.Pipe() }, PathCopy},
+	{"splice", osPipe, PathSplice},
+}
+
+func testRelayOrderBurst(t *testing.T, pipe func(t *testing.T) (io.ReadCloser, io.WriteCloser), path string) {
 	const calls = 1000
 	var file bytes.Buffer
 	log := NewLog(&file, nil)
-	c2sR, c2sW := io.Pipe()
-	srvInR, srvInW := io.Pipe() // the c2s relay writes the server's stdin
-	s2cR, s2cW := io.Pipe()
-	cliInR, cliInW := io.Pipe() // the s2c relay writes the client's stdin
+	c2sR, c2sW := pipe(t)
+	srvInR, srvInW := pipe(t) // the c2s relay writes the server's stdin
+	s2cR, s2cW := pipe(t)
+	cliInR, cliInW := pipe(t) // the s2c relay writes the client's stdin
 	var relays sync.WaitGroup
 	relays.Add(2)
+	paths := make(chan string, 2)
 	go func() {
 		defer relays.Done()
-		Relay(srvInW, c2sR, &RelayOptions{Dir: session.ClientToServer, Transport: session.Stdio, Recorder: log})
+		res := Relay(srvInW, c2sR, &RelayOptions{Dir: session.ClientToServer, Transport: session.Stdio, Recorder: log, Splice: true})
 		srvInW.Close()
+		c2sR.Close()
+		paths <- res.Path
 	}()
 	go func() {
 		defer relays.Done()
-		Relay(cliInW, s2cR, &RelayOptions{Dir: session.ServerToClient, Transport: session.Stdio, Recorder: log})
+		res := Relay(cliInW, s2cR, &RelayOptions{Dir: session.ServerToClient, Transport: session.Stdio, Recorder: log, Splice: true})
 		cliInW.Close()
+		s2cR.Close()
+		paths <- res.Path
 	}()
 	// Each peer writes its calls and its answers through one writer
 	// goroutine (a channel of lines), reads the other's lines, answers the
 	// requests at once and counts the answers to its own calls.
-	peer := func(prefix string, in io.Reader, out *io.PipeWriter, done chan<- int) {
+	peer := func(prefix string, in io.ReadCloser, out io.WriteCloser, done chan<- int) {
 		// Room for every line this peer sends (its calls and its
 		// answers): a reader that waited for the writer would close a
 		// loop of full pipes through both relays.
@@ -264,6 +290,8 @@ func TestRelayOrderBurst(t *testing.T) {
 		close(lines)
 		writers.Wait()
 		out.Close()
+		io.Copy(io.Discard, in)
+		in.Close()
 		done <- answers
 	}
 	done := make(chan int, 2)
@@ -275,6 +303,11 @@ func TestRelayOrderBurst(t *testing.T) {
 		}
 	}
 	relays.Wait()
+	for range 2 {
+		if got := <-paths; got != path {
+			t.Errorf("relay path %q, want %q", got, path)
+		}
+	}
 	if err := log.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -285,6 +318,15 @@ func TestRelayOrderBurst(t *testing.T) {
 	if len(bad) > 0 {
 		t.Errorf("%d of %d responses numbered before their request, first: %s", len(bad), pairs, strings.Join(bad[:min(3, len(bad))], "; "))
 	}
+}
+
+// osPipe is an OS pipe, which a relay with Splice set splices.
+func osPipe(t *testing.T) (io.ReadCloser, io.WriteCloser) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, w
 }
 
 // checkWriter is the client's end of an HTTP exchange: each write to it

@@ -154,6 +154,12 @@ func NewLog(w io.Writer, opts *LogOptions) *Log {
 	return l
 }
 
+// A logRecorder is a Log, or a type that embeds one (the CLI's
+// recording.Recording): a relay feeding it lends it its buffers.
+type logRecorder interface{ sessionLog() *Log }
+
+func (l *Log) sessionLog() *Log { return l }
+
 func recSize(r *session.Record) int64 { return int64(len(r.Frame)) + recordOverhead }
 
 // A seqLease ends once the record with seq is written.

@@ -59,6 +59,11 @@ type StdioOptions struct {
 	Now func() time.Time
 	// Info is merged into the start record (e.g. the mcpward version).
 	Version string
+	// Relay chooses how the stdio bytes are relayed: RelayAuto (splice
+	// where that beats copying, see useSplice), RelayCopy or RelaySplice.
+	// The choice is made at start, per direction, and written into the
+	// start record ("relay").
+	Relay RelayMode
 	// Subreap makes this process the reaper of the server's orphaned
 	// descendants (Linux), so that one that left the process group with
 	// setsid is ended with the server too. It is per process: set it only
@@ -153,8 +158,16 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 	if cwd == "" {
 		cwd = opts.Cwd
 	}
+	// The held writer stands for the client's stdout here, as in its relay.
+	spliceIn := useSplice(opts.Relay, inW, opts.Stdin, rec != nil)
+	spliceOut := useSplice(opts.Relay, &heldWriter{w: opts.Stdout}, outR, rec != nil)
 	if rec != nil {
-		info := startInfo{Argv: opts.Command, Cwd: cwd, EnvNames: envNames(opts.Env), Version: opts.Version, Order: session.OrderWire}
+		info := startInfo{Argv: opts.Command, Cwd: cwd, EnvNames: envNames(opts.Env), Version: opts.Version, Order: session.OrderWire,
+			Relay: &relayInfo{C2S: pathName(spliceIn), S2C: pathName(spliceOut), Stderr: PathCopy}}
+		if lr, ok := rec.(logRecorder); ok {
+			// What happens when the log's disk cannot keep up.
+			info.QueueBytes, info.WhenFull = lr.sessionLog().opts.QueueBytes, whenFullWait
+		}
 		if startErr == nil {
 			info.PID = cmd.Process.Pid
 		}
@@ -177,17 +190,17 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 	var closeIn sync.Once
 	closeStdin := func() { closeIn.Do(func() { inW.Close() }) }
 
-	relay := func(dst io.Writer, src io.Reader, dir session.Direction, keep bool, onErr func(error)) RelayResult {
+	relay := func(dst io.Writer, src io.Reader, dir session.Direction, splice, keep bool, onErr func(error)) RelayResult {
 		return Relay(dst, src, &RelayOptions{
 			Dir: dir, Transport: session.Stdio, Recorder: rec, MaxFrame: opts.MaxFrame,
-			Now: now, KeepReading: keep, OnWriteError: onErr,
+			Now: now, KeepReading: keep, OnWriteError: onErr, Splice: splice,
 		})
 	}
 	go func() {
 		// Client → server. Ends when the client closes our stdin (the
 		// server then sees EOF) or the server stops reading. It is not
 		// waited for: our stdin may stay open after the server is gone.
-		relay(inW, opts.Stdin, session.ClientToServer, false, nil)
+		relay(inW, opts.Stdin, session.ClientToServer, spliceIn, false, nil)
 		closeStdin()
 	}()
 	var outputs sync.WaitGroup
@@ -196,11 +209,11 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 		defer outputs.Done()
 		// Server → client. If the client went away, tell the server by
 		// closing its stdin, and keep draining so it never blocks.
-		relay(&heldWriter{w: opts.Stdout, gate: rp.ready()}, outR, session.ServerToClient, true, func(error) { closeStdin() })
+		relay(&heldWriter{w: opts.Stdout, gate: rp.ready()}, outR, session.ServerToClient, spliceOut, true, func(error) { closeStdin() })
 	}()
 	go func() {
 		defer outputs.Done()
-		relay(&heldWriter{w: opts.Stderr, gate: rp.ready()}, errR, session.Stderr, true, nil)
+		relay(&heldWriter{w: opts.Stderr, gate: rp.ready()}, errR, session.Stderr, false, true, nil)
 	}()
 
 	exited := make(chan error, 1)
@@ -300,6 +313,32 @@ type startInfo struct {
 	// Order says that seq order is the order of the wire (the relays
 	// number a read before forwarding it).
 	Order string `json:"order,omitempty"`
+	// Relay names the path of each stdio direction (PathSplice, PathCopy).
+	Relay *relayInfo `json:"relay,omitempty"`
+	// QueueBytes bounds what the log holds between the relays and the
+	// disk; WhenFull says what happens when it is full (whenFullWait).
+	QueueBytes int64  `json:"queueBytes,omitempty"`
+	WhenFull   string `json:"whenFull,omitempty"`
+}
+
+// relayInfo is the start record's "relay".
+type relayInfo struct {
+	C2S    string `json:"c2s"`
+	S2C    string `json:"s2c"`
+	Stderr string `json:"stderr"`
+}
+
+// whenFullWait is the start record's "whenFull": when the log's disk
+// cannot keep up and its queue is full, the relays wait for room (the
+// pipe runs at the disk's speed); no frame is dropped and nothing else
+// slows them.
+const whenFullWait = "relays wait"
+
+func pathName(splice bool) string {
+	if splice {
+		return PathSplice
+	}
+	return PathCopy
 }
 
 type exitInfo struct {

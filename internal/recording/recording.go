@@ -248,6 +248,18 @@ func (g *gatedReader) Read(b []byte) (int, error) {
 	return g.r.Read(b)
 }
 
+// Ungate implements proxy.GatedReader: a relay that splices reads the
+// file under the gate itself, after the same wait.
+func (g *gatedReader) Ungate() (io.Reader, func() error) {
+	p := g.p
+	return g.r, func() error {
+		if p == nil {
+			return nil
+		}
+		return p.wait()
+	}
+}
+
 // openedWriter writes to w once the log file is open, and nothing if it
 // could not be opened.
 type openedWriter struct {
