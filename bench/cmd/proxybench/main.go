@@ -49,6 +49,9 @@ func main() {
 	only := flag.String("only", "", `comma-separated workloads to run (e.g. "1 MB,8 MB"); all if empty`)
 	rssAt := flag.String("rss", "64,512,2048", "MiB of 1 MB frames after which to take the logging shim's peak RSS; none if empty")
 	slowLog := flag.Int("slowlog", 150, "MiB/s of the slowed-down log disk of the RSS runs; 0 skips them")
+	modes := flag.String("modes", "pipe,socket", "what the relay's stdin and stdout are: pipe, socket (socketpairs, as Node clients use), or both")
+	kinds := flag.String("kinds", strings.Join(allKinds, ","), "relay kinds to run (bare always runs)")
+	rssKind := flag.String("rsskind", "shim+log", "the relay kind of the RSS runs")
 	flag.Parse()
 	var volumes []int
 	for v := range strings.SplitSeq(*rssAt, ",") {
@@ -66,7 +69,21 @@ func main() {
 		fmt.Fprintln(os.Stderr, "proxybench: -rounds must be at least 1")
 		os.Exit(2)
 	}
-	if err := drive(*quick, *rounds, *only, volumes, *slowLog); err != nil {
+	c := config{quick: *quick, rounds: *rounds, only: *only, volumes: volumes, slowLog: *slowLog, rssKind: *rssKind,
+		modes: strings.Split(*modes, ","), kinds: strings.Split(*kinds, ",")}
+	for _, m := range c.modes {
+		if m != "pipe" && m != "socket" {
+			fmt.Fprintf(os.Stderr, "proxybench: -modes: %q is neither pipe nor socket\n", m)
+			os.Exit(2)
+		}
+	}
+	for _, k := range append(c.kinds, c.rssKind) {
+		if !slices.Contains(allKinds, k) {
+			fmt.Fprintf(os.Stderr, "proxybench: %q is not a relay kind (%s)\n", k, strings.Join(allKinds, ", "))
+			os.Exit(2)
+		}
+	}
+	if err := drive(c); err != nil {
 		fmt.Fprintln(os.Stderr, "proxybench:", err)
 		os.Exit(1)
 	}
@@ -84,6 +101,9 @@ func profiled(role func() int) int {
 	kind := os.Getenv(roleEnv)
 	if kind == "shim" && os.Getenv("PROXYBENCH_LOG") != "" {
 		kind = "shimlog"
+	}
+	if kind != "bare" {
+		kind += os.Getenv("PROXYBENCH_RELAY") // shimlogsplice, shimcopy
 	}
 	name := fmt.Sprintf("%s-%s-%d.pprof", kind, os.Getenv("PROXYBENCH_CASE"), os.Getpid())
 	f, err := os.Create(filepath.Join(dir, name))
@@ -182,6 +202,7 @@ func runShim(logPath string) int {
 	st, err := proxy.RunStdio(context.Background(), &proxy.StdioOptions{
 		Command: []string{exe}, Env: append(os.Environ(), roleEnv+"=echo"),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Recorder: rec,
+		Relay: proxy.RelayMode(os.Getenv("PROXYBENCH_RELAY")),
 	})
 	if lg != nil {
 		if err := lg.Close(); err != nil {
@@ -221,22 +242,48 @@ type relay struct {
 	logPath string
 }
 
-func startRelay(kind, dir string, extraEnv ...string) (*relay, error) {
+// The relay kinds: the shim's come with the relay path they are run
+// with (PROXYBENCH_RELAY, proxy.StdioOptions.Relay).
+var allKinds = []string{"bare", "shim", "shim+log", "shim/splice", "shim+log/splice"}
+
+func startRelay(kind, dir string, sock bool, extraEnv ...string) (*relay, error) {
 	exe, _ := os.Executable()
 	r := &relay{usageF: filepath.Join(dir, fmt.Sprintf("usage-%d.json", time.Now().UnixNano()))}
 	env := append(os.Environ(), "PROXYBENCH_USAGE="+r.usageF)
-	switch kind {
+	base, path, _ := strings.Cut(kind, "/")
+	if path == "" {
+		path = string(proxy.RelayCopy)
+	}
+	switch base {
 	case "bare":
 		env = append(env, roleEnv+"=bare")
 	case "shim":
-		env = append(env, roleEnv+"=shim")
+		env = append(env, roleEnv+"=shim", "PROXYBENCH_RELAY="+path)
 	case "shim+log":
 		r.logPath = filepath.Join(dir, fmt.Sprintf("log-%d.jsonl", time.Now().UnixNano()))
-		env = append(env, roleEnv+"=shim", "PROXYBENCH_LOG="+r.logPath)
+		env = append(env, roleEnv+"=shim", "PROXYBENCH_RELAY="+path, "PROXYBENCH_LOG="+r.logPath)
 	}
 	r.cmd = exec.Command(exe)
 	r.cmd.Env = append(env, extraEnv...)
 	r.cmd.Stderr = os.Stderr
+	if sock {
+		// The relay's stdin and stdout are Unix socketpairs, as a Node or
+		// Electron client spawns its servers with.
+		inChild, inOurs, err := socketPair()
+		if err != nil {
+			return nil, err
+		}
+		outChild, outOurs, err := socketPair()
+		if err != nil {
+			return nil, err
+		}
+		r.cmd.Stdin, r.cmd.Stdout = inChild, outChild
+		r.in, r.out = inOurs, bufio.NewReaderSize(outOurs, 1<<20)
+		err = r.cmd.Start()
+		inChild.Close()
+		outChild.Close()
+		return r, err
+	}
 	var err error
 	if r.in, err = r.cmd.StdinPipe(); err != nil {
 		return nil, err
@@ -247,6 +294,17 @@ func startRelay(kind, dir string, extraEnv ...string) (*relay, error) {
 	}
 	r.out = bufio.NewReaderSize(out, 1<<20)
 	return r, r.cmd.Start()
+}
+
+// socketPair returns the two ends of a Unix stream socketpair, closed on exec.
+func socketPair() (*os.File, *os.File, error) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	syscall.CloseOnExec(fds[0])
+	syscall.CloseOnExec(fds[1])
+	return os.NewFile(uintptr(fds[0]), "socket"), os.NewFile(uintptr(fds[1]), "socket"), nil
 }
 
 func (r *relay) stop() (usage, error) {
@@ -298,14 +356,26 @@ type workload struct {
 	pipelined int // frames sent back to back
 }
 
-func drive(quick bool, rounds int, only string, volumes []int, slowLog int) error {
+// config is what the flags ask for.
+type config struct {
+	quick   bool
+	rounds  int
+	only    string
+	volumes []int
+	slowLog int
+	modes   []string // "pipe", "socket": what the relay's stdin and stdout are
+	kinds   []string
+	rssKind string
+}
+
+func drive(c config) error {
 	dir, err := os.MkdirTemp("", "proxybench")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	scale := 1
-	if quick {
+	if c.quick {
 		scale = 4
 	}
 	loads := []workload{
@@ -315,48 +385,55 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 		{"8 MB", frame(8 << 20), 20 / scale, 32 / scale},
 		{"tools/list 5000", toolsList(), 100 / scale, 200 / scale},
 	}
-	if only != "" {
-		keep := strings.Split(only, ",")
+	if c.only != "" {
+		keep := strings.Split(c.only, ",")
 		loads = slices.DeleteFunc(loads, func(w workload) bool { return !slices.Contains(keep, w.name) })
 		if len(loads) == 0 {
-			return fmt.Errorf("-only %q names no workload", only)
+			return fmt.Errorf("-only %q names no workload", c.only)
 		}
 	}
-	kinds := []string{"bare", "shim", "shim+log"}
-	results := map[string]map[string]*result{}
-	ratios := map[string][]float64{}     // shim+log × bare, one per round
-	over := map[string][]time.Duration{} // shim+log's CPU per MiB minus bare's, one per round
+	kinds := c.kinds
+	if !slices.Contains(kinds, "bare") {
+		kinds = append([]string{"bare"}, kinds...)
+	}
+	type key struct{ mode, load, kind string }
+	results := map[key]*result{}
+	ratios := map[key][]float64{}     // × bare, one per round
+	over := map[key][]time.Duration{} // CPU per MiB minus bare's, one per round
 	for _, w := range loads {
-		results[w.name] = map[string]*result{}
-		for _, k := range kinds {
-			results[w.name][k] = &result{}
-		}
-		// The kinds take turns, round after round, so that a change in
-		// the machine's load falls on all of them alike.
-		for round := range rounds {
-			var bare float64
-			var bareCPU time.Duration
-			for _, k := range kinds {
-				p50, p99, err := latency(k, dir, w)
-				if err != nil {
-					return err
+		// The kinds and the modes take turns, round after round, so that a
+		// change in the machine's load falls on all of them alike.
+		for round := range c.rounds {
+			for _, mode := range c.modes {
+				sock := mode == "socket"
+				var bare float64
+				var bareCPU time.Duration
+				for _, k := range kinds {
+					kk := key{mode, w.name, k}
+					res := results[kk]
+					if res == nil {
+						res = &result{}
+						results[kk] = res
+					}
+					p50, p99, err := latency(k, dir, sock, w)
+					if err != nil {
+						return err
+					}
+					res.p50s, res.p99s = append(res.p50s, p50), append(res.p99s, p99)
+					t, err := throughput(k, dir, sock, w)
+					if err != nil {
+						return err
+					}
+					res.rounds = append(res.rounds, t)
+					if k == "bare" {
+						bare, bareCPU = t.mbps, t.cpuPerMB
+					} else {
+						ratios[kk] = append(ratios[kk], t.mbps/bare)
+						over[kk] = append(over[kk], t.cpuPerMB-bareCPU)
+					}
+					fmt.Fprintf(os.Stderr, "%-6s %-16s %-15s round %d  p50 %-10v p99 %-10v %8.1f MiB/s  cpu/MiB %-9v rss %6d KiB  lost %d\n",
+						mode, w.name, k, round+1, rnd(p50), rnd(p99), t.mbps, t.cpuPerMB.Round(time.Microsecond), t.rssKiB, t.lost)
 				}
-				res := results[w.name][k]
-				res.p50s, res.p99s = append(res.p50s, p50), append(res.p99s, p99)
-				t, err := throughput(k, dir, w)
-				if err != nil {
-					return err
-				}
-				res.rounds = append(res.rounds, t)
-				switch k {
-				case "bare":
-					bare, bareCPU = t.mbps, t.cpuPerMB
-				case "shim+log":
-					ratios[w.name] = append(ratios[w.name], t.mbps/bare)
-					over[w.name] = append(over[w.name], t.cpuPerMB-bareCPU)
-				}
-				fmt.Fprintf(os.Stderr, "%-16s %-9s round %d  p50 %-10v p99 %-10v %8.1f MiB/s  cpu/MiB %-9v rss %6d KiB  lost %d\n",
-					w.name, k, round+1, rnd(p50), rnd(p99), t.mbps, t.cpuPerMB.Round(time.Microsecond), t.rssKiB, t.lost)
 			}
 		}
 	}
@@ -368,19 +445,19 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 		kib  []int64
 	}
 	var rssRows []rssRow
-	if len(volumes) > 0 {
+	if len(c.volumes) > 0 {
 		rssRows = append(rssRows, rssRow{disk: "as is"})
-		if slowLog > 0 {
-			rssRows = append(rssRows, rssRow{disk: fmt.Sprintf("slowed to %d MiB/s", slowLog)})
+		if c.slowLog > 0 {
+			rssRows = append(rssRows, rssRow{disk: fmt.Sprintf("slowed to %d MiB/s", c.slowLog)})
 		}
 	}
 	for row := range rssRows {
 		var env []string
 		if row == 1 {
-			env = []string{"PROXYBENCH_LOG_MIBPS=" + strconv.Itoa(slowLog)}
+			env = []string{"PROXYBENCH_LOG_MIBPS=" + strconv.Itoa(c.slowLog)}
 		}
-		for _, n := range volumes {
-			kib, err := peakRSSAfter(dir, n, env)
+		for _, n := range c.volumes {
+			kib, err := peakRSSAfter(dir, c.rssKind, n, env)
 			if err != nil {
 				return err
 			}
@@ -388,43 +465,46 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 			fmt.Fprintf(os.Stderr, "peak RSS, disk %s: %d KiB after %d MiB\n", rssRows[row].disk, kib, n)
 		}
 	}
-	fmt.Printf("Medians of %d rounds; for shim+log, × bare and CPU over bare are the medians of the per-round ratios and differences to the bare relay (range in brackets).\n\n", rounds)
-	fmt.Println("| frames | relay | p50 RTT | added p50 | p99 RTT | added p99 | throughput | × bare | CPU per MiB | CPU over bare | peak RSS | lost |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, w := range loads {
-		bare := results[w.name]["bare"]
-		for _, k := range kinds {
-			res := results[w.name][k]
-			med := res.median()
-			p50, p99 := medianOf(res.p50s), medianOf(res.p99s)
-			bp50, bp99 := medianOf(bare.p50s), medianOf(bare.p99s)
-			lost := "–"
-			ratio := fmt.Sprintf("%.2f", med.mbps/bare.median().mbps)
-			cpuOver := rnd(med.cpuPerMB - bare.median().cpuPerMB).String()
-			if k == "shim+log" {
-				var total int64
-				for _, t := range res.rounds {
-					total += t.lost
+	fmt.Printf("Medians of %d rounds; × bare and CPU over bare are the medians of the per-round ratios and differences to the bare relay of the same round and mode (range in brackets).\n\n", c.rounds)
+	fmt.Println("| mode | frames | relay | p50 RTT | added p50 | p99 RTT | added p99 | throughput | × bare | CPU per MiB | CPU over bare | peak RSS | lost |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, mode := range c.modes {
+		for _, w := range loads {
+			bare := results[key{mode, w.name, "bare"}]
+			for _, k := range kinds {
+				kk := key{mode, w.name, k}
+				res := results[kk]
+				med := res.median()
+				p50, p99 := medianOf(res.p50s), medianOf(res.p99s)
+				bp50, bp99 := medianOf(bare.p50s), medianOf(bare.p99s)
+				lost, ratio, cpuOver := "–", "1.00", "–"
+				if k != "bare" {
+					rs := slices.Clone(ratios[kk])
+					slices.Sort(rs)
+					ratio = fmt.Sprintf("**%.2f** [%.2f–%.2f]", rs[len(rs)/2], rs[0], rs[len(rs)-1])
+					ov := slices.Clone(over[kk])
+					slices.Sort(ov)
+					cpuOver = fmt.Sprintf("**%v** [%v–%v]", rnd(ov[len(ov)/2]), rnd(ov[0]), rnd(ov[len(ov)-1]))
 				}
-				lost = strconv.FormatInt(total, 10)
-				rs := slices.Clone(ratios[w.name])
-				slices.Sort(rs)
-				ratio = fmt.Sprintf("**%.2f** [%.2f–%.2f]", rs[len(rs)/2], rs[0], rs[len(rs)-1])
-				ov := slices.Clone(over[w.name])
-				slices.Sort(ov)
-				cpuOver = fmt.Sprintf("**%v** [%v–%v]", rnd(ov[len(ov)/2]), rnd(ov[0]), rnd(ov[len(ov)-1]))
+				if strings.HasPrefix(k, "shim+log") {
+					var total int64
+					for _, t := range res.rounds {
+						total += t.lost
+					}
+					lost = strconv.FormatInt(total, 10)
+				}
+				fmt.Printf("| %s | %s | %s | %v | %v | %v | %v | %.0f MiB/s | %s | %v | %s | %d MiB | %s |\n",
+					mode, w.name, k, rnd(p50), rnd(p50-bp50), rnd(p99), rnd(p99-bp99),
+					med.mbps, ratio, rnd(med.cpuPerMB), cpuOver, med.rssKiB>>10, lost)
 			}
-			fmt.Printf("| %s | %s | %v | %v | %v | %v | %.0f MiB/s | %s | %v | %s | %d MiB | %s |\n",
-				w.name, k, rnd(p50), rnd(p50-bp50), rnd(p99), rnd(p99-bp99),
-				med.mbps, ratio, rnd(med.cpuPerMB), cpuOver, med.rssKiB>>10, lost)
 		}
 	}
 	if len(rssRows) > 0 {
-		fmt.Printf("\nPeak RSS of the logging shim after a volume of 1 MB frames (both directions logged):\n\n| log disk |")
-		for _, n := range volumes {
+		fmt.Printf("\nPeak RSS of %s after a volume of 1 MB frames (both directions logged):\n\n| log disk |", c.rssKind)
+		for _, n := range c.volumes {
 			fmt.Printf(" %d MiB |", n)
 		}
-		fmt.Printf("\n|---|%s\n", strings.Repeat("---|", len(volumes)))
+		fmt.Printf("\n|---|%s\n", strings.Repeat("---|", len(c.volumes)))
 		for _, row := range rssRows {
 			fmt.Printf("| %s |", row.disk)
 			for _, kib := range row.kib {
@@ -438,8 +518,8 @@ func drive(quick bool, rounds int, only string, volumes []int, slowLog int) erro
 
 // peakRSSAfter runs mib frames of 1 MiB through a logging shim and
 // returns its peak RSS in KiB.
-func peakRSSAfter(dir string, mib int, env []string) (int64, error) {
-	r, err := startRelay("shim+log", dir, append(env, caseEnv("1 MB", "rss"))...)
+func peakRSSAfter(dir, kind string, mib int, env []string) (int64, error) {
+	r, err := startRelay(kind, dir, false, append(env, caseEnv("1 MB", "rss"))...)
 	if err != nil {
 		return 0, err
 	}
@@ -498,8 +578,8 @@ func (r *result) median() run {
 }
 
 // latency measures round trips with one frame in flight.
-func latency(kind, dir string, w workload) (p50, p99 time.Duration, err error) {
-	r, err := startRelay(kind, dir, caseEnv(w.name, "rtt"))
+func latency(kind, dir string, sock bool, w workload) (p50, p99 time.Duration, err error) {
+	r, err := startRelay(kind, dir, sock, caseEnv(w.name, "rtt"))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -534,8 +614,8 @@ func latency(kind, dir string, w workload) (p50, p99 time.Duration, err error) {
 }
 
 // throughput sends frames back to back while reading the echo.
-func throughput(kind, dir string, w workload) (run, error) {
-	r, err := startRelay(kind, dir, caseEnv(w.name, "tput"))
+func throughput(kind, dir string, sock bool, w workload) (run, error) {
+	r, err := startRelay(kind, dir, sock, caseEnv(w.name, "tput"))
 	if err != nil {
 		return run{}, err
 	}
