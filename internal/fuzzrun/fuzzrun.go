@@ -41,7 +41,7 @@ type Options struct {
 	Duration time.Duration
 	// CaseTimeout is how long one frame waits for its answer; 0 derives it
 	// from the median answer time (10x, at least 1s, at most the
-	// request timeout). The confirming retry waits 4x as long.
+	// request timeout). The confirming retry waits 4x as long, at least 3s.
 	CaseTimeout time.Duration
 	// AllowTools are tools called although the safety rule excludes them.
 	AllowTools []string
@@ -147,7 +147,9 @@ func Prepare(ctx context.Context, o *Options) (*Plan, error) {
 	if p.CaseTimeout <= 0 {
 		p.CaseTimeout = min(max(10*p.Median, time.Second), o.Spec.Timeout)
 	}
-	p.RetryTimeout = 4 * p.CaseTimeout
+	// The confirming retry waits 4x as long, and never less than 3s: a
+	// slow machine must not turn a server that answers late into a hang.
+	p.RetryTimeout = max(4*p.CaseTimeout, 3*time.Second)
 
 	lr := sess.Client.List(ctx, mcp.MethodToolsList)
 	if lr.Fatal != nil {

@@ -78,7 +78,7 @@ with a warning. The plan is printed (to stderr) before anything is sent;
 --dry-run prints only the plan.
 
 Findings are rules of the catalogue (mcpward rules fuzz.crash): a crash, a hang
-(confirmed by a retry that waits 4x longer), a zombie, a changed id and, at
+(confirmed by a retry that waits 4x longer, at least 3s), a zombie, a changed id and, at
 2025-03-26, an unanswered batch are violations (exit 3); a wrong error code or
 invalid arguments run as if valid are risky (exit 1 at the default gate). Every
 finding carries its frames, minimised; --save DIR writes each as a replay file
