@@ -269,32 +269,43 @@ func compareCorpus(t *testing.T, key string, want, got corpusExpect, why corpusW
 // pinned (any more).
 func checkCorpusWhy(t *testing.T, pinned map[string]corpusExpect, why corpusWhy) {
 	t.Helper()
+	findings := map[string][]string{}
+	for key, e := range pinned {
+		findings[key] = e.Findings
+	}
+	checkWhy(t, corpusWhyFile, corpusGolden, findings, why)
+}
+
+// checkWhy checks a why file against the findings pinned in golden, by
+// server key.
+func checkWhy(t *testing.T, whyFile, golden string, pinned map[string][]string, why corpusWhy) {
+	t.Helper()
 	for _, key := range slices.Sorted(maps.Keys(pinned)) {
-		findings := pinned[key].Findings
+		findings := pinned[key]
 		reasons := why.reasons[key]
 		for _, f := range slices.Compact(slices.Clone(findings)) {
 			r, ok := reasons[f]
 			switch {
 			case needsWhy(f) && !ok:
-				t.Errorf("%s: %q has no clause and why in %s", key, f, corpusWhyFile)
+				t.Errorf("%s: %q has no clause and why in %s", key, f, whyFile)
 			case needsWhy(f) && (r.clause == "" || r.why == ""):
-				t.Errorf("%s:%d: %q needs both its clause and its why", corpusWhyFile, r.line, f)
+				t.Errorf("%s:%d: %q needs both its clause and its why", whyFile, r.line, f)
 			}
 		}
 		for f, r := range reasons {
 			if !slices.Contains(findings, f) {
-				t.Errorf("%s:%d: %s: %q is not pinned (remove its why)", corpusWhyFile, r.line, key, f)
+				t.Errorf("%s:%d: %s: %q is not pinned (remove its why)", whyFile, r.line, key, f)
 			}
 		}
 	}
 	for key := range why.reasons {
 		if _, ok := pinned[key]; !ok {
-			t.Errorf("%s: %s has why lines but is not pinned in %s", corpusWhyFile, key, corpusGolden)
+			t.Errorf("%s: %s has why lines but is not pinned in %s", whyFile, key, golden)
 		}
 	}
 	for key := range why.notes {
 		if _, ok := pinned[key]; !ok {
-			t.Errorf("%s: %s has a note but is not pinned in %s", corpusWhyFile, key, corpusGolden)
+			t.Errorf("%s: %s has a note but is not pinned in %s", whyFile, key, golden)
 		}
 	}
 }

@@ -38,7 +38,10 @@ type corpusReason struct {
 //	compat: violation RULE SUBJECT PROFILE
 //		clause NAME-or-TEXT
 //		why TEXT
-func parseCorpusWhy(text string) (corpusWhy, error) {
+func parseCorpusWhy(text string) (corpusWhy, error) { return parseWhy(corpusWhyFile, text) }
+
+// parseWhy parses a why file of that format; file names it in errors.
+func parseWhy(file, text string) (corpusWhy, error) {
 	w := corpusWhy{reasons: map[string]map[string]corpusReason{}, notes: map[string]string{}}
 	clauses := map[string]string{}
 	var server, finding string
@@ -67,27 +70,27 @@ func parseCorpusWhy(text string) (corpusWhy, error) {
 			}
 			w.reasons[server][finding] = r
 		case indented:
-			return w, fmt.Errorf("%s:%d: an indented line is clause or why, under a finding", corpusWhyFile, n)
+			return w, fmt.Errorf("%s:%d: an indented line is clause or why, under a finding", file, n)
 		case word == "clause" && server == "":
 			name, txt, ok := strings.Cut(rest, " ")
 			if !ok {
-				return w, fmt.Errorf("%s:%d: clause NAME TEXT", corpusWhyFile, n)
+				return w, fmt.Errorf("%s:%d: clause NAME TEXT", file, n)
 			}
 			clauses[name] = strings.TrimSpace(txt)
 		case word == "==":
 			server, finding = rest, ""
 			if _, dup := w.reasons[server]; dup {
-				return w, fmt.Errorf("%s:%d: %s twice", corpusWhyFile, n, server)
+				return w, fmt.Errorf("%s:%d: %s twice", file, n, server)
 			}
 			w.reasons[server] = map[string]corpusReason{}
 		case server == "":
-			return w, fmt.Errorf("%s:%d: %q before the first == SERVER line", corpusWhyFile, n, trimmed)
+			return w, fmt.Errorf("%s:%d: %q before the first == SERVER line", file, n, trimmed)
 		case word == "note":
 			w.notes[server] = rest
 		default:
 			finding = trimmed
 			if _, dup := w.reasons[server][finding]; dup {
-				return w, fmt.Errorf("%s:%d: %s: %q twice", corpusWhyFile, n, server, finding)
+				return w, fmt.Errorf("%s:%d: %s: %q twice", file, n, server, finding)
 			}
 			w.reasons[server][finding] = corpusReason{line: n}
 		}
@@ -96,12 +99,15 @@ func parseCorpusWhy(text string) (corpusWhy, error) {
 }
 
 // readCorpusWhy reads and parses corpusWhyFile.
-func readCorpusWhy() (corpusWhy, error) {
-	b, err := os.ReadFile(corpusWhyFile)
+func readCorpusWhy() (corpusWhy, error) { return readWhy(corpusWhyFile) }
+
+// readWhy reads and parses a why file.
+func readWhy(file string) (corpusWhy, error) {
+	b, err := os.ReadFile(file)
 	if err != nil {
 		return corpusWhy{}, err
 	}
-	return parseCorpusWhy(string(b))
+	return parseWhy(file, string(b))
 }
 
 // needsWhy says whether a pinned finding must have a clause and a why:

@@ -8,6 +8,8 @@
 package testenv
 
 import (
+	"fmt"
+	"hash/fnv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,9 +150,13 @@ func MCPWard(t testing.TB) string {
 		if mcpwardErr = os.MkdirAll(dir, 0o755); mcpwardErr != nil {
 			return
 		}
-		mcpwardPath = filepath.Join(dir, "mcpward")
-		cmd := exec.Command(gobin, "build", "-o", mcpwardPath, "github.com/mcpward/mcpward/cmd/mcpward")
 		_, file, _, _ := runtime.Caller(0)
+		// One binary per checkout: two worktrees testing at once must not
+		// run each other's build.
+		h := fnv.New32a()
+		h.Write([]byte(filepath.Dir(file)))
+		mcpwardPath = filepath.Join(dir, fmt.Sprintf("mcpward-%08x", h.Sum32()))
+		cmd := exec.Command(gobin, "build", "-o", mcpwardPath, "github.com/mcpward/mcpward/cmd/mcpward")
 		cmd.Dir = filepath.Dir(file)
 		mcpwardOut, mcpwardErr = cmd.CombinedOutput()
 	})
