@@ -19,7 +19,7 @@ import (
 // addrguard and contract.StrictNet (--strict-net), syserr.
 var cmdutilImports = []string{
 	"internal/client", "internal/report", "internal/fault", "internal/fixture", "internal/iostreams",
-	"internal/mcp", "internal/result", "internal/rules", "internal/suggest", "internal/target", "internal/transport",
+	"internal/mcp", "internal/result", "internal/rules", "internal/suggest", "internal/connect", "internal/transport",
 }
 
 // TestCmdutilStaysLight: `go list -deps ./internal/cli/versioncmd` listed 43

@@ -20,10 +20,10 @@ import (
 	"github.com/mcpward/mcpward/internal/addrguard"
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/compat"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // A Roster lists the servers of the board. It has no headers and no probes
@@ -221,8 +221,8 @@ func probe(ctx context.Context, e Entry, opts Options) (*compat.Report, error) {
 	}
 	defer fwd.Close()
 	version := mcp.Revision(e.ProtocolVersion)
-	spec := &target.Spec{Name: u.Host, URL: fwd.url, Timeout: opts.Timeout}
-	sess, err := target.Connect(ctx, spec, target.Env{}, &client.Options{
+	spec := &connect.Spec{Name: u.Host, URL: fwd.url, Timeout: opts.Timeout}
+	sess, err := connect.Connect(ctx, spec, connect.Env{}, &client.Options{
 		ClientInfo: mcp.Implementation{Name: "mcpward-board", Version: opts.Version}, Version: version, RequestTimeout: opts.Timeout,
 	})
 	if err != nil {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // ForCheck is the compat section of `mcpward check` (contract.Check's
@@ -19,7 +19,7 @@ import (
 // (the primary profile, modern-full, when none is configured: check gates
 // on the transport, x-mcp-header and degradation rules, and `mcpward
 // compat` runs the whole profile matrix).
-func ForCheck(env target.Env, version string) contract.CompatFunc {
+func ForCheck(env connect.Env, version string) contract.CompatFunc {
 	return func(ctx context.Context, t *contract.Target, _ *snapshot.Snapshot) ([]result.RuleFinding, *result.Compat, error) {
 		names := t.Profiles
 		if len(names) == 0 {
@@ -30,7 +30,7 @@ func ForCheck(env target.Env, version string) contract.CompatFunc {
 			return nil, nil, fmt.Errorf("compat profiles: %w", err)
 		}
 		spec := *t.Spec
-		sess, err := target.Connect(ctx, &spec, env, &client.Options{
+		sess, err := connect.Connect(ctx, &spec, env, &client.Options{
 			ClientInfo:     mcp.Implementation{Name: "mcpward", Version: version},
 			Capabilities:   t.Capabilities,
 			RequestTimeout: spec.Timeout,

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // A Probe is one declared tools/call replayed under every profile: the one
@@ -122,7 +122,7 @@ func (r *Report) MustViolations() int {
 
 // engine holds one run's state.
 type engine struct {
-	s    *target.Session
+	s    *connect.Session
 	opts Options
 	rep  *Report
 	kind string // http, sse, stdio
@@ -144,7 +144,7 @@ type toolInfo struct {
 // and runs every rule group. s stays open; Run opens and closes fresh
 // sessions of its own. An error means Run itself could not proceed; gaps
 // in the evidence are Report.Problems.
-func Run(ctx context.Context, s *target.Session, opts *Options) (*Report, error) {
+func Run(ctx context.Context, s *connect.Session, opts *Options) (*Report, error) {
 	e := &engine{s: s, rep: &Report{Verdicts: map[string]map[string]string{}}, codes: map[int64]*result.Exchange{}}
 	if opts != nil {
 		e.opts = *opts

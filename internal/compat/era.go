@@ -11,12 +11,12 @@ import (
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // era decides modern-only / dual / legacy / unknown from the session's
@@ -148,7 +148,7 @@ func legacyDiscover(hs *client.Handshake) []string {
 
 // legacyInitialize sends the initialize a 2025-11-25 client sends: no
 // modern _meta and, on HTTP, no MCP-Protocol-Version header.
-func legacyInitialize(ctx context.Context, s *target.Session) ([]byte, *client.Response, error) {
+func legacyInitialize(ctx context.Context, s *connect.Session) ([]byte, *client.Response, error) {
 	params := map[string]any{
 		"protocolVersion": rules.LegacyVersion,
 		"capabilities":    map[string]any{},

@@ -15,19 +15,19 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected sections of testdata/*.txtar")
 
-// connect opens a session to an embedded fixture over stdio or its HTTP
+// connectFixture opens a session to an embedded fixture over stdio or its HTTP
 // framing (in-process).
-func connect(t *testing.T, name string, http bool) *target.Session {
+func connectFixture(t *testing.T, name string, http bool) *connect.Session {
 	t.Helper()
-	spec := &target.Spec{Name: name, Fixture: name, FixtureHTTP: http}
-	s, err := target.Connect(context.Background(), spec, target.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
+	spec := &connect.Spec{Name: name, Fixture: name, FixtureHTTP: http}
+	s, err := connect.Connect(context.Background(), spec, connect.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
 	if err != nil {
 		t.Fatalf("connect %s: %v", name, err)
 	}
@@ -104,7 +104,7 @@ func TestGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				s := connect(t, fx, tr == "http")
+				s := connectFixture(t, fx, tr == "http")
 				rep, err := Run(context.Background(), s, &Options{Probes: fixtureProbes(t, fx)})
 				if err != nil {
 					t.Fatal(err)

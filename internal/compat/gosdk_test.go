@@ -11,9 +11,9 @@ import (
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 type echoIn struct {
@@ -44,7 +44,7 @@ func goSDKServer(t *testing.T, stateless bool) string {
 // 2025-11-25 a foreign Origin served 200 is a violation (item 6).
 func TestGoSDKStatefulHTTPIsLegacy(t *testing.T) {
 	url := goSDKServer(t, false)
-	s, err := target.Connect(context.Background(), &target.Spec{URL: url}, target.Env{}, &client.Options{RequestTimeout: 10 * time.Second})
+	s, err := connect.Connect(context.Background(), &connect.Spec{URL: url}, connect.Env{}, &client.Options{RequestTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

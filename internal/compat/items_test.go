@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/testenv"
 )
 
@@ -37,7 +37,7 @@ func notEvaluated(r *Report) []string {
 // the report says which profiles were not evaluated.
 func TestNothingApplicableIsNotAPass(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
-		s := connect(t, "nonconformant-legacy", false)
+		s := connectFixture(t, "nonconformant-legacy", false)
 		rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "modern-full", "modern-minimal"), Probes: fixtureProbes(t, "nonconformant-legacy")})
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +64,7 @@ func TestNothingApplicableIsNotAPass(t *testing.T) {
 // Item 14: compat without probes calls no tool, and says so.
 func TestNoProbesSaysSo(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
-		s := connect(t, "clean@v1", false)
+		s := connectFixture(t, "clean@v1", false)
 		rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "modern-full", "modern-minimal")})
 		if err != nil {
 			t.Fatal(err)
@@ -122,13 +122,13 @@ func TestClientSideServesWhatProfileDeclares(t *testing.T) {
 
 // goSDK connects to the go-sdk everything-server over stdio. The cases
 // that use it (and the npm ones) are run by TestRealServers.
-func goSDK(t *testing.T) *target.Session {
+func goSDK(t *testing.T) *connect.Session {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("real server")
 	}
 	bin := testenv.EverythingServer(t)
-	s, err := target.Connect(context.Background(), &target.Spec{Command: []string{bin}}, target.Env{}, &client.Options{RequestTimeout: 10 * time.Second})
+	s, err := connect.Connect(context.Background(), &connect.Spec{Command: []string{bin}}, connect.Env{}, &client.Options{RequestTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -186,7 +186,7 @@ func goSDKMissingCapabilityListsDeclared(t *testing.T) {
 // result has no resultType (it was reported as message.result_type_missing).
 func TestLegacyBaselineNotJudgedByModernRules(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
-		s := connect(t, "dual-era", false)
+		s := connectFixture(t, "dual-era", false)
 		rep, err := Run(context.Background(), s, &Options{Profiles: profiles(t, "legacy-2025-11-25"), Probes: fixtureProbes(t, "dual-era")})
 		if err != nil {
 			t.Fatal(err)
@@ -213,7 +213,7 @@ func npmEverythingLegacyProfileServesRoots(t *testing.T) {
 		t.Skip("real server")
 	}
 	argv := testenv.NPMServer(t, "@modelcontextprotocol/server-everything", "dist/index.js")
-	s, err := target.Connect(context.Background(), &target.Spec{Command: append(argv, "stdio")}, target.Env{}, &client.Options{RequestTimeout: 10 * time.Second})
+	s, err := connect.Connect(context.Background(), &connect.Spec{Command: append(argv, "stdio")}, connect.Env{}, &client.Options{RequestTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

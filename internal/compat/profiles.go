@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // profileRun is one profile's way to reach the server.
@@ -19,7 +19,7 @@ type profileRun struct {
 	// sess is the session the profile's calls go on (the one under test for
 	// modern profiles: modern requests are stateless and carry their
 	// capabilities; a fresh initialize for legacy profiles).
-	sess *target.Session
+	sess *connect.Session
 	// unserved says why the server cannot be used under the profile.
 	unserved string
 	// side answers the server's requests on a legacy profile's session.

@@ -9,11 +9,11 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -44,7 +44,7 @@ type rawReq struct {
 	// paramHeaders adds the Mcp-Param-* headers of the tool's bindings.
 	paramHeaders bool
 	// sess sends on another session than the one under test.
-	sess *target.Session
+	sess *connect.Session
 	// legacy marks a call on a legacy profile's session: its error code is
 	// a legacy answer, which the 2026-07-28 code rules do not judge.
 	legacy bool

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
-	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/testenv"
 )
 
@@ -51,9 +51,9 @@ func logReport(t *testing.T, rep *Report) {
 	}
 }
 
-func runReal(t *testing.T, spec *target.Spec) *Report {
+func runReal(t *testing.T, spec *connect.Spec) *Report {
 	t.Helper()
-	s, err := target.Connect(context.Background(), spec, target.Env{}, &client.Options{RequestTimeout: 10 * time.Second})
+	s, err := connect.Connect(context.Background(), spec, connect.Env{}, &client.Options{RequestTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -91,7 +91,7 @@ func realGoSDKEverything(t *testing.T) {
 		t.Skip("real server")
 	}
 	bin := testenv.EverythingServer(t)
-	t.Run("stdio", func(t *testing.T) { runReal(t, &target.Spec{Command: []string{bin}}) })
+	t.Run("stdio", func(t *testing.T) { runReal(t, &connect.Spec{Command: []string{bin}}) })
 	t.Run("http", func(t *testing.T) {
 		addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 		cmd := exec.Command(bin, "-http", addr)
@@ -100,7 +100,7 @@ func realGoSDKEverything(t *testing.T) {
 		}
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 		waitHTTP(t, addr)
-		runReal(t, &target.Spec{URL: "http://" + addr + "/"})
+		runReal(t, &connect.Spec{URL: "http://" + addr + "/"})
 	})
 }
 
@@ -109,7 +109,7 @@ func realNPMEverything(t *testing.T) {
 		t.Skip("real server")
 	}
 	argv := testenv.NPMServer(t, "@modelcontextprotocol/server-everything", "dist/index.js")
-	t.Run("stdio", func(t *testing.T) { runReal(t, &target.Spec{Command: append(argv, "stdio")}) })
+	t.Run("stdio", func(t *testing.T) { runReal(t, &connect.Spec{Command: append(argv, "stdio")}) })
 	t.Run("http", func(t *testing.T) {
 		port := freePort(t)
 		cmd := exec.Command(argv[0], append(argv[1:], "streamableHttp")...)
@@ -119,7 +119,7 @@ func realNPMEverything(t *testing.T) {
 		}
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 		waitHTTP(t, fmt.Sprintf("127.0.0.1:%d", port))
-		rep := runReal(t, &target.Spec{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)})
+		rep := runReal(t, &connect.Spec{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)})
 		_ = strings.TrimSpace
 		_ = rep
 	})

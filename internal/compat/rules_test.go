@@ -19,9 +19,9 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -229,14 +229,14 @@ func runSection(t *testing.T, section, script []byte) *Report {
 	if name == "" || tr != "http" && tr != "stdio" {
 		t.Fatalf("run section %q: want fixture NAME http|stdio", section)
 	}
-	var s *target.Session
+	var s *connect.Session
 	switch {
 	case len(script) > 0 && tr == "stdio":
 		s = connectStdioScripted(t, name, script)
 	case len(script) > 0:
 		s = connectScripted(t, name, script)
 	default:
-		s = connect(t, name, tr == "http")
+		s = connectFixture(t, name, tr == "http")
 	}
 	opts := &Options{Probes: fixtureProbes(t, name)}
 	if profileNames != nil {
@@ -285,7 +285,7 @@ type scriptOverride struct {
 // connectScripted serves a fixture's HTTP framing behind the script's
 // overrides in-process (transport.HandlerRoundTripper, no socket) and
 // connects to it.
-func connectScripted(t *testing.T, name string, script []byte) *target.Session {
+func connectScripted(t *testing.T, name string, script []byte) *connect.Session {
 	t.Helper()
 	var ovs []*scriptOverride
 	if err := json.Unmarshal(script, &ovs); err != nil {
@@ -355,8 +355,8 @@ func connectScripted(t *testing.T, name string, script []byte) *target.Session {
 			w.Write(out)
 		}
 	})
-	spec := &target.Spec{Name: name, URL: "http://127.0.0.1/", RoundTripper: transport.HandlerRoundTripper(h)}
-	s, err := target.Connect(context.Background(), spec, target.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
+	spec := &connect.Spec{Name: name, URL: "http://127.0.0.1/", RoundTripper: transport.HandlerRoundTripper(h)}
+	s, err := connect.Connect(context.Background(), spec, connect.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
 	if err != nil {
 		t.Fatalf("connect %s behind a script: %v", name, err)
 	}

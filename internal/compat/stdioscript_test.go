@@ -11,14 +11,14 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fixture"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // connectStdioScripted serves the fixture behind the script over stdio,
-// in-process (target.Spec.Serve: two io.Pipes, a fresh server for every
+// in-process (connect.Spec.Serve: two io.Pipes, a fresh server for every
 // connection, as a child process would be), and connects to it.
-func connectStdioScripted(t *testing.T, name string, script []byte) *target.Session {
+func connectStdioScripted(t *testing.T, name string, script []byte) *connect.Session {
 	t.Helper()
 	var ovs []*scriptOverride
 	if err := json.Unmarshal(script, &ovs); err != nil {
@@ -34,8 +34,8 @@ func connectStdioScripted(t *testing.T, name string, script []byte) *target.Sess
 		}
 		return serveStdioScript(ctx, fx, ovs, in, out, stderr)
 	}
-	spec := &target.Spec{Name: name, Serve: serve}
-	s, err := target.Connect(context.Background(), spec, target.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
+	spec := &connect.Spec{Name: name, Serve: serve}
+	s, err := connect.Connect(context.Background(), spec, connect.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
 	if err != nil {
 		t.Fatalf("connect %s behind a stdio script: %v", name, err)
 	}

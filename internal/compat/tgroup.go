@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -228,7 +228,7 @@ func (e *engine) sessionAfterDelete(ctx context.Context) {
 
 // unsupportedVersion sends a request at unknownVersion, on sess when set
 // (a fresh stdio process) else on the session under test.
-func (e *engine) unsupportedVersion(ctx context.Context, modern bool, sess *target.Session) {
+func (e *engine) unsupportedVersion(ctx context.Context, modern bool, sess *connect.Session) {
 	id := ruleUnsupportedVersion
 	if !modern && e.version() < "2025-06-18" {
 		e.assert(id, NA, "n/a: MCP-Protocol-Version exists from 2025-06-18; the server speaks "+e.version(), nil)
@@ -427,7 +427,7 @@ func (e *engine) commonAssertions(ctx context.Context) {
 // but lacks the required clientCapabilities. The version key makes it a
 // modern request even on a dual-era server, so META-REQ-FIELDS binds: a
 // missing required key MUST be rejected with -32602 (HTTP 400).
-func (e *engine) metaPartial(ctx context.Context, sess *target.Session) {
+func (e *engine) metaPartial(ctx context.Context, sess *connect.Session) {
 	r := e.send(ctx, rawReq{method: mcp.MethodToolsList, meta: true, version: e.version(), metaKeys: []string{mcp.MetaProtocolVersion}, sess: sess})
 	e.judgeStream(ruleMetaPartial, r, r.code() == mcp.CodeInvalidParams && (r.status() == 0 || r.status() == 400), "-32602 (HTTP 400)")
 }

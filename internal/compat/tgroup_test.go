@@ -9,7 +9,7 @@ import (
 // runFixture runs every rule group against an embedded fixture.
 func runFixture(t *testing.T, name string, http bool) *Report {
 	t.Helper()
-	rep, err := Run(context.Background(), connect(t, name, http), &Options{Probes: fixtureProbes(t, name)})
+	rep, err := Run(context.Background(), connectFixture(t, name, http), &Options{Probes: fixtureProbes(t, name)})
 	if err != nil {
 		t.Fatal(err)
 	}

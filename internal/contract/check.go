@@ -7,10 +7,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
 
@@ -28,7 +28,7 @@ type CheckOptions struct {
 	Now     func() time.Time
 	// RecordedAt pins the live snapshot's time (zero: now).
 	RecordedAt time.Time
-	Env        target.Env
+	Env        connect.Env
 
 	// FailOn is the gate tier ("": the target's failOn, else risky).
 	FailOn string

@@ -13,11 +13,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
 
@@ -200,7 +200,7 @@ func TestWriteSnapshotRoundTrip(t *testing.T) {
 func TestIncompleteObservation(t *testing.T) {
 	for _, name := range []string{"exit-midstream", "cursor-loop"} {
 		t.Run(name, func(t *testing.T) {
-			tg, err := FromSpec("x", &target.Spec{Fixture: name, Timeout: 5 * time.Second})
+			tg, err := FromSpec("x", &connect.Spec{Fixture: name, Timeout: 5 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -223,7 +223,7 @@ func TestIncompleteObservation(t *testing.T) {
 }
 
 func BenchmarkRecordBig(b *testing.B) {
-	tg, err := FromSpec("big", &target.Spec{Fixture: "big"})
+	tg, err := FromSpec("big", &connect.Spec{Fixture: "big"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func BenchmarkRecordBig(b *testing.B) {
 // its stored snapshot, without the compat profiles: read the snapshot,
 // observe the server, diff, render the text report.
 func BenchmarkCheckBig(b *testing.B) {
-	tg, err := FromSpec("big", &target.Spec{Fixture: "big"})
+	tg, err := FromSpec("big", &connect.Spec{Fixture: "big"})
 	if err != nil {
 		b.Fatal(err)
 	}

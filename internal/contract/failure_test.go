@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // A stdio server that dies asking for credentials is "authentication
@@ -24,7 +24,7 @@ func TestObserveAuthRequired(t *testing.T) {
 		{`echo "Please log in first" >&2; exit 3`, true},
 		{`echo "boom" >&2; exit 1`, false},
 	} {
-		tg, err := FromSpec("x", &target.Spec{Command: []string{"sh", "-c", tc.script}, Timeout: 10 * time.Second})
+		tg, err := FromSpec("x", &connect.Spec{Command: []string{"sh", "-c", tc.script}, Timeout: 10 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,11 +12,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/report/text"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
 
@@ -28,7 +28,7 @@ var pinned = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // returns its complete snapshot.
 func recordFixture(t testing.TB, name string, probesOf string) *snapshot.Snapshot {
 	t.Helper()
-	tg, err := FromSpec(strings.ReplaceAll(name, "@", "_"), &target.Spec{Fixture: name})
+	tg, err := FromSpec(strings.ReplaceAll(name, "@", "_"), &connect.Spec{Fixture: name})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/testenv"
 )
 
@@ -57,7 +57,7 @@ func TestJudgeGoSDKInputRequired(t *testing.T) {
 		t.Skip("real server")
 	}
 	bin := testenv.EverythingServer(t)
-	tg := &Target{Name: "gosdk", Spec: &target.Spec{Command: []string{bin}, Timeout: 10 * time.Second}, Probes: []probe.Probe{
+	tg := &Target{Name: "gosdk", Spec: &connect.Spec{Command: []string{bin}, Timeout: 10 * time.Second}, Probes: []probe.Probe{
 		{ID: "sampling", Tool: "test_input_required_result_sampling", Arguments: json.RawMessage(`{}`)},
 		{ID: "elicitation", Tool: "test_input_required_result_elicitation", Arguments: json.RawMessage(`{}`)},
 		{ID: "roots", Tool: "test_input_required_result_list_roots", Arguments: json.RawMessage(`{}`)},

@@ -7,12 +7,12 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
@@ -25,7 +25,7 @@ type ObserveOptions struct {
 	// Now stamps the snapshot (pin it for deterministic files).
 	Now func() time.Time
 	// Env is the environment a stdio server may inherit.
-	Env target.Env
+	Env connect.Env
 	// Progress, if set, is told what is happening.
 	Progress func(step string)
 }
@@ -101,7 +101,7 @@ func observe(ctx context.Context, t *Target, opts *ObserveOptions) (*Observation
 	if t.ProtocolVersion != "" {
 		copts.Version = mcp.Revision(t.ProtocolVersion)
 	}
-	sess, err := target.Connect(ctx, t.Spec, opts.Env, copts)
+	sess, err := connect.Connect(ctx, t.Spec, opts.Env, copts)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", Describe(t.Spec), err)
 	}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -17,7 +17,7 @@ import (
 // whether one was given, the spec it builds, and its --timeout.
 type Flags interface {
 	Set() bool
-	Spec(name string, lookup func(string) (string, bool)) (*target.Spec, error)
+	Spec(name string, lookup func(string) (string, bool)) (*connect.Spec, error)
 	RequestTimeout() time.Duration
 }
 

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 type noFlags struct{ timeout time.Duration }
 
 func (noFlags) Set() bool { return false }
-func (noFlags) Spec(string, func(string) (string, bool)) (*target.Spec, error) {
+func (noFlags) Spec(string, func(string) (string, bool)) (*connect.Spec, error) {
 	return nil, errors.New("no target")
 }
 func (f noFlags) RequestTimeout() time.Duration { return f.timeout }

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/addrguard"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // StrictNet applies the public-only address policy of internal/addrguard
@@ -22,7 +22,7 @@ import (
 // fixture or stdio target has no network: nothing to do. resolve and dial
 // are the system's when nil. The caller closes the returned transport's
 // idle connections when done (nil: nothing set).
-func StrictNet(ctx context.Context, s *target.Spec, resolve addrguard.Resolver, dial addrguard.DialFunc) (*http.Transport, error) {
+func StrictNet(ctx context.Context, s *connect.Spec, resolve addrguard.Resolver, dial addrguard.DialFunc) (*http.Transport, error) {
 	if s.URL == "" {
 		return nil, nil
 	}

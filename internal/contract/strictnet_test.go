@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/mcpward/mcpward/internal/addrguard"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 func resolver(addrs ...string) addrguard.Resolver {
@@ -37,7 +37,7 @@ func TestStrictNetRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &target.Spec{URL: tt.url}
+			s := &connect.Spec{URL: tt.url}
 			rt, err := StrictNet(context.Background(), s, resolver(tt.answers...), nil)
 			if err == nil {
 				t.Fatal("StrictNet: no error")
@@ -55,7 +55,7 @@ func TestStrictNetRefuses(t *testing.T) {
 // TestStrictNetPins: the address checked is the one dialled, on the URL's
 // port, whatever the connection asks for.
 func TestStrictNetPins(t *testing.T) {
-	s := &target.Spec{URL: "https://mcp.example.com:8443/mcp"}
+	s := &connect.Spec{URL: "https://mcp.example.com:8443/mcp"}
 	var dialled []string
 	errStop := errors.New("stop here")
 	dial := func(_ context.Context, _, address string) (net.Conn, error) {
@@ -79,7 +79,7 @@ func TestStrictNetPins(t *testing.T) {
 }
 
 func TestStrictNetNoNetwork(t *testing.T) {
-	for _, s := range []*target.Spec{{Fixture: "clean@v1"}, {Command: []string{"node", "server.js"}}} {
+	for _, s := range []*connect.Spec{{Fixture: "clean@v1"}, {Command: []string{"node", "server.js"}}} {
 		rt, err := StrictNet(context.Background(), s, func(context.Context, string) ([]netip.Addr, error) {
 			t.Fatal("resolved a host for a target without one")
 			return nil, nil

@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/migrate/foreign"
 	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
 	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -26,7 +26,7 @@ import (
 type Target struct {
 	// Name is the target name (the snapshot file stem).
 	Name string
-	Spec *target.Spec
+	Spec *connect.Spec
 	// Probes are run after the lists, in order.
 	Probes []probe.Probe
 	// Disabled are the config's probes with "enabled": false: kept for the
@@ -87,7 +87,7 @@ func (t *Target) Unserved() []probe.Probe {
 
 // FromSpec resolves a target given on the command line. A fixture target
 // runs its fixture's declared probes; any other runs none.
-func FromSpec(name string, spec *target.Spec) (*Target, error) {
+func FromSpec(name string, spec *connect.Spec) (*Target, error) {
 	spec.Name = name
 	t := &Target{Name: name, Spec: spec}
 	if spec.Fixture != "" {
@@ -112,7 +112,7 @@ func FromConfig(dir, name string, ct *config.Target, lookup func(string) (string
 	if lookup == nil {
 		lookup = func(string) (string, bool) { return "", false }
 	}
-	spec := &target.Spec{
+	spec := &connect.Spec{
 		Name:        name,
 		Fixture:     ct.Fixture,
 		URL:         ct.URL,
@@ -252,6 +252,6 @@ func SnapshotPath(dir, name string) string {
 
 // Describe names a target's endpoint without secrets: the fixture name,
 // the URL without credentials or query, or the command line.
-func Describe(s *target.Spec) string {
+func Describe(s *connect.Spec) string {
 	return s.Info().Endpoint()
 }

@@ -19,19 +19,19 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fuzz"
 	"github.com/mcpward/mcpward/internal/heuristic"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/mcp"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // Options configure a fuzz run.
 type Options struct {
-	Spec *target.Spec
-	Env  target.Env
+	Spec *connect.Spec
+	Env  connect.Env
 	// Era forces "modern" or "legacy"; "" detects it.
 	Era  mcp.Era
 	Seed uint64
@@ -111,7 +111,7 @@ const liveID = "mcpward-fuzz-alive"
 // which may be called, measures the median answer time and generates the
 // cases. The plan is printed before Run.
 func Prepare(ctx context.Context, o *Options) (*Plan, error) {
-	sess, err := target.Connect(ctx, o.Spec, o.Env, &client.Options{Era: o.Era, RequestTimeout: o.Spec.Timeout})
+	sess, err := connect.Connect(ctx, o.Spec, o.Env, &client.Options{Era: o.Era, RequestTimeout: o.Spec.Timeout})
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +385,7 @@ func RunCase(ctx context.Context, o *Options, p *Plan, c fuzz.Case, timeout time
 	} else {
 		copts.LegacyVersion = mcp.Revision(p.Target.Version)
 	}
-	sess, err := target.Connect(ctx, o.Spec, o.Env, copts)
+	sess, err := connect.Connect(ctx, o.Spec, o.Env, copts)
 	if err != nil {
 		return obs, fmt.Errorf("fresh session: %w", err)
 	}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fuzz"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // testServer is an in-process legacy stdio server with planted bugs,
@@ -91,7 +91,7 @@ func run(t *testing.T, bugs []string, allow []string, cases int) (*testServer, *
 	for _, b := range bugs {
 		s.bugs[b] = true
 	}
-	o := &Options{Spec: &target.Spec{Serve: s.serve, Timeout: 5 * time.Second}, Era: "legacy", Seed: 1, Cases: cases,
+	o := &Options{Spec: &connect.Spec{Serve: s.serve, Timeout: 5 * time.Second}, Era: "legacy", Seed: 1, Cases: cases,
 		CaseTimeout: 200 * time.Millisecond, AllowTools: allow}
 	ctx := context.Background()
 	p, err := Prepare(ctx, o)

@@ -8,7 +8,7 @@ import (
 
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/connect"
 )
 
 type echoIn struct {
@@ -27,7 +27,7 @@ func TestGoSDKStatefulHTTPObservedLegacy(t *testing.T) {
 		})
 	ts := httptest.NewServer(gosdk.NewStreamableHTTPHandler(func(*http.Request) *gosdk.Server { return srv }, nil))
 	t.Cleanup(ts.Close)
-	s := observe(t, &target.Spec{URL: ts.URL})
+	s := observe(t, &connect.Spec{URL: ts.URL})
 	check(t, s, want{era: "legacy", version: "2025-11-25", tools: 1})
 	if got := s.Surface.Discover.SupportedVersions; len(got) != 4 {
 		t.Errorf("supported versions %v, want the four legacy revisions", got)

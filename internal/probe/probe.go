@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // A Probe is one declared tools/call: the one probe type,
@@ -51,7 +51,7 @@ type Options struct {
 // Observe gathers the evidence of one server's surface. Section failures
 // are recorded in the evidence (the surface is then partial); only a
 // failure to talk to the server at all is returned as an error.
-func Observe(ctx context.Context, s *target.Session, opts *Options) (*snapshot.Evidence, error) {
+func Observe(ctx context.Context, s *connect.Session, opts *Options) (*snapshot.Evidence, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -245,7 +245,7 @@ func runProbe(ctx context.Context, c *client.Client, p Probe) snapshot.ProbeEvid
 
 // dualEra asks a modern server for the legacy handshake on a fresh
 // session. A successful initialize means the server speaks both eras.
-func dualEra(ctx context.Context, s *target.Session) (bool, []string) {
+func dualEra(ctx context.Context, s *connect.Session) (bool, []string) {
 	fresh, err := s.Fresh(ctx, func(o *client.Options) { o.Era = mcp.EraLegacy })
 	if err != nil {
 		return false, nil
@@ -267,7 +267,7 @@ func dualEra(ctx context.Context, s *target.Session) (bool, []string) {
 // request timeout, proves or rules out the rest (at most three more
 // connections; a version a server offers instead counts as proven too). complete is false when an attempt got no answer; the
 // versions then hold what was proven, and notes say what failed.
-func legacyVersions(ctx context.Context, s *target.Session) (versions []string, complete bool, notes []string) {
+func legacyVersions(ctx context.Context, s *connect.Session) (versions []string, complete bool, notes []string) {
 	seen := map[string]bool{}
 	if v := s.Handshake.Version; v != "" {
 		seen[v] = true

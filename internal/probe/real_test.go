@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/testenv"
 )
 
@@ -30,12 +30,12 @@ type want struct {
 	resourcePages             int
 }
 
-func observe(t *testing.T, spec *target.Spec) *snapshot.Snapshot {
+func observe(t *testing.T, spec *connect.Spec) *snapshot.Snapshot {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	env := target.Env{Environ: os.Environ, LookupEnv: os.LookupEnv}
-	sess, err := target.Connect(ctx, spec, env, &client.Options{RequestTimeout: 20 * time.Second})
+	env := connect.Env{Environ: os.Environ, LookupEnv: os.LookupEnv}
+	sess, err := connect.Connect(ctx, spec, env, &client.Options{RequestTimeout: 20 * time.Second})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -124,12 +124,12 @@ func TestRealGoSDKEverythingServer(t *testing.T) {
 	bin := testenv.EverythingServer(t)
 	w := want{era: "modern", dual: true, version: "2026-07-28", tools: 28, resources: 3, prompts: 5}
 	t.Run("stdio", func(t *testing.T) {
-		check(t, observe(t, &target.Spec{Command: []string{bin}, Timeout: 20 * time.Second}), w)
+		check(t, observe(t, &connect.Spec{Command: []string{bin}, Timeout: 20 * time.Second}), w)
 	})
 	t.Run("http", func(t *testing.T) {
 		port := freePort(t)
 		startHTTP(t, port, nil, bin, "-http", fmt.Sprintf("127.0.0.1:%d", port))
-		check(t, observe(t, &target.Spec{URL: fmt.Sprintf("http://127.0.0.1:%d/", port)}), w)
+		check(t, observe(t, &connect.Spec{URL: fmt.Sprintf("http://127.0.0.1:%d/", port)}), w)
 	})
 }
 
@@ -137,24 +137,24 @@ func TestRealServerEverything2026(t *testing.T) {
 	w := want{era: "legacy", version: "2025-11-25", minTools: 12, resources: 7, prompts: 4}
 	t.Run("stdio", func(t *testing.T) {
 		argv := testenv.NPMServer(t, "@modelcontextprotocol/server-everything", "dist/index.js", "stdio")
-		check(t, observe(t, &target.Spec{Command: argv}), w)
+		check(t, observe(t, &connect.Spec{Command: argv}), w)
 	})
 	t.Run("http", func(t *testing.T) {
 		argv := testenv.NPMServer(t, "@modelcontextprotocol/server-everything", "dist/index.js", "streamableHttp")
 		port := freePort(t)
 		startHTTP(t, port, []string{fmt.Sprintf("PORT=%d", port)}, argv...)
-		check(t, observe(t, &target.Spec{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}), w)
+		check(t, observe(t, &connect.Spec{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}), w)
 	})
 }
 
 func TestRealServerFilesystem(t *testing.T) {
 	argv := testenv.NPMServer(t, "fs-v2", "dist/index.js", t.TempDir())
-	s := observe(t, &target.Spec{Command: argv})
+	s := observe(t, &connect.Spec{Command: argv})
 	check(t, s, want{era: "modern", dual: true, version: "2026-07-28", tools: 14})
 }
 
 func TestRealServerEverything2024(t *testing.T) {
 	argv := testenv.NPMServer(t, "everything-2025-01", "dist/index.js")
-	s := observe(t, &target.Spec{Command: argv})
+	s := observe(t, &connect.Spec{Command: argv})
 	check(t, s, want{era: "legacy", version: "2024-11-05", tools: 6, resources: 100, prompts: 2, resourcePages: 10})
 }

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // A legacy server's InitializeResult names one version; the snapshot must
@@ -32,7 +32,7 @@ func TestLegacyVersionsLearned(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
 			ctx := context.Background()
-			sess, err := target.Connect(ctx, &target.Spec{Fixture: tt.fixture, FixtureHTTP: tt.http}, target.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
+			sess, err := connect.Connect(ctx, &connect.Spec{Fixture: tt.fixture, FixtureHTTP: tt.http}, connect.Env{}, &client.Options{RequestTimeout: 5 * time.Second, DiscoverTimeout: time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

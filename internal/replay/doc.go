@@ -4,7 +4,7 @@
 // [Find] reads a session log and returns what it holds about one call:
 // the exact request frame, the recorded response, and how the server was
 // reached (the stdio argv and cwd of the start record, or the HTTP
-// target). [Run] connects (internal/target), sends the request (the exact
+// target). [Run] connects (internal/connect), sends the request (the exact
 // recorded bytes unless params were edited: internal/client Send), and
 // [Compare] gives a structural diff of the two responses.
 //

@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/jsonrpc"
 	"github.com/mcpward/mcpward/internal/jsonx"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/session"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -69,8 +69,8 @@ type Outcome struct {
 }
 
 // Spec returns the target a replay of rc connects to.
-func Spec(rc *Recorded, opts *Options) (*target.Spec, error) {
-	s := &target.Spec{Name: rc.Label, Timeout: opts.Timeout}
+func Spec(rc *Recorded, opts *Options) (*connect.Spec, error) {
+	s := &connect.Spec{Name: rc.Label, Timeout: opts.Timeout}
 	switch {
 	case len(opts.Command) > 0:
 		s.Command = opts.Command
@@ -105,7 +105,7 @@ func Run(ctx context.Context, rc *Recorded, opts *Options) (*Outcome, error) {
 		return nil, err
 	}
 	out := &Outcome{Target: describe(spec)}
-	env := target.Env{Environ: opts.Environ}
+	env := connect.Env{Environ: opts.Environ}
 	if opts.WithEnv && len(spec.Command) > 0 {
 		kept, missing := filterEnv(opts.Environ, rc.EnvNames)
 		env.Environ = func() []string { return kept }
@@ -117,7 +117,7 @@ func Run(ctx context.Context, rc *Recorded, opts *Options) (*Outcome, error) {
 	}
 	copts := &client.Options{ClientInfo: mcp.Implementation{Name: "mcpward-replay", Version: opts.ClientVersion},
 		RequestTimeout: opts.Timeout, Capabilities: recordedCaps(rc.Params)}
-	sess, err := target.Connect(ctx, spec, env, copts)
+	sess, err := connect.Connect(ctx, spec, env, copts)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func orNone(b []byte) string {
 	return short(b)
 }
 
-func describe(s *target.Spec) string {
+func describe(s *connect.Spec) string {
 	if s.URL != "" {
 		return s.URL
 	}

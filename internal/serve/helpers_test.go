@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // Markup is the tool description the tests plant: a page that rendered
@@ -73,7 +73,7 @@ func writeFile(t testing.TB, path, data string) {
 func (e *env) recordSnapshots(t *testing.T) {
 	t.Helper()
 	for _, x := range []struct{ name, fixture string }{{"a", "clean@v1"}, {"b", "drift-breaking@v2"}} {
-		ct, err := contract.FromSpec(x.name, &target.Spec{Fixture: x.fixture})
+		ct, err := contract.FromSpec(x.name, &connect.Spec{Fixture: x.fixture})
 		if err != nil {
 			t.Fatal(err)
 		}

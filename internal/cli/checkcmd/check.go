@@ -16,10 +16,10 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/compat"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
@@ -30,7 +30,7 @@ type CompatFunc = contract.CompatFunc
 // CheckOptions are the inputs of `mcpward check`.
 type CheckOptions struct {
 	IO      *iostreams.IOStreams
-	Env     target.Env
+	Env     connect.Env
 	Now     func() time.Time
 	Version string
 
@@ -72,7 +72,7 @@ type CheckOptions struct {
 func NewCmdCheck(f *cmdutil.Factory, runF func(context.Context, *CheckOptions) error) *cobra.Command {
 	opts := &CheckOptions{
 		IO:      f.IOStreams,
-		Env:     target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
+		Env:     connect.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
 		Now:     f.Now,
 		Version: f.Version,
 	}

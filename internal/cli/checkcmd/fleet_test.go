@@ -17,10 +17,10 @@ import (
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // fleetFixtures are what the targets of a test fleet run, in turn: each
@@ -77,7 +77,7 @@ func fleetOpts(ios *iostreams.IOStreams, configPath string, jobs int) *CheckOpti
 		Fleet:      fleetrun.Flags{All: true, Jobs: jobs, TargetTimeout: fleetrun.DefaultTargetTimeout},
 		RecordedAt: time.Unix(0, 0),
 	}
-	o.Compat = compat.ForCheck(target.Env{}, o.Version)
+	o.Compat = compat.ForCheck(connect.Env{}, o.Version)
 	return o
 }
 

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // Issue 11 item 11: check judges the evidence its own observation holds.
@@ -20,7 +20,7 @@ import (
 // modern-full, provokes nothing.
 func TestCheckJudgesHeldEvidence(t *testing.T) {
 	dir := t.TempDir()
-	tg, err := contract.FromSpec("demo", &target.Spec{Fixture: "degrader-liar"})
+	tg, err := contract.FromSpec("demo", &connect.Spec{Fixture: "degrader-liar"})
 	if err != nil {
 		t.Fatal(err)
 	}

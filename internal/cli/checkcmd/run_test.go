@@ -10,18 +10,18 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // stored records fixture fx (with clean@v1's probes) as dir/name.
 func stored(t *testing.T, dir, name, fx string) string {
 	t.Helper()
-	tg, err := contract.FromSpec(name, &target.Spec{Fixture: fx})
+	tg, err := contract.FromSpec(name, &connect.Spec{Fixture: fx})
 	if err != nil {
 		t.Fatal(err)
 	}

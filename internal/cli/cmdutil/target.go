@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/client"
-	"github.com/mcpward/mcpward/internal/target"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -119,14 +119,14 @@ func (tf *TargetFlags) Set() bool {
 // RequestTimeout is --timeout (contract.Flags).
 func (tf *TargetFlags) RequestTimeout() time.Duration { return tf.Timeout }
 
-// Spec builds a target.Spec, interpolating ${ENV} in header values and
-// splitting a command given as one string (target.SplitCommand).
-func (tf *TargetFlags) Spec(name string, lookup func(string) (string, bool)) (*target.Spec, error) {
-	command, err := target.SplitCommand(tf.Command)
+// Spec builds a connect.Spec, interpolating ${ENV} in header values and
+// splitting a command given as one string (connect.SplitCommand).
+func (tf *TargetFlags) Spec(name string, lookup func(string) (string, bool)) (*connect.Spec, error) {
+	command, err := connect.SplitCommand(tf.Command)
 	if err != nil {
 		return nil, FlagErrorWrap(err)
 	}
-	s := &target.Spec{
+	s := &connect.Spec{
 		Name:        name,
 		Fixture:     tf.Fixture,
 		FixtureHTTP: tf.FixtureHTTP,

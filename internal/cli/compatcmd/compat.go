@@ -18,6 +18,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	engine "github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
@@ -26,13 +27,12 @@ import (
 	"github.com/mcpward/mcpward/internal/report/text"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // CompatOptions are the inputs of `mcpward compat`.
 type CompatOptions struct {
 	IO      *iostreams.IOStreams
-	Env     target.Env
+	Env     connect.Env
 	Now     func() time.Time
 	Version string
 
@@ -59,7 +59,7 @@ type CompatOptions struct {
 
 // NewCmdCompat builds `mcpward compat`.
 func NewCmdCompat(f *cmdutil.Factory, runF func(context.Context, *CompatOptions) error) *cobra.Command {
-	opts := &CompatOptions{IO: f.IOStreams, Env: target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv}, Now: f.Now, Version: f.Version}
+	opts := &CompatOptions{IO: f.IOStreams, Env: connect.Env{Environ: f.Environ, LookupEnv: f.LookupEnv}, Now: f.Now, Version: f.Version}
 	var profiles string
 	cmd := &cobra.Command{
 		Use:   "compat (NAME… | --all | --fixture NAME | --url URL | -- <command…>)",

@@ -11,19 +11,19 @@ import (
 	"github.com/mcpward/mcpward/internal/client"
 	engine "github.com/mcpward/mcpward/internal/compat"
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // A compatJob is one server to run compat against, resolved: from the
 // flags, or from a config target.
 type compatJob struct {
-	spec         *target.Spec
+	spec         *connect.Spec
 	profiles     []rules.Profile
 	probes       []engine.Probe
 	capabilities json.RawMessage
@@ -101,7 +101,7 @@ func configPath(opts *CompatOptions) string {
 func (j *compatJob) run(ctx context.Context, opts *CompatOptions, show func(string)) (*result.Result, error) {
 	era, _ := cmdutil.ParseEra(opts.Era) // validated by RunE
 	show("connecting")
-	sess, err := target.Connect(ctx, j.spec, opts.Env, &client.Options{
+	sess, err := connect.Connect(ctx, j.spec, opts.Env, &client.Options{
 		ClientInfo:     mcp.Implementation{Name: "mcpward", Version: opts.Version},
 		Era:            era,
 		Capabilities:   j.capabilities,

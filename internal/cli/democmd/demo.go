@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
 
@@ -155,7 +155,7 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 }
 
 func fixtureTarget(name, fx string) (*contract.Target, error) {
-	return contract.FromSpec(name, &target.Spec{Fixture: fx})
+	return contract.FromSpec(name, &connect.Spec{Fixture: fx})
 }
 
 func recordOne(ctx context.Context, opts *DemoOptions, t *contract.Target, path string) (*snapshot.Snapshot, error) {

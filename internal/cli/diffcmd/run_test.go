@@ -12,14 +12,14 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/iostreams"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 func recordTo(t *testing.T, dir, name, fx, probesOf string) string {
 	t.Helper()
-	tg, err := contract.FromSpec(name, &target.Spec{Fixture: fx})
+	tg, err := contract.FromSpec(name, &connect.Spec{Fixture: fx})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
@@ -28,13 +29,12 @@ import (
 	"github.com/mcpward/mcpward/internal/fuzzrun"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // Options are the inputs of `mcpward fuzz`.
 type Options struct {
 	IO      *iostreams.IOStreams
-	Env     target.Env
+	Env     connect.Env
 	Version string
 
 	Target     cmdutil.TargetFlags
@@ -58,7 +58,7 @@ type Options struct {
 
 // NewCmdFuzz builds `mcpward fuzz`.
 func NewCmdFuzz(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
-	opts := &Options{IO: f.IOStreams, Env: target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv}, Version: f.Version}
+	opts := &Options{IO: f.IOStreams, Env: connect.Env{Environ: f.Environ, LookupEnv: f.LookupEnv}, Version: f.Version}
 	cmd := &cobra.Command{
 		Use:   "fuzz [NAME | --fixture NAME | --url URL | -- <command…>]",
 		Short: "Does the server survive a hostile or sloppy client? Malformed frames, broken arguments, crash / hang / zombie / wrong error",
@@ -155,7 +155,7 @@ the server cannot be reached or a case could not be run, 4 for a usage error.`,
 
 // spec resolves the target: the flags, or a config target (the one
 // named, or the config's only one).
-func spec(opts *Options) (*target.Spec, error) {
+func spec(opts *Options) (*connect.Spec, error) {
 	if opts.Target.Set() {
 		return opts.Target.Spec("", opts.Env.LookupEnv)
 	}
@@ -259,7 +259,7 @@ func run(ctx context.Context, opts *Options) error {
 
 // replay runs one saved case against the target and reports as a run
 // of one case.
-func replay(ctx context.Context, opts *Options, ro *fuzzrun.Options, plan *fuzzrun.Plan, s *target.Spec, sv fuzz.Saved) error {
+func replay(ctx context.Context, opts *Options, ro *fuzzrun.Options, plan *fuzzrun.Plan, s *connect.Spec, sv fuzz.Saved) error {
 	if sv.Version != "" && sv.Version != plan.Target.Version {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: the case was saved at %s; the server speaks %s now\n", sv.Version, plan.Target.Version)
 	}

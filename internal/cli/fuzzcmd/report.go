@@ -9,12 +9,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fuzzrun"
 	"github.com/mcpward/mcpward/internal/report"
 	"github.com/mcpward/mcpward/internal/report/text"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/termsafe"
 )
 
@@ -76,7 +76,7 @@ func writePlan(w io.Writer, p *fuzzrun.Plan, all bool) {
 }
 
 // buildResult is the run as the usual Result (command "fuzz").
-func buildResult(opts *Options, s *target.Spec, p *fuzzrun.Plan, rep *fuzzrun.Report, saved []string) *result.Result {
+func buildResult(opts *Options, s *connect.Spec, p *fuzzrun.Plan, rep *fuzzrun.Report, saved []string) *result.Result {
 	info := s.Info()
 	res := &result.Result{
 		SchemaVersion: result.SchemaVersion, Tool: "mcpward", Version: opts.Version, Command: "fuzz",

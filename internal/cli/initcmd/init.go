@@ -21,6 +21,7 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/heuristic"
@@ -29,14 +30,13 @@ import (
 	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // InitOptions are the inputs of `mcpward init`.
 type InitOptions struct {
 	IO      *iostreams.IOStreams
-	Env     target.Env
+	Env     connect.Env
 	Now     func() time.Time
 	Version string
 
@@ -58,7 +58,7 @@ type InitOptions struct {
 func NewCmdInit(f *cmdutil.Factory, runF func(context.Context, *InitOptions) error) *cobra.Command {
 	opts := &InitOptions{
 		IO:      f.IOStreams,
-		Env:     target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
+		Env:     connect.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
 		Now:     f.Now,
 		Version: f.Version,
 	}

@@ -14,9 +14,9 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdtest"
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/testenv"
 )
 
@@ -154,7 +154,7 @@ func TestSeedProbesSafety(t *testing.T) {
 // are written disabled with the reason.
 func TestSeedProbesGoSDKEverything(t *testing.T) {
 	bin := testenv.EverythingServer(t)
-	tg, err := contract.FromSpec("everything", &target.Spec{Name: "everything", Command: []string{bin}, Timeout: 30 * time.Second})
+	tg, err := contract.FromSpec("everything", &connect.Spec{Name: "everything", Command: []string{bin}, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

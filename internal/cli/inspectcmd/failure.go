@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -18,7 +18,7 @@ import (
 // "authentication required" with a hint instead of its raw stderr (shown
 // with --verbose), as record and check report it (contract.AuthRequired);
 // the exit code is 2 either way.
-func failed(opts *InspectOptions, spec *target.Spec, err error) error {
+func failed(opts *InspectOptions, spec *connect.Spec, err error) error {
 	stderr := transport.StderrOf(err)
 	var recordedAt time.Time
 	if opts.Now != nil {

@@ -16,20 +16,20 @@ import (
 	"github.com/mcpward/mcpward/internal/atomicfile"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // InspectOptions are the inputs of `mcpward inspect`.
 type InspectOptions struct {
 	IO      *iostreams.IOStreams
-	Env     target.Env
+	Env     connect.Env
 	Now     func() time.Time
 	Version string
 
@@ -54,7 +54,7 @@ func NewCmdInspect(f *cmdutil.Factory, runF func(context.Context, *InspectOption
 	var capsFlag string
 	opts := &InspectOptions{
 		IO:      f.IOStreams,
-		Env:     target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
+		Env:     connect.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
 		Now:     f.Now,
 		Version: f.Version,
 	}
@@ -139,7 +139,7 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 	}
 	era, _ := cmdutil.ParseEra(opts.Era) // validated by RunE
 	show("connecting")
-	sess, err := target.Connect(ctx, spec, opts.Env, &client.Options{
+	sess, err := connect.Connect(ctx, spec, opts.Env, &client.Options{
 		ClientInfo:     mcp.Implementation{Name: "mcpward", Version: opts.Version},
 		Capabilities:   opts.Capabilities,
 		Era:            era,
@@ -254,7 +254,7 @@ func incompleteReason(s *snapshot.Snapshot) string {
 	return reason
 }
 
-func describe(s *target.Spec) string {
+func describe(s *connect.Spec) string {
 	switch {
 	case s.Fixture != "":
 		return "fixture " + s.Fixture

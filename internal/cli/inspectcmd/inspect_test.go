@@ -17,11 +17,11 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdtest"
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -49,7 +49,7 @@ func testOptions(t *testing.T) (*InspectOptions, *bytes.Buffer, *bytes.Buffer) {
 	ios, _, stdout, stderr := iostreams.Test()
 	return &InspectOptions{
 		IO:      ios,
-		Env:     target.Env{Environ: os.Environ, LookupEnv: os.LookupEnv},
+		Env:     connect.Env{Environ: os.Environ, LookupEnv: os.LookupEnv},
 		Now:     func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) },
 		Version: "test",
 		Target:  cmdutil.TargetFlags{Timeout: 5 * time.Second},

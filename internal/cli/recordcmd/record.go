@@ -18,19 +18,19 @@ import (
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/fleetrun"
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/result"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // RecordOptions are the inputs of `mcpward record`.
 type RecordOptions struct {
 	IO      *iostreams.IOStreams
-	Env     target.Env
+	Env     connect.Env
 	Now     func() time.Time
 	Version string
 
@@ -63,7 +63,7 @@ type RecordOptions struct {
 func NewCmdRecord(f *cmdutil.Factory, runF func(context.Context, *RecordOptions) error) *cobra.Command {
 	opts := &RecordOptions{
 		IO:      f.IOStreams,
-		Env:     target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
+		Env:     connect.Env{Environ: f.Environ, LookupEnv: f.LookupEnv},
 		Now:     f.Now,
 		Version: f.Version,
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/diff"
 	"github.com/mcpward/mcpward/internal/fault"
@@ -26,14 +27,13 @@ import (
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/scan"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/wrap"
 )
 
 // ScanOptions are the inputs of `mcpward scan`.
 type ScanOptions struct {
 	IO      *iostreams.IOStreams
-	Env     target.Env
+	Env     connect.Env
 	WrapEnv wrap.Env
 	Version string
 
@@ -54,7 +54,7 @@ type ScanOptions struct {
 
 // NewCmdScan builds `mcpward scan`.
 func NewCmdScan(f *cmdutil.Factory, runF func(context.Context, *ScanOptions) error) *cobra.Command {
-	opts := &ScanOptions{IO: f.IOStreams, Env: target.Env{Environ: f.Environ, LookupEnv: f.LookupEnv}, Version: f.Version}
+	opts := &ScanOptions{IO: f.IOStreams, Env: connect.Env{Environ: f.Environ, LookupEnv: f.LookupEnv}, Version: f.Version}
 	cmd := &cobra.Command{
 		Use:   "scan [target | SNAPSHOT.json | --client NAME|all]",
 		Short: "Scan what servers offer a model: hidden instructions, invisible text, shadowing, toxic flows, secrets",
@@ -318,7 +318,7 @@ func launchTools(ctx context.Context, opts *ScanOptions, client string, l wrap.L
 		}
 		return snap.Surface.Tools, snapshotProblems(p, snap)
 	}
-	spec := &target.Spec{Name: l.Name, Command: append([]string{l.Command}, l.Args...), Env: l.Env, Timeout: opts.Target.Timeout}
+	spec := &connect.Spec{Name: l.Name, Command: append([]string{l.Command}, l.Args...), Env: l.Env, Timeout: opts.Target.Timeout}
 	t, err := contract.FromSpec(l.Name, spec)
 	if err != nil {
 		return nil, []string{err.Error()}

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/verdict"
 )
 
@@ -64,7 +64,7 @@ func DemoResult(ctx context.Context, version string) (*result.Result, error) {
 }
 
 func demoRecord(ctx context.Context, fx, version string) (*snapshot.Snapshot, error) {
-	tg, err := contract.FromSpec(fx, &target.Spec{Fixture: fx})
+	tg, err := contract.FromSpec(fx, &connect.Spec{Fixture: fx})
 	if err != nil {
 		return nil, err
 	}

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 )
 
 // Hostile is the tool description of [HostileSnapshot]: markup that would
@@ -28,7 +28,7 @@ const Hostile = `<img src=x onerror="document.title='pwned'"><b id="injected">bo
 // probesOf (so two recordings are comparable) and writes dir/name.snapshot.json.
 func Record(t testing.TB, dir, name, fx, probesOf string) string {
 	t.Helper()
-	tg, err := contract.FromSpec(name, &target.Spec{Fixture: fx})
+	tg, err := contract.FromSpec(name, &connect.Spec{Fixture: fx})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,9 +32,9 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/atomicfile"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/target"
 	"github.com/mcpward/mcpward/internal/testenv"
 )
 
@@ -146,14 +146,14 @@ func List(t testing.TB, servers []Server) (tools []Tool, ok bool) {
 // list observes one server as inspect does (no tool is called) and returns
 // its tools.
 func list(s Server) ([]Tool, error) {
-	spec := &target.Spec{Name: "corpus", Command: s.Argv, Env: s.Env, Timeout: 30 * time.Second, IsolateHome: true}
+	spec := &connect.Spec{Name: "corpus", Command: s.Argv, Env: s.Env, Timeout: 30 * time.Second, IsolateHome: true}
 	tg, err := contract.FromSpec("corpus", spec)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Package, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	obs, err := contract.Observe(ctx, tg, &contract.ObserveOptions{Version: "test", Env: target.Env{Environ: os.Environ, LookupEnv: os.LookupEnv}})
+	obs, err := contract.Observe(ctx, tg, &contract.ObserveOptions{Version: "test", Env: connect.Env{Environ: os.Environ, LookupEnv: os.LookupEnv}})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Package, err)
 	}

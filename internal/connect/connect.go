@@ -1,8 +1,8 @@
-// Package target turns what a user names on the command line (--fixture
+// Package connect turns what a user names on the command line (--fixture
 // NAME, --url URL, -- <command…>) into a connected MCP client: it starts or
 // dials the transport, runs the era handshake, and falls back to the
 // deprecated HTTP+SSE transport when a URL does not speak Streamable HTTP.
-package target
+package connect
 
 import (
 	"context"
