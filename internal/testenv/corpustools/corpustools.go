@@ -174,13 +174,18 @@ func list(s Server) ([]Tool, error) {
 // cacheVersion changes when what is cached changes shape or meaning.
 const cacheVersion = "corpustools 1"
 
-// Key is the cache key: a hash of the npm lockfile, the Go corpus module
-// and the corpus list's source.
+// Key is the cache key: a hash of the npm lockfile, the Go corpus module,
+// the corpus list's source and the list compiled into this test binary
+// (the source may change while a test runs: its tools then go under a key
+// no other binary computes).
 func Key() (string, error) {
 	_, self, _, _ := runtime.Caller(0)
 	testenvDir := filepath.Dir(filepath.Dir(self))
 	h := sha256.New()
 	h.Write([]byte(cacheVersion + "\n"))
+	for _, s := range testenv.Corpus() {
+		fmt.Fprintf(h, "%q %q %q %q %q %q\n", s.Name, s.ID, s.SDK, s.Transport, s.Via, s.Note)
+	}
 	for _, f := range []string{
 		filepath.Join(testenv.CorpusDir(), "package-lock.json"),
 		filepath.Join(testenvDir, "gocorpus", "go.mod"),
