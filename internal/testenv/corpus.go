@@ -40,7 +40,8 @@ type CorpusServer struct {
 	// the package path for Go.
 	ID string
 	// SDK is the library or core that speaks MCP in the server:
-	// ts-sdk-v1, ts-sdk-v2, fastmcp-ts, mcp-go, go-sdk.
+	// ts-sdk-v1, ts-sdk-v2, fastmcp-ts, mcp-go, go-sdk, go-mcp
+	// (ThinkInAIXYZ).
 	SDK string
 	// Binary is true when the server ships as a prebuilt binary.
 	Binary bool
@@ -140,6 +141,8 @@ var goServers = map[string]string{
 	"gosdk-memory":      "github.com/modelcontextprotocol/go-sdk/examples/server/memory",
 	"gosdk-seqthinking": "github.com/modelcontextprotocol/go-sdk/examples/server/sequentialthinking",
 	"gosdk-toolschemas": "github.com/modelcontextprotocol/go-sdk/examples/server/toolschemas",
+	"gomcp-everything":  "github.com/ThinkInAIXYZ/go-mcp/examples/everything",
+	"gomcp-currenttime": "github.com/ThinkInAIXYZ/go-mcp/examples/current_time_server",
 }
 
 var (
@@ -295,9 +298,9 @@ func goBin(name string) func(testing.TB) []string {
 	return func(t testing.TB) []string { return []string{goCorpusBinary(t, name)} }
 }
 
-func goStdio(name string) func(testing.TB, string) CorpusTarget {
+func goStdio(name string, args ...string) func(testing.TB, string) CorpusTarget {
 	return func(t testing.TB, tmp string) CorpusTarget {
-		return CorpusTarget{Argv: goBin(name)(t), Env: quietEnv(tmp)}
+		return CorpusTarget{Argv: append(goBin(name)(t), args...), Env: quietEnv(tmp)}
 	}
 }
 
@@ -305,6 +308,7 @@ const (
 	kubernetesBin = "kubernetes-mcp-server-linux-amd64/bin/kubernetes-mcp-server-linux-amd64"
 	mcpGo         = "github.com/mark3labs/mcp-go@v1.2.1"
 	goSDK         = "github.com/modelcontextprotocol/go-sdk@v1.8.0"
+	goMCP         = "github.com/ThinkInAIXYZ/go-mcp@v0.2.20"
 )
 
 var (
@@ -393,6 +397,11 @@ var corpus = []CorpusServer{
 		start: ownHTTP(goBin("gosdk-memory"), "/", nil, "-http", "127.0.0.1:{port}")},
 	{Name: "gosdk-sequentialthinking-stdio", ID: goSDK + " examples/server/sequentialthinking", SDK: "go-sdk", Transport: Stdio, start: goStdio("gosdk-seqthinking")},
 	{Name: "gosdk-toolschemas-stdio", ID: goSDK + " examples/server/toolschemas", SDK: "go-sdk", Transport: Stdio, start: goStdio("gosdk-toolschemas")},
+	{Name: "gomcp-everything-stdio", ID: goMCP + " examples/everything", SDK: "go-mcp", Transport: Stdio,
+		Note: "ThinkInAIXYZ/go-mcp, its own JSON-RPC core", start: goStdio("gomcp-everything", "-transport", "stdio")},
+	{Name: "gomcp-everything-http", ID: goMCP + " examples/everything", SDK: "go-mcp", Transport: HTTP,
+		Note: "its own Streamable HTTP transport, stateful (the default)", start: ownHTTP(goBin("gomcp-everything"), "/mcp", nil, "-transport", "streamable_http", "-port", "{port}")},
+	{Name: "gomcp-current-time-stdio", ID: goMCP + " examples/current_time_server", SDK: "go-mcp", Transport: Stdio, start: goStdio("gomcp-currenttime")},
 }
 
 // fakeKubeconfig writes a kubeconfig whose one context names a cluster on
