@@ -90,12 +90,6 @@ func (b *builder) raw(id, method, params string) []byte {
 	return []byte(s.String())
 }
 
-// ping is a well-formed ping request with a fresh id.
-func (b *builder) ping() Frame {
-	id := b.nextID()
-	return Frame{Bytes: b.request(id, "ping", ""), Answer: AnswerID, ID: id}
-}
-
 func one(name, note string, f Frame) Case { return Case{Name: name, Note: note, Frames: []Frame{f}} }
 
 func maybe(raw []byte, codes ...int) Frame {
