@@ -86,14 +86,7 @@ func TestCorpus(t *testing.T) {
 		t.Skip("starts the corpus servers")
 	}
 	began := time.Now()
-	want := map[string]corpusExpect{}
-	if b, err := os.ReadFile(corpusGolden); err == nil {
-		if err := json.Unmarshal(b, &want); err != nil {
-			t.Fatalf("%s: %v", corpusGolden, err)
-		}
-	} else if !*update {
-		t.Fatal(err)
-	}
+	want := readPins[corpusExpect](t, corpusGolden)
 	why, err := readCorpusWhy()
 	if err != nil {
 		t.Fatal(err)
@@ -190,6 +183,23 @@ func TestCorpus(t *testing.T) {
 	case httpComplete:
 		compareConformanceTable(t, rows)
 	}
+}
+
+// readPins reads a corpus test's pins (server key → what is expected); a
+// missing file is an empty set under -update, else the test fails.
+func readPins[T any](t *testing.T, path string) map[string]T {
+	t.Helper()
+	pins := map[string]T{}
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(b, &pins); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	case !*update:
+		t.Fatal(err)
+	}
+	return pins
 }
 
 // mergeCorpusPins is what -update writes: every observed entry as

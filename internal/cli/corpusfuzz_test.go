@@ -72,14 +72,7 @@ func TestCorpusFuzz(t *testing.T) {
 		t.Skip("starts the corpus servers")
 	}
 	began := time.Now()
-	want := map[string]corpusFuzzExpect{}
-	if b, err := os.ReadFile(corpusFuzzGolden); err == nil {
-		if err := json.Unmarshal(b, &want); err != nil {
-			t.Fatalf("%s: %v", corpusFuzzGolden, err)
-		}
-	} else if !*update {
-		t.Fatal(err)
-	}
+	want := readPins[corpusFuzzExpect](t, corpusFuzzGolden)
 	why, err := readWhy(corpusFuzzWhyFile)
 	if err != nil {
 		t.Fatal(err)
