@@ -21,3 +21,6 @@ func PrefilterMismatches(texts []string) string {
 	}
 	return ""
 }
+
+// CollectStrings appends every string of a decoded JSON value.
+var CollectStrings = collectStrings

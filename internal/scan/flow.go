@@ -34,17 +34,21 @@ func toolRoles(t snapshot.Object) roles {
 	rd := heuristic.ReadTool(name, desc)
 	ro, declared := readOnly(t)
 	reads := ro || (!declared && rd.Action == heuristic.ActionRead)
+	var h hits
+	if !noPrefilter {
+		litHits(text, &h)
+	}
 	var r roles
 	if reads {
-		r.source = reUntrusted.MatchString(text)
-		r.private = rePrivate.MatchString(text)
+		r.source = reUntrusted.match(text, &h)
+		r.private = rePrivate.match(text, &h)
 	}
 	switch {
 	case !reads && (rd.Action == heuristic.ActionSend || rd.Action == heuristic.ActionExecute):
 		r.sink = true
-	case !reads && reOutbound.MatchString(text) && rd.Action != heuristic.ActionDelete:
+	case !reads && reOutbound.match(text, &h) && rd.Action != heuristic.ActionDelete:
 		r.sink = true
-	case reURL.MatchString(text) && reGoes.MatchString(text):
+	case reURL.match(text, &h) && reGoes.match(text, &h):
 		r.sink = true
 	}
 	return r

@@ -11,6 +11,10 @@ type lazyRe struct {
 	once sync.Once
 	src  string
 	re   *regexp.Regexp
+	// The pattern's branches in the prefilter's table (prefilter.go),
+	// set when the table is built.
+	first, n int
+	split    bool
 }
 
 func (l *lazyRe) get() *regexp.Regexp {

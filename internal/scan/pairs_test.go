@@ -1,26 +1,14 @@
 package scan
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"flag"
-	"math"
 	"os"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/mcpward/mcpward/internal/rules"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
-
-// showTuning logs the tuning pairs that are not told apart (never the
-// held-out ones, which are reported as counts only).
-var showTuning = flag.Bool("pairs.tuning", false, "log the tuning pairs that are not told apart")
-
-// heldOutSeed picks the held-out quarter of each class (testdata/README.md).
-const heldOutSeed = "mcpward-issue-28-scan"
 
 type pair struct {
 	ID       string              `json:"id"`
@@ -49,7 +37,19 @@ var classRule = map[string]string{
 	"rugpull": "",
 }
 
-func readPairs(t testing.TB) []pair { return readPairFile(t, "testdata/pairs.json") }
+// tuningFiles are the paired cases the rules are tuned on: the first
+// corpus (its held-out quarter read once its figure was taken) and the
+// second held-out set (read once its figure was taken), both folded into
+// tuning (testdata/README.md).
+var tuningFiles = []string{"testdata/pairs.json", "testdata/heldout.json"}
+
+func readPairs(t testing.TB) []pair {
+	var out []pair
+	for _, f := range tuningFiles {
+		out = append(out, readPairFile(t, f)...)
+	}
+	return out
+}
 
 func readPairFile(t testing.TB, file string) []pair {
 	t.Helper()
@@ -64,27 +64,6 @@ func readPairFile(t testing.TB, file string) []pair {
 		t.Fatal(err)
 	}
 	return doc.Pairs
-}
-
-// heldOutIDs returns, per class, the round(n/4) ids with the smallest
-// SHA-256 of seed NUL id.
-func heldOutIDs(ps []pair) map[string]bool {
-	byClass := map[string][]string{}
-	for _, p := range ps {
-		byClass[p.Class] = append(byClass[p.Class], p.ID)
-	}
-	out := map[string]bool{}
-	for _, ids := range byClass {
-		hash := func(id string) string {
-			s := sha256.Sum256([]byte(heldOutSeed + "\x00" + id))
-			return hex.EncodeToString(s[:])
-		}
-		sort.Slice(ids, func(i, j int) bool { return hash(ids[i]) < hash(ids[j]) })
-		for _, id := range ids[:int(math.Round(float64(len(ids))/4))] {
-			out[id] = true
-		}
-	}
-	return out
 }
 
 func decodeTool(t testing.TB, raw json.RawMessage) snapshot.Object {
@@ -142,66 +121,33 @@ func toldApart(p pair, poisoned, benign []Finding) bool {
 	return hit && !slices.ContainsFunc(benign, atLeastRisky)
 }
 
-// heldOutFloor is the held-out figure measured when the rules were frozen.
-const heldOutFloor = 21
-
-// TestPairs measures the paired corpus: the held-out pairs told apart
-// (target ≥ 95 %) and, apart, the tuning figure.
+// TestPairs: every tuning pair (testdata/pairs.json and
+// testdata/heldout.json) is told apart. The held-out measure is
+// TestHeldOut3, on a set the rules were never tuned on.
 func TestPairs(t *testing.T) {
 	ps := readPairs(t)
 	if len(ps) < 80 {
 		t.Fatalf("%d pairs, want at least 80", len(ps))
 	}
-	held := heldOutIDs(ps)
-	var nHeld, okHeld, nTune, okTune int
+	ids := map[string]bool{}
+	ok := 0
 	for _, p := range ps {
-		if _, ok := classRule[p.Class]; !ok {
+		if _, known := classRule[p.Class]; !known {
 			t.Fatalf("%s: unknown class %q", p.ID, p.Class)
 		}
+		if ids[p.ID] {
+			t.Fatalf("%s: two pairs with one id", p.ID)
+		}
+		ids[p.ID] = true
 		po, be := sideFindings(t, p, p.Poisoned), sideFindings(t, p, p.Benign)
-		ok := toldApart(p, po, be)
-		if held[p.ID] {
-			nHeld++
-			if ok {
-				okHeld++
-			}
+		if toldApart(p, po, be) {
+			ok++
 			continue
 		}
-		nTune++
-		if ok {
-			okTune++
-		} else if *showTuning {
-			t.Logf("tuning pair %s (%s) not told apart:\n  poisoned: %v\n  benign: %v", p.ID, p.Class, po, be)
-		}
+		t.Errorf("tuning pair %s (%s) not told apart:\n  poisoned: %v\n  benign: %v", p.ID, p.Class, po, be)
 	}
-	t.Logf("held-out pairs told apart: %d of %d (%.1f%%); tuning pairs: %d of %d (%.1f%%)",
-		okHeld, nHeld, 100*float64(okHeld)/float64(nHeld), okTune, nTune, 100*float64(okTune)/float64(nTune))
-	if nHeld != 23 {
-		t.Errorf("%d held-out pairs, want 23 (testdata/README.md)", nHeld)
-	}
-	// The issue's target is 95 %; the rules were frozen at 21 of 23
-	// (91.3 %), measured once the tuning pairs were all told apart, and
-	// that figure is pinned so that it cannot fall (docs/scan.md).
-	if okHeld < heldOutFloor {
-		t.Errorf("held-out pairs told apart: %d of %d, below the pinned %d", okHeld, nHeld, heldOutFloor)
-	}
-	if float64(okHeld) < 0.95*float64(nHeld) {
-		t.Logf("below the issue's 95%% target (%d of %d)", okHeld, nHeld)
-	}
-	if okTune != nTune {
-		t.Errorf("tuning pairs told apart: %d of %d, want all", okTune, nTune)
-	}
+	t.Logf("tuning pairs told apart: %d of %d", ok, len(ps))
 }
-
-// heldOutFloor2 is the figure of the second held-out set
-// (testdata/heldout.json) measured when it was written, before any
-// further tuning.
-const heldOutFloor2 = 27
-
-// TestHeldOut measures the second held-out set (testdata/heldout.json,
-// written after the first quarter had been seen; no rule is tuned on it):
-// the pairs told apart, against the issue's 95 % target.
-func TestHeldOut(t *testing.T) { measureHeldOut(t, "testdata/heldout.json", 24, heldOutFloor2) }
 
 // heldOutFloor3 is the figure of the third held-out set
 // (testdata/heldout3.json) measured at the commit that wired it.

@@ -25,6 +25,7 @@ var (
 		`|\b(?:ai|assistant|model|llm|agent)s?\s+(?:reading|processing|using|seeing|parsing)\s+(?:this|these)\b` +
 		`|\bthe (?:ai|assistant|llm|model)'s\s+(?:task|job|instructions?)\b|\byou are (?:a|an|now) (?:helpful |new |different )?(?:ai|assistant|agent|bot|model)\b` +
 		`|\b(?:act|behave|respond) as (?:if|though|an?)\b|\bpretend (?:to|that|you)\b|\bthe user wants you to\b` +
+		`|\b(?:wants|asks|needs|requires|expects|instructs|tells|would like)\s+(?:the\s+|an?\s+|any\s+)?(?:ai\s+)?(?:assistants?|models?|llms?|agents?|ai)\s+to\b` +
 		`|\b(?:the\s+)?ai(?:\s+agents?)?\s+(?:must|should|shall|needs to|has to|is required to)\b|\byou are now (?:in|a|an|the|my)\b` +
 		`|\b(?:claude|gpt|chatgpt|gemini|copilot|cursor|the agent)\s+(?:must|should|shall|needs to|has to|will now)\b`}
 	// override: the text cancels earlier instructions or the user's say.
@@ -66,6 +67,7 @@ var (
 		`|\bmust\s+(?:now|first|always|also)\b` +
 		`|\b(?:first|also)\s+(?:call|send|read|run|fetch|pass|include|execute|invoke)\b` +
 		`|\bbefore\s+(?:using|calling|invoking|running|you use|you call|you run|you invoke)\s+this\s+tool\b` +
+		`|\b(?:before|prior to|ahead of)\s+(?:each|every|any)\s+(?:use|call|invocation|run|request|query)\b` +
 		`|\b(?:requires|needs)\s+(?:that\s+)?you\s+(?:first\s+)?(?:call|run|send|read|pass|include)\b` +
 		`|\b(?:make sure|be sure|remember|don't forget|do not forget)\s+(?:to|that you|you)\b|\bit is (?:mandatory|required|essential|critical|crucial|vital|necessary|important) (?:to|that you|that the)\b` +
 		`|\bplease (?:also |first |always )?(?:call|send|read|include|pass|add|run|execute|forward|copy|upload|post|append|attach|share|provide|collect|tell|say|use)\b` +
@@ -81,10 +83,15 @@ var (
 		`|\bcompeting products?\b|\bcompetitors?\b|\bonly safe choice\b|\btell (?:nobody|no one)\b|\bwithout telling\b` +
 		`|~/|\benvironment variables\b|\benv vars\b|\bprintenv\b|\bexfiltrat|\battacker\b|\bwebhook\b|\bngrok\b|\bpastebin\b|\brequestbin\b|https?://\S+[?&][a-z_]+=` +
 		`|\breverse shell\b|\bbash -c\b|\|\s*(?:ba)?sh\b|\bpowershell\b|\b(?:bitcoin|btc|crypto ?wallet|seed phrase)\b|\b(?:delete|remove|wipe|erase) (?:all|every|the original|everything)\b` +
-		`|\b(?:tell|inform) the user that\b|\b(?:say|claim|state) that\b|\b(?:send|forward|upload|post|copy|transfer) (?:it|them|this|that|everything|all|the \w+(?: \w+)?) to\b` +
+		`|\b(?:tell|inform) the user that\b|\b(?:say|claim|state) that\b` +
 		`|\btransfer_funds\b|\btransfer (?:money|funds)\b|\b(?:run|execute)_command\b|\bshell commands?\b|\bsudo\b|\bpassword\b|\bconversation history\b|\bchat history\b` +
 		`|\bip address(?:es)?\b|\bthe user'?s?\s+(?:\w+\s+)?(?:location|contacts?|conversation|messages?|identity|ip)\b|\beven (?:if|though|when) (?:it|the \w+|they) (?:failed|fails|did not|didn't|was not|wasn't)\b` +
 		`|\bthe output of \x60?env\x60?\b|\x60env\x60|!\[[^\]]*\]\(https?://`}
+	// sendTo: data sent somewhere ("forward it to …"): harm in a
+	// definition, which has no business routing data; in a tool result,
+	// which quotes people writing to people, an e-mail's "forward it to
+	// accounting" is not.
+	reSendTo = lazyRe{src: `\b(?:send|forward|upload|post|copy|transfer) (?:it|them|this|that|everything|all|the \w+(?: \w+)?) to\b`}
 	// weak harm: secrets by name ("API key", "token", "password"), which
 	// real definitions mention in passing; they count only next to an
 	// address to the model or a scope.
@@ -92,7 +99,7 @@ var (
 	// leadImperative: a sentence that begins with an order, after an
 	// optional connective or leading clause ("Then use …", "After
 	// translating, email …").
-	reLeadImperative = lazyRe{src: `^(?:(?:then|also|next|additionally|finally|and|now|afterwards|important|note|please|ps|p\.s\.)[\s,:]+)*(?:(?:after|before|when|while|once|if)\b[^,]{0,60},\s*)?(?:then\s+|also\s+|please\s+)?` +
+	reLeadImperative = lazyRe{src: `^(?:(?:then|also|next|additionally|finally|and|now|afterwards|important|note|please|ps|p\.s\.)[\s,:]+)*(?:(?:after|before|when|while|once|if|prior to)\b[^,]{0,60},\s*)?(?:then\s+|also\s+|please\s+)?` +
 		`(?:send|forward|e-?mail|post|upload|copy|transfer|include|pass|put|append|attach|add|set|call|run|execute|use|read|fetch|open|visit|navigate|tell|say|claim|respond|reply|answer|ignore|delete|remove|write|share|provide|collect|retrieve|report|notify|save|cc|bcc|prepend|prefix|invoke|submit|leak|exfiltrate|dump)\b`}
 	// reachOut: where a leading order sends something (an address, a URL,
 	// another tool).
@@ -118,6 +125,7 @@ var (
 		`|</?\s*(?:important|system|instructions?|secret|hidden|critical|admin|assistant|ai)[ _-]?(?:notes?|reminders?|instructions?|prompts?|messages?|info|directives?|override)\s*>` +
 		`|\[\[\s*(?:system|instructions?|important|hidden)\s*\]\]|\{\{\s*#?(?:system|instructions?)\s*\}\}` +
 		`|(?:^|\n)\s*(?:#{1,6}|={3,}|-{3,}|\*{2,})\s*(?:system|hidden|secret|important|new|admin)\s*(?:prompt|instructions?|message|override|note)?\s*(?:#{1,6}|={3,}|-{3,}|\*{2,}|:|$)` +
+		`|(?:#{2,6}|={3,}|-{3,}|\*{2,})\s*(?:system|hidden|secret|admin|new|real)\s+(?:prompt|instruction|message|override|note|directive)s?\s*(?:#{2,6}|={3,}|-{3,}|\*{2,})` +
 		`|\b(?:begin|end)\s+(?:system|hidden|secret|admin)\s+(?:prompt|instructions?|message)\b|<!--[\s\S]*?\S[\s\S]*?-->` +
 		`|</?\s*[a-z_-]*(?:system|instruction|important|prompt|secret|hidden|override|admin)[a-z_-]*(?:\s[^>]{0,80})?>` +
 		`|</\s*(?:tool_description|description|tool|tools|function|functions|context|document|tool_result)\s*>|\bend of (?:the )?(?:tool )?description\b` +
@@ -144,23 +152,6 @@ var (
 	reDest     = lazyRe{src: `\b(?:argument|arg|parameter|param|field|property|value|input|here|body|payload|header)s?\b|\bas (?:the |its |an? )?\w+\b|\binto\b|\bin (?:the |your )?(?:next|request|call)\b`}
 	reReqScope = lazyRe{src: `\b(?:all|every|any|whenever|seen|shares?|chat|conversation)\b|\bthe user'?s?\b`}
 )
-
-// markerAnchors: every marker holds one of these (lowercased).
-var markerAnchors = []string{"important", "sys", "inst", "secret", "hidden", "admin", "prompt", "override", "critical",
-	"<|", "<!--", "</", "end of", "developer", "assistant", "human", "_of_turn", "#", "%3c", "&lt;"}
-
-// markerAnchored reports whether a lowercased text can hold a marker.
-func markerAnchored(low string) bool {
-	if noPrefilter {
-		return true
-	}
-	for _, a := range markerAnchors {
-		if strings.Contains(low, a) {
-			return true
-		}
-	}
-	return false
-}
 
 // reResultMarker is reMarker for tool results, which quote web pages and
 // system output: HTML comments, closing tags and "System:" lines are
@@ -200,8 +191,12 @@ func instructions(s string, mode textMode) []textFinding {
 	}
 	var out []textFinding
 	hasMarker := false
-	if !markerAnchored(normalize(s)) {
-		// no marker can match
+	var mh hits
+	if !noPrefilter {
+		litHits(s, &mh)
+	}
+	if !marker.match(s, &mh) {
+		// no marker
 	} else if m := marker.FindString(s); m != "" {
 		hasMarker = true
 		out = append(out, textFinding{RuleMarker, "the text carries a prompt-injection marker " + quote(m), snippetAround(s, m)})
@@ -215,22 +210,25 @@ func instructions(s string, mode textMode) []textFinding {
 		}
 		// The evidence is the sentence as written (its case, its quotes).
 		orig := strings.Join(strings.Fields(s[at[sp[0]]:at[sp[1]]]), " ")
-		bits := sentenceBits(sent)
-		lead := i > 0 && fLead.match(sent, bits)
-		addr := fAddr.match(sent, bits) && !reSelfRestrict.MatchString(sent)
-		override := fOverride.match(sent, bits)
-		scope := fScope.match(sent, bits)
-		modal := fModal.match(sent, bits)
-		strong := fSensStrong.bit&bits != 0 && hasStrongSensitive(sent)
+		var h hits
+		if !noPrefilter {
+			litHits(sent, &h)
+		}
+		lead := i > 0 && reLeadImperative.match(sent, &h)
+		addr := reAddr.match(sent, &h) && !reSelfRestrict.match(sent, &h)
+		override := reOverride.match(sent, &h)
+		scope := reScope.match(sent, &h)
+		modal := reModal.match(sent, &h)
+		strong := hasStrongSensitive(sent, &h)
 		// harm and weak count only beside an address, an order, a scope
 		// or a leading imperative: not computed otherwise (the costliest
 		// patterns).
 		var harm, weak bool
 		if addr || modal || scope || lead {
-			harm = strong || fHarm.match(sent, bits)
+			harm = strong || reHarm.match(sent, &h) || mode != inResult && reSendTo.match(sent, &h)
 		}
 		if addr || scope {
-			weak = fWeak.match(sent, bits)
+			weak = reWeakHarm.match(sent, &h)
 		}
 		imper := addr && imperativeAfterAddress(sent)
 		switch {
@@ -238,21 +236,21 @@ func instructions(s string, mode textMode) []textFinding {
 			addr && (imper || modal || harm || weak || scope),
 			modal && (scope || harm),
 			scope && (harm || weak),
-			lead && (harm || scope || (mode != inResult && reReachOut.MatchString(sent) && reSendVerb.MatchString(sent))):
+			lead && (harm || scope || (mode != inResult && reReachOut.match(sent, &h) && reSendVerb.match(sent, &h))):
 			instr = append(instr, orig)
 			if m := reEmphasis.FindString(sent); m != "" && !hasMarker {
 				out = append(out, textFinding{RuleMarker, "an attention marker " + quote(strings.TrimSpace(m)) + " heads an instruction to the model", clip(orig)})
 				hasMarker = true
 			}
 		}
-		if fSecrecy.match(sent, bits) {
+		if reSecrecy.match(sent, &h) {
 			secr = append(secr, orig)
 		}
-		if strong || fSensWeak.bit&bits != 0 {
-			req := fRequest.match(sent, bits)
-			dest := reDest.MatchString(sent)
+		if sensWeak := reSensWeak.match(sent, &h); strong || sensWeak {
+			req := reRequest.match(sent, &h)
+			dest := reDest.match(sent, &h)
 			if (strong && (req || dest) && !describesOnly(sent)) ||
-				(req && (dest || param) && fSensWeak.match(sent, bits) && reReqScope.MatchString(sent)) {
+				(req && (dest || param) && sensWeak && reReqScope.match(sent, &h)) {
 				sens = append(sens, orig)
 			}
 		}
@@ -285,10 +283,13 @@ func imperativeAfterAddress(sent string) bool {
 	return false
 }
 
-func hasStrongSensitive(sent string) bool {
+func hasStrongSensitive(sent string, h *hits) bool {
+	if !reSensStrong.match(sent, h) {
+		return false
+	}
 	if !strings.Contains(sent, ".env") {
 		// Only a .env match can be excused: no need to find them all.
-		return reSensStrong.MatchString(sent)
+		return true
 	}
 	for _, loc := range reSensStrong.FindAllStringIndex(sent, -1) {
 		m := sent[loc[0]:loc[1]]
@@ -353,16 +354,11 @@ func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// normalize lowercases a text, straightens quotes and collapses runs of
-// spaces and tabs (line breaks are kept: they end sentences).
-func normalize(s string) string {
-	low, _ := normalizeText(s, false)
-	return low
-}
-
-// normalizeMap is normalize that also returns, for each byte of the
-// result and one past its end, the offset in s it came from, so that a
-// span of the lowercased text gives back the text as written.
+// normalizeMap lowercases a text, straightens quotes and collapses runs
+// of spaces and tabs (line breaks are kept: they end sentences); it also
+// returns, for each byte of the result and one past its end, the offset
+// in s it came from, so that a span of the lowercased text gives back
+// the text as written.
 func normalizeMap(s string) (string, []int) { return normalizeText(s, true) }
 
 func normalizeText(s string, mapped bool) (string, []int) {
