@@ -9,8 +9,10 @@
 // subordinate clauses ("… showing the changes") do not count. Verbs are
 // strong (hardly ever anything else: "delete", "send") or weak (as often
 // nouns: "message", "clear"), which count only where a verb stands.
-// A strong verb standing as an object ("Get details of a commit") leaves
-// the reading open: [ClassifyWithAnnotations] lets a declared
+// A strong verb standing as an object ("get_commit", "List commits"), or
+// a weak changing verb leading a name whose description only reads
+// ("trigger-long-running-operation": "Demonstrates …"), leaves the
+// reading open: [ClassifyWithAnnotations] lets a declared
 // readOnlyHint: true settle it as read, and reads it as a change
 // otherwise. [ClassifyDefinition] also reads the input schema's modes
 // and deleting options ([ReadModes]): a tool is labelled by the most

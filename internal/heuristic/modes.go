@@ -27,6 +27,7 @@ const maxSchemaDepth = 16
 //     ("delete", "prune"), or whose description leads with one, after "Set
 //     to true to", "If true," or "Whether to" ("Delete the specified remote
 //     branch", "Overwrite if file exists", "Set to true to delete a
+//     block", or a verb glossed so: "Set to true to archive (delete) a
 //     block"). A description that configures a default ("… by default")
 //     acts on no call.
 //
@@ -130,8 +131,16 @@ func deletingOption(name string, p any) Action {
 			break
 		}
 	}
-	if a, _, _ := VerbAction(firstWord(desc)); a == ActionDelete {
+	first := firstWord(desc)
+	if a, _, _ := VerbAction(first); a == ActionDelete {
 		return ActionDelete
+	}
+	// A verb glossed in parentheses right after it says what it does:
+	// "Set to true to archive (delete) a block".
+	if rest := strings.TrimSpace(desc[len(first):]); first != "" && strings.HasPrefix(desc, first) && strings.HasPrefix(rest, "(") {
+		if a, _, _ := VerbAction(firstWord(rest)); a == ActionDelete {
+			return ActionDelete
+		}
 	}
 	return ActionNone
 }

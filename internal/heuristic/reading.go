@@ -17,10 +17,13 @@ type Reading struct {
 	// Where is "name" or "description".
 	Where string `json:"where,omitempty"`
 	// Object is the most dangerous action named by a strong verb of the
-	// name or the main clause that stands where an object does ("Get the
-	// commits", "get_merge_request", "Download an uploaded file"), with
-	// that verb's base form and where it stood: a hint the words leave
-	// open, which [ClassifyWithAnnotations] lets the server's claim settle.
+	// name or the main clause that stands where an object does, outside a
+	// noun phrase ("List commits", "get_merge_request"; not "Get list of
+	// commits"), or by a weak verb leading the name when the description
+	// only reads ("trigger-long-running-operation": "Demonstrates …"),
+	// with that verb's base form and where it stood: a hint the words
+	// leave open, which [ClassifyWithAnnotations] lets the server's claim
+	// settle.
 	Object      Action `json:"object,omitempty"`
 	ObjectWord  string `json:"objectWord,omitempty"`
 	ObjectWhere string `json:"objectWhere,omitempty"`
@@ -49,6 +52,7 @@ func (r Reading) Risk() Risk {
 //     the verb. A reading verb with "a new …" as its object creates
 //     ("Open a new tab"). A clause that does not lead with a verb ("The
 //     server deletes …") counts every strong verb in it.
+//
 //   - the name's verb: its first word that is a verb ("browser_click",
 //     "git_add", after product nouns) and a strong verb coordinated with
 //     it ("get_and_delete", "create_or_update"). A weak word ("log",
@@ -57,11 +61,24 @@ func (r Reading) Risk() Risk {
 //     main clause holds no verb to say what the tool does ("pods_log":
 //     "Get the logs of a pod" reads).
 //
+//   - a name's verb that undoes a change ("unprotect", "unassign") is what
+//     the description's "Remove …" paraphrases: a write.
+//
 // Of everything read, the most dangerous action wins: a mutating,
 // deleting, sending or executing verb in the main clause beats a reading
 // one. Words in subordinate clauses and later sentences are not read
-// ("… returns a diff showing the changes", "… before you clear it").
+// ("… returns a diff showing the changes", "… before you clear it"),
+// except that a changing call deletes when a sentence states so in the
+// passive ("… any field the new manifest omits is removed":
+// [statesDeletion]).
 func ReadTool(name, description string) Reading {
+	return readTool(name, description, true)
+}
+
+// readTool is [ReadTool]; without open, a weak changing verb leading the
+// name decides even where the description only reads ([ChangeSignal]
+// takes it as a signal: "trigger-long-running-operation" triggers).
+func readTool(name, description string, open bool) Reading {
 	best := Reading{}
 	consider := func(vs []string, where string) {
 		for _, w := range vs {
@@ -86,13 +103,22 @@ func ReadTool(name, description string) Reading {
 	if arith {
 		nv, desc = computes(nv), computes(desc)
 	}
+	desc = undoes(nv, desc)
+	// A weak changing verb leading the name ("trigger", "start", "set")
+	// against a description that only reads ("Demonstrates a long running
+	// operation") is a hint the words leave open, as an object is.
+	var hint Reading
+	if open && len(nv) > 0 && len(desc) > 0 {
+		if a, base, weak := VerbAction(nv[0]); weak && a.Changes() && onlyReads(desc) {
+			hint = Reading{Object: a, ObjectWord: base, ObjectWhere: "name"}
+			nv = nv[1:]
+		}
+	}
 	consider(nv, "name")
 	consider(desc, "description")
+	best.Object, best.ObjectWord, best.ObjectWhere = hint.Object, hint.ObjectWord, hint.ObjectWhere
 	object := func(ws, verbs []string, where string) {
-		for _, w := range ws {
-			if w == "," {
-				break
-			}
+		for _, w := range objectWords(ws, where == "name") {
 			a, base, weak := VerbAction(w)
 			if weak || slices.Contains(verbs, w) || !a.Changes() || (arith && base == "add") {
 				continue
@@ -104,7 +130,118 @@ func ReadTool(name, description string) Reading {
 	}
 	object(words(name), nv, "name")
 	object(clauseTokens(head), desc, "description")
+	if best.Action.Changes() && best.Action != ActionDelete {
+		if base := statesDeletion(description); base != "" {
+			best.Action, best.Verb, best.Where = ActionDelete, base, "description"
+		}
+	}
 	return best
+}
+
+// statesDeletion returns the deleting verb of a sentence that states, in
+// the passive, what a changing call deletes ("Create or update a
+// resource. … any field the new manifest omits is removed"; "… are
+// overwritten", "will be deleted"), "" when none does. A sentence with a
+// condition or a relative clause before the verb ("… files that are
+// deleted", "if it is removed") states no effect of the call.
+func statesDeletion(description string) string {
+	for _, sentence := range strings.FieldsFunc(description, func(r rune) bool { return r == '.' || r == '\n' || r == '!' || r == '?' }) {
+		ws := words(sentence)
+		for i, w := range ws {
+			if conditions[w] {
+				break
+			}
+			a, base, _ := VerbAction(w)
+			if i == 0 || a != ActionDelete || formOf(w, base) != "ed" {
+				continue
+			}
+			j := i - 1
+			if isAdverb(ws[j]) && j > 0 {
+				j--
+			}
+			if aux := ws[j]; aux == "is" || aux == "are" || aux == "gets" || aux == "get" || (aux == "be" && j > 0 && ws[j-1] == "will") {
+				return base
+			}
+		}
+	}
+	return ""
+}
+
+// conditions open a clause whose passive verb states no effect of the
+// call ([statesDeletion]).
+var conditions = map[string]bool{
+	"if": true, "when": true, "whenever": true, "unless": true, "whether": true, "that": true, "which": true,
+	"once": true, "after": true, "before": true, "until": true, "not": true, "never": true,
+}
+
+// undoes reads a description's "remove" as the name's verb when that verb
+// undoes a change ("un" and a changing verb: "unprotect_branch": "Remove
+// protection from a branch"; "unassign", "unlock"): the description
+// paraphrases it, and taking a protection, an assignee or a lock away
+// changes a setting, it deletes no data.
+func undoes(nv, desc []string) []string {
+	if len(nv) == 0 || !strings.HasPrefix(nv[0], "un") {
+		return desc
+	}
+	a, base, _ := VerbAction(nv[0])
+	if undone, _, _ := VerbAction(strings.TrimPrefix(base, "un")); a != ActionWrite || !undone.Changes() {
+		return desc
+	}
+	out := make([]string, len(desc))
+	for i, w := range desc {
+		if _, b, _ := VerbAction(w); b == "remove" {
+			w = nv[0]
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// onlyReads reports whether every verb of vs reads.
+func onlyReads(vs []string) bool {
+	for _, w := range vs {
+		if a, _, _ := VerbAction(w); a != ActionRead {
+			return false
+		}
+	}
+	return true
+}
+
+// objectWords returns the words of a name or main clause up to its first
+// comma that may be verbs standing as an object ([Reading].Object): not
+// the words of a noun phrase, which a determiner or preposition opens
+// and a conjunction closes ("Get list of commits", "Get details of a
+// specific commit", "Download an uploaded file"), and in a name, not an
+// inflected form after its first word ("list_commits": a name's verbs
+// are in their base form).
+func objectWords(ws []string, name bool) []string {
+	var out []string
+	phrase := false
+	for i, w := range ws {
+		switch {
+		case w == ",":
+			return out
+		case conjunctions[w]:
+			phrase = false
+		case nounMarkers[w]:
+			phrase = true
+		case phrase:
+		case name && i > 0:
+			if _, base, _ := VerbAction(w); base == w {
+				out = append(out, w)
+			}
+		default:
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// nounMarkers open a noun phrase: determiners and prepositions.
+var nounMarkers = map[string]bool{
+	"a": true, "an": true, "the": true, "all": true, "each": true, "every": true, "any": true, "some": true,
+	"this": true, "these": true, "those": true, "its": true, "their": true, "your": true, "my": true, "our": true,
+	"of": true, "in": true, "on": true, "at": true, "about": true, "between": true, "into": true, "within": true,
 }
 
 // arithmetic reports whether a main clause adds numbers ("Adds two

@@ -123,7 +123,7 @@ type Label struct {
 // when the words say nothing ("A detailed tool for dynamic problem
 // solving", readOnlyHint: true, is read); otherwise the tool is write.
 // Where the verbs read but a write, delete, send or execute verb stands
-// as their object ([Reading].Object: "Get details of a commit"), the
+// as their object ([Reading].Object: "get_commit"), the
 // words leave it open: a declared readOnlyHint: true settles it as read,
 // anything else (absent readOnlyHint is false) as the object's action.
 // A disagreement between a declared hint and the words is Conflict.
@@ -174,10 +174,11 @@ func ClassifyDefinition(name, description string, ann *mcp.ToolAnnotations, inpu
 
 // ChangeSignal returns the first sign that a tool changes state: the
 // reading of its name and main clause when that is a write, delete, send
-// or execute action, else a strong verb of such an action anywhere in
+// or execute action (a weak changing verb leading the name counts even
+// where the description only reads: "trigger-long-running-operation"), else a strong verb of such an action anywhere in
 // its name or description. ActionNone when there is none.
 func ChangeSignal(name, description string) (Action, string) {
-	if rd := ReadTool(name, description); rd.Action.Changes() {
+	if rd := readTool(name, description, false); rd.Action.Changes() {
 		return rd.Action, rd.Verb
 	}
 	a, verb := readWords(words(name+" "+description), false)

@@ -67,6 +67,10 @@ func TestClassifyTool(t *testing.T) {
 		// unless coordinated ("get_and_delete" above).
 		{"get_merge_request_note", "", Write},                              // "merge" is an object: without a read-only claim it stays open, so write
 		{"list_commits", "List commits", Write},                            // likewise
+		{"list_commits", "Get list of commits of a branch", Read},          // a noun phrase ("of commits") holds no verb, nor a name's inflected word
+		{"get_commit", "Get details of a specific commit", Write},          // the name's base-form "commit" still leaves it open
+		{"download_file", "Download an uploaded file", Read},               // "an uploaded file": an adjective in a noun phrase
+		{"diff_and_commit", "Get the diff and commit it", Write},           // a conjunction closes the noun phrase: "commit" is coordinated
 		{"pods_log", "Get the logs of a pod", Read},                        // a weak word after the first is a noun when the description has a verb
 		{"nodes_log", "", Write},                                           // … and a verb when it has none
 		{"API-post-search", "Notion | Search by title", Read},              // a product label before "|" is skipped
@@ -95,6 +99,20 @@ func TestClassifyTool(t *testing.T) {
 		{"open_in_app", "Open the file in the desktop application", Read}, // "in" ends the object: the file is opened
 		{"display_pdf", "Open a PDF in an interactive viewer.", Read},
 		{"open_nodes", "Open specific nodes in the knowledge graph", Read},
+		// A later sentence that states in the passive what a changing call
+		// deletes: the call deletes.
+		{"resources_create_or_update", "Create or update a resource. The manifest is the complete desired state: any field this tool previously set and the new manifest omits is removed.", Destructive},
+		{"sync_folder", "Sync a folder. Remote files will be permanently deleted.", Destructive},
+		{"sync_folder", "Sync a folder. Files that are deleted locally stay.", Write}, // a relative clause: no effect of the call
+		{"sync_folder", "Sync a folder. If a file is removed, it is skipped.", Write}, // a condition
+		{"list_trash", "List the trash. Items are removed after 30 days.", Read},      // a reading call deletes nothing
+		{"write_note", "Write a note. Its old text is not removed.", Write},           // a negation
+		// A name's verb that undoes a change is what "Remove …" paraphrases.
+		{"unprotect_branch", "Remove protection from a previously protected branch.", Write},
+		{"unassign_issue", "Removes the assignee from an issue", Write},
+		{"unprotect_branch", "Remove protection and delete the branch", Destructive}, // a deleting verb besides the paraphrase still deletes
+		{"unlink_file", "Remove the file", Destructive},                              // "unlink" deletes: it undoes no change
+		{"protect_branch", "Remove a branch", Destructive},
 		// "drop" onto or into something places it (drag and drop).
 		{"browser_drop", "Drop files or data onto an element, as if dragged from outside the page.", Write},
 		{"drop_table", "Drop the table and its rows", Destructive},
@@ -155,6 +173,10 @@ func TestClassifyWithAnnotations(t *testing.T) {
 			Label{Risk: Read, Source: SourceHeuristic, Annotated: Read, Declared: true, OpenWorld: true, Heuristic: Read, Action: ActionRead, Word: "get", Where: "name"}},
 		{"an object word, not settled: absent readOnlyHint is false", "get_commit", "Get details of a specific commit", &mcp.ToolAnnotations{DestructiveHint: &fa},
 			Label{Risk: Write, Source: SourceHeuristic, Annotated: Write, Declared: true, OpenWorld: true, Heuristic: Write, Action: ActionWrite, Word: "commit", Where: "name"}},
+		{"a weak name verb against a reading description, settled by a read-only claim", "trigger-long-running-operation", "Demonstrates a long running operation with progress updates.", &mcp.ToolAnnotations{ReadOnlyHint: &tr},
+			Label{Risk: Read, Source: SourceHeuristic, Annotated: Read, Declared: true, OpenWorld: true, Heuristic: Read, Action: ActionRead, Word: "demonstrate", Where: "description"}},
+		{"a weak name verb against a reading description, not settled", "trigger-long-running-operation", "Demonstrates a long running operation with progress updates.", nil,
+			Label{Risk: Write, Source: SourceHeuristic, Annotated: Destructive, OpenWorld: true, Heuristic: Write, Action: ActionWrite, Word: "trigger", Where: "name"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -205,6 +227,8 @@ func TestReadModes(t *testing.T) {
 		{"option named by its verb", obj(`"delete":{"type":"boolean","description":"Delete the specified remote branch."}`), ActionDelete, "delete"},
 		{"option led by a weak verb", obj(`"prune":{"type":"boolean","description":"Prune remote-tracking references."}`), ActionDelete, "prune"},
 		{"set to true to delete", obj(`"in_trash":{"type":"boolean","description":"Set to true to delete a block."}`), ActionDelete, "in_trash"},
+		{"a verb glossed by a deleting one", obj(`"archived":{"type":"boolean","description":"Set to true to archive (delete) a block. Set to false to un-archive (restore) a block."}`), ActionDelete, "archived"},
+		{"a gloss that does not delete", obj(`"archived":{"type":"boolean","description":"Set to true to archive (hide) a block."}`), ActionNone, ""},
 		{"overwrite option", obj(`"overwrite":{"type":"boolean","description":"Overwrite if file exists."}`), ActionDelete, "overwrite"},
 		{"a default setting", obj(`"remove_source_branch_after_merge":{"type":"boolean","description":"Remove source branches after merge by default"}`), ActionNone, ""},
 		{"an output option", obj(`"removeBase64Images":{"type":"boolean"}`), ActionNone, ""},
@@ -265,6 +289,9 @@ func TestOnlyReads(t *testing.T) {
 		{"lookup", "Looks up a word.", &mcp.ToolAnnotations{ReadOnlyHint: &no}, nil, false},
 		{"delete_file", "Deletes a file.", ro, nil, false},
 		{"manage_items", "Manage items.", ro, modes, false},
+		// Labelled read (the claim settles the open reading), but "trigger"
+		// in its name is a signal: no probe.
+		{"trigger-long-running-operation", "Demonstrates a long running operation with progress updates.", ro, nil, false},
 	} {
 		if got, _, _ := OnlyReads(tt.name, tt.desc, tt.ann, tt.schema); got != tt.want {
 			t.Errorf("OnlyReads(%s, %v, schema %v) = %v, want %v", tt.name, tt.ann != nil, tt.schema != nil, got, tt.want)
