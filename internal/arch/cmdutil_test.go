@@ -18,7 +18,7 @@ import (
 // beyond that has a package of its own: fleetrun (contract, fleet),
 // addrguard and contract.StrictNet (--strict-net), syserr.
 var cmdutilImports = []string{
-	"internal/client", "internal/report", "internal/fault", "internal/fixture", "internal/iostreams",
+	"internal/client", "internal/config", "internal/report", "internal/fault", "internal/fixture", "internal/iostreams",
 	"internal/mcp", "internal/result", "internal/rules", "internal/suggest", "internal/connect", "internal/transport",
 }
 

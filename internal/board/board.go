@@ -20,6 +20,7 @@ import (
 	"github.com/mcpward/mcpward/internal/addrguard"
 	"github.com/mcpward/mcpward/internal/client"
 	"github.com/mcpward/mcpward/internal/compat"
+	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
@@ -221,7 +222,10 @@ func probe(ctx context.Context, e Entry, opts Options) (*compat.Report, error) {
 	}
 	defer fwd.Close()
 	version := mcp.Revision(e.ProtocolVersion)
-	spec := &connect.Spec{Name: u.Host, URL: fwd.url, Timeout: opts.Timeout}
+	spec, _, err := connect.Resolve(u.Host, &config.Target{URL: fwd.url}, &connect.Source{Timeout: opts.Timeout})
+	if err != nil {
+		return nil, err
+	}
 	sess, err := connect.Connect(ctx, spec, connect.Env{}, &client.Options{
 		ClientInfo: mcp.Implementation{Name: "mcpward-board", Version: opts.Version}, Version: version, RequestTimeout: opts.Timeout,
 	})

@@ -43,10 +43,16 @@ type File struct {
 }
 
 // A Target is one server. Exactly one of Fixture, URL and Command is set.
+// It is also what the target flags build (cmdutil.TargetFlags.Entry), so a
+// server named on the command line and one named in the file resolve to a
+// connection through the same connect.Resolve.
 type Target struct {
 	Fixture string `json:"fixture,omitempty"`
-	URL     string `json:"url,omitempty"`
-	Command string `json:"command,omitempty"`
+	// FixtureHTTP is --fixture-http: the fixture's HTTP framing,
+	// in-process. The file has no such key.
+	FixtureHTTP bool   `json:"-"`
+	URL         string `json:"url,omitempty"`
+	Command     string `json:"command,omitempty"`
 	// Args are the stdio command's arguments.
 	Args []string `json:"args,omitempty"`
 	// Env, Cwd, Home and IsolateHome shape a stdio server's process.
@@ -108,6 +114,20 @@ func (p *Probe) IsEnabled() bool { return p.Enabled == nil || *p.Enabled }
 // Decl returns the probe itself, without the config's enabled and reason.
 func (p *Probe) Decl() snapshot.ProbeDecl {
 	return snapshot.ProbeDecl{ID: p.ID, Tool: p.Tool, Arguments: p.Arguments, Capture: p.Capture}
+}
+
+// EnvOf is K=V pairs (--env, a client config's env) as a target's env: a
+// later K wins, as in a process environment; nil when kvs is empty.
+func EnvOf(kvs []string) map[string]string {
+	var env map[string]string
+	for _, kv := range kvs {
+		k, v, _ := strings.Cut(kv, "=")
+		if env == nil {
+			env = map[string]string{}
+		}
+		env[k] = v
+	}
+	return env
 }
 
 // Transport names how the target is reached: "fixture", "http" or "stdio".

@@ -116,7 +116,7 @@ func Check(ctx context.Context, rt *Resolved, opts *CheckOptions) (*result.Resul
 	if err != nil {
 		return nil, nil, err
 	}
-	res := &result.Target{Name: rt.Name, Transport: rt.Spec.Info().Transport, Endpoint: Describe(rt.Spec)}
+	res := result.TargetOf(rt.Spec.Info())
 	if obs.Snapshot == nil {
 		return unreachable(opts.Version, res, stored, rt.Path, gate, obs.Problems), obs, nil
 	}

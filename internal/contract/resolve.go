@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/config"
@@ -14,10 +13,12 @@ import (
 )
 
 // Flags is a target named on the command line (the CLI's TargetFlags):
-// whether one was given, the spec it builds, and its --timeout.
+// whether one was given, the config entry it builds, how that entry's own
+// errors are marked (cmdutil.FlagErrorWrap), and its --timeout.
 type Flags interface {
 	Set() bool
-	Spec(name string, lookup func(string) (string, bool)) (*connect.Spec, error)
+	Entry() (*config.Target, error)
+	FlagError(error) error
 	RequestTimeout() time.Duration
 }
 
@@ -34,11 +35,11 @@ type Resolved struct {
 // Config warnings go to warn.
 func Resolve(name, configPath, dir string, tf Flags, timeoutSet bool, lookup func(string) (string, bool), warn io.Writer) (_ *Resolved, err error) {
 	if tf.Set() {
-		spec, err := tf.Spec(name, lookup)
+		ct, err := tf.Entry()
 		if err != nil {
 			return nil, err
 		}
-		t, err := FromSpec(name, spec)
+		t, err := FromEntry(name, ct, &connect.Source{Lookup: lookup, Flags: tf.FlagError, Timeout: tf.RequestTimeout()})
 		if err != nil {
 			return nil, err
 		}
@@ -73,19 +74,17 @@ func Resolve(name, configPath, dir string, tf Flags, timeoutSet bool, lookup fun
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(warn, "warning: config %s: %s\n", configPath, w)
 	}
-	tname, ct, err := cfg.Target(name)
+	tname, _, err := cfg.Target(name)
 	if err != nil {
 		return nil, fault.Input(fmt.Errorf("config %s: %w", configPath, err))
 	}
-	t, err := FromConfig(filepath.Dir(configPath), tname, ct, lookup)
+	src := connect.Source{Lookup: lookup}
+	if timeoutSet {
+		src.Timeout = tf.RequestTimeout()
+	}
+	t, err := FromFile(configPath, cfg, tname, src, warn)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", configPath, err)
-	}
-	for _, w := range t.Warnings {
-		fmt.Fprintf(warn, "warning: %s\n", w)
-	}
-	if timeoutSet {
-		t.Spec.Timeout = tf.RequestTimeout()
 	}
 	if dir == "" {
 		dir = SnapshotDir(configPath, cfg)

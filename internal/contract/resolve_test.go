@@ -7,16 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpward/mcpward/internal/connect"
+	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/fault"
 )
 
 type noFlags struct{ timeout time.Duration }
 
-func (noFlags) Set() bool { return false }
-func (noFlags) Spec(string, func(string) (string, bool)) (*connect.Spec, error) {
-	return nil, errors.New("no target")
-}
+func (noFlags) Set() bool                       { return false }
+func (noFlags) Entry() (*config.Target, error)  { return nil, errors.New("no target") }
+func (noFlags) FlagError(err error) error       { return err }
 func (f noFlags) RequestTimeout() time.Duration { return f.timeout }
 
 // TestResolveNoConfigHint: without mcpward.json and without a target the

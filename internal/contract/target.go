@@ -4,11 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/connect"
@@ -18,7 +17,6 @@ import (
 	"github.com/mcpward/mcpward/internal/migrate/snapgauge"
 	"github.com/mcpward/mcpward/internal/probe"
 	"github.com/mcpward/mcpward/internal/snapshot"
-	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // A Target is a resolved contract target: how to reach the server and what
@@ -102,34 +100,19 @@ func FromSpec(name string, spec *connect.Spec) (*Target, error) {
 
 // FromConfig resolves the config target name. dir is the config file's
 // directory (relative cwd and home resolve against it); lookup reads the
-// environment for ${VAR} in header values.
-//
-// An unset ${VAR} is a config error (exit 4), not incomplete evidence:
-// nothing was asked of the server yet, and the fix is in the user's
-// environment or config. Difference from snapgauge, which exits 2 (AUTH)
-// here; PRODUCT.md puts config problems at 4.
+// environment for ${VAR} in header values. The connection is
+// connect.Resolve's (an unset ${VAR} is a config error there, exit 4);
+// FromConfig adds the probes, profiles and gates.
 func FromConfig(dir, name string, ct *config.Target, lookup func(string) (string, bool)) (*Target, error) {
-	if lookup == nil {
-		lookup = func(string) (string, bool) { return "", false }
-	}
-	spec := &connect.Spec{
-		Name:        name,
-		Fixture:     ct.Fixture,
-		URL:         ct.URL,
-		SSE:         ct.SSE,
-		Cwd:         resolve(dir, ct.Cwd),
-		Home:        resolve(dir, ct.Home),
-		IsolateHome: ct.IsolateHome,
-	}
-	if ct.Command != "" {
-		spec.Command = append([]string{ct.Command}, ct.Args...)
-	}
-	for k, v := range ct.Env {
-		spec.Env = append(spec.Env, k+"="+v)
-	}
-	slices.Sort(spec.Env)
-	if ct.TimeoutMs > 0 {
-		spec.Timeout = time.Duration(ct.TimeoutMs) * time.Millisecond
+	return FromEntry(name, ct, &connect.Source{Dir: dir, Lookup: lookup})
+}
+
+// FromEntry resolves a target entry from src (a config file's, or the one
+// the flags build) with its probes, profiles and gates.
+func FromEntry(name string, ct *config.Target, src *connect.Source) (*Target, error) {
+	spec, warnings, err := connect.Resolve(name, ct, src)
+	if err != nil {
+		return nil, err
 	}
 	t := &Target{
 		Name:            name,
@@ -140,26 +123,7 @@ func FromConfig(dir, name string, ct *config.Target, lookup func(string) (string
 		Volatile:        ct.Volatile,
 		FailOn:          ct.FailOn,
 		Ignore:          ct.Ignore,
-	}
-	if len(ct.Headers) > 0 {
-		spec.Headers = http.Header{}
-		names := make([]string, 0, len(ct.Headers))
-		for k := range ct.Headers {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		for _, k := range names {
-			v, err := transport.ExpandEnv(ct.Headers[k], lookup)
-			if err != nil {
-				// %v, not %w: the kind is decided here (config, exit 4),
-				// whatever transport marks its error with.
-				return nil, fault.Input(fmt.Errorf("targets.%s.headers.%s: %v", name, k, err))
-			}
-			spec.Headers.Add(k, v)
-		}
-		for _, k := range ct.LiteralSecretHeaders() {
-			t.Warnings = append(t.Warnings, fmt.Sprintf("targets.%s.headers.%s holds a literal credential; use ${VAR} so the secret stays out of the repository", name, k))
-		}
+		Warnings:        warnings,
 	}
 	switch {
 	case ct.Probes != nil:
@@ -179,8 +143,22 @@ func FromConfig(dir, name string, ct *config.Target, lookup func(string) (string
 		}
 		t.Probes = ps
 	}
-	if err := spec.Validate(); err != nil {
-		return nil, fault.Input(fmt.Errorf("targets.%s: %w", name, err))
+	return t, nil
+}
+
+// FromFile resolves the target name of the config file at configPath
+// (cfg, read from it) with src (its Dir is the file's), and prints the
+// warnings of the target on warn. Its errors are FromEntry's; the caller
+// names the file. record, check, compat and fuzz resolve a config target
+// through it.
+func FromFile(configPath string, cfg *config.File, name string, src connect.Source, warn io.Writer) (*Target, error) {
+	src.Dir = filepath.Dir(configPath)
+	t, err := FromEntry(name, cfg.Targets[name], &src)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range t.Warnings {
+		fmt.Fprintf(warn, "warning: %s\n", w)
 	}
 	return t, nil
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
 // SchemaVersion is the version of the Result document.
@@ -74,6 +75,16 @@ type Target struct {
 	Transport string `json:"transport,omitempty"`
 	// Endpoint is the URL, the command line, or the fixture name.
 	Endpoint string `json:"endpoint,omitempty"`
+}
+
+// TargetOf is the one constructor of a report's target: the name,
+// transport and endpoint of what a target's snapshot records
+// (connect.Spec.Info), without secrets. A target known only by name (a
+// fleet section that failed before it resolved) passes a TargetInfo with
+// the name alone. compat and fuzz then put the transport they spoke
+// ("stdio", "http") in Transport.
+func TargetOf(ti snapshot.TargetInfo) *Target {
+	return &Target{Name: ti.Name, Transport: ti.Transport, Endpoint: ti.Endpoint()}
 }
 
 // SnapshotRef points at one snapshot of a comparison.

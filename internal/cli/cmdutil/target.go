@@ -2,13 +2,13 @@ package cmdutil
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/client"
+	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/transport"
 )
@@ -111,50 +111,82 @@ func (tf *TargetFlags) Validate() error {
 	return nil
 }
 
+// Shaped reports whether a flag that only shapes a target given by flags
+// (--fixture-http, --sse, --env, --cwd, --home, --isolate-home, --header)
+// was given.
+func (tf *TargetFlags) Shaped() bool {
+	return tf.FixtureHTTP || tf.SSE || len(tf.Env) > 0 || tf.Cwd != "" || tf.Home != "" || tf.IsolateHome || len(tf.Headers) > 0
+}
+
 // Set reports whether any way to reach a server was given.
 func (tf *TargetFlags) Set() bool {
 	return tf.Fixture != "" || tf.URL != "" || len(tf.Command) > 0
 }
 
+// ConfigSource is how compat and fuzz resolve a config target next to
+// these flags: --timeout replaces the target's timeoutMs when given
+// (timeoutSet), and is the timeout of a target that sets none.
+func (tf *TargetFlags) ConfigSource(lookup func(string) (string, bool), timeoutSet bool) connect.Source {
+	src := connect.Source{Lookup: lookup, DefaultTimeout: tf.Timeout}
+	if timeoutSet {
+		src.Timeout = tf.Timeout
+	}
+	return src
+}
+
+// FlagError marks an error of the flags' entry as the command line's
+// (contract.Flags).
+func (tf *TargetFlags) FlagError(err error) error { return FlagErrorWrap(err) }
+
 // RequestTimeout is --timeout (contract.Flags).
 func (tf *TargetFlags) RequestTimeout() time.Duration { return tf.Timeout }
 
-// Spec builds a connect.Spec, interpolating ${ENV} in header values and
-// splitting a command given as one string (connect.SplitCommand).
-func (tf *TargetFlags) Spec(name string, lookup func(string) (string, bool)) (*connect.Spec, error) {
+// Entry is the config entry the flags name, as a file's target would
+// hold it: a command given as one string split (connect.SplitCommand), the
+// --env and --header values by name (a header given twice keeps both
+// values, joined by ", " as RFC 9110 §5.3 allows). Its ${VAR} stay
+// unresolved, as in the file.
+func (tf *TargetFlags) Entry() (*config.Target, error) {
 	command, err := connect.SplitCommand(tf.Command)
 	if err != nil {
 		return nil, FlagErrorWrap(err)
 	}
-	s := &connect.Spec{
-		Name:        name,
+	t := &config.Target{
 		Fixture:     tf.Fixture,
 		FixtureHTTP: tf.FixtureHTTP,
 		URL:         tf.URL,
 		SSE:         tf.SSE,
-		Command:     command,
-		Env:         tf.Env,
 		Cwd:         tf.Cwd,
 		Home:        tf.Home,
 		IsolateHome: tf.IsolateHome,
-		Timeout:     tf.Timeout,
+		Env:         config.EnvOf(tf.Env),
 	}
-	if len(tf.Headers) > 0 {
-		s.Headers = http.Header{}
-		for _, kv := range tf.Headers {
-			k, v, err := transport.ParseHeaderFlag(kv)
-			if err != nil {
-				return nil, FlagErrorWrap(fmt.Errorf("--header %q: %w", kv, err))
-			}
-			v, err = transport.ExpandEnv(v, lookup)
-			if err != nil {
-				return nil, fmt.Errorf("--header %s: %w", k, err)
-			}
-			s.Headers.Add(k, v)
+	if len(command) > 0 {
+		t.Command, t.Args = command[0], command[1:]
+	}
+	for _, kv := range tf.Headers {
+		k, v, err := transport.ParseHeaderFlag(kv)
+		if err != nil {
+			return nil, FlagErrorWrap(fmt.Errorf("--header %q: %w", kv, err))
 		}
+		if t.Headers == nil {
+			t.Headers = map[string]string{}
+		}
+		if old, ok := t.Headers[k]; ok {
+			v = old + ", " + v
+		}
+		t.Headers[k] = v
 	}
-	if err := s.Validate(); err != nil {
-		return nil, FlagErrorWrap(err)
+	return t, nil
+}
+
+// Spec resolves the flags' entry (Entry) to a connection through
+// connect.Resolve, as a config file's target is, with --timeout.
+func (tf *TargetFlags) Spec(name string, lookup func(string) (string, bool)) (*connect.Spec, error) {
+	t, err := tf.Entry()
+	if err != nil {
+		return nil, err
 	}
-	return s, nil
+	s, _, err := connect.Resolve(name, t, &connect.Source{Lookup: lookup, Flags: tf.FlagError, Timeout: tf.Timeout})
+	return s, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/cli/fleetrun"
@@ -55,15 +54,9 @@ func flagJob(opts *CompatOptions) (*compatJob, error) {
 // capabilities, and its timeoutMs unless --timeout is given.
 func configJob(opts *CompatOptions, cfg *config.File, name string) (*compatJob, error) {
 	path := configPath(opts)
-	t, err := contract.FromConfig(filepath.Dir(path), name, cfg.Targets[name], opts.Env.LookupEnv)
+	t, err := contract.FromFile(path, cfg, name, opts.Target.ConfigSource(opts.Env.LookupEnv, opts.TimeoutSet), opts.IO.ErrOut)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
-	}
-	for _, w := range t.Warnings {
-		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
-	}
-	if opts.TimeoutSet || t.Spec.Timeout <= 0 {
-		t.Spec.Timeout = opts.Target.Timeout
 	}
 	names := t.Profiles
 	if len(opts.Profiles) > 0 {
@@ -115,7 +108,9 @@ func (j *compatJob) run(ctx context.Context, opts *CompatOptions, show func(stri
 	if err != nil {
 		return nil, err
 	}
-	return rep.Result(&result.Target{Name: j.spec.Name, Transport: rep.Transport, Endpoint: j.spec.Info().Endpoint()}, opts.Version), nil
+	t := result.TargetOf(j.spec.Info())
+	t.Transport = rep.Transport
+	return rep.Result(t, opts.Version), nil
 }
 
 // fleetRun runs compat over several config targets (--all, or the NAMEs
@@ -129,8 +124,7 @@ func fleetRun(ctx context.Context, opts *CompatOptions) error {
 	jobs, targets, errs := make([]*compatJob, len(names)), make([]*result.Target, len(names)), make([]error, len(names))
 	for i, n := range names {
 		if jobs[i], errs[i] = configJob(opts, cfg, n); errs[i] == nil {
-			info := jobs[i].spec.Info()
-			targets[i] = &result.Target{Name: n, Transport: info.Transport, Endpoint: info.Endpoint()}
+			targets[i] = result.TargetOf(jobs[i].spec.Info())
 		}
 	}
 	r := (&fleetrun.Fleet[*result.Result]{

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/diff"
@@ -155,7 +156,7 @@ func demoRun(ctx context.Context, opts *DemoOptions) (err error) {
 }
 
 func fixtureTarget(name, fx string) (*contract.Target, error) {
-	return contract.FromSpec(name, &connect.Spec{Fixture: fx})
+	return contract.FromEntry(name, &config.Target{Fixture: fx}, &connect.Source{})
 }
 
 func recordOne(ctx context.Context, opts *DemoOptions, t *contract.Target, path string) (*snapshot.Snapshot, error) {

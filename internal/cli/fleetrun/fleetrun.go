@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
 	"github.com/mcpward/mcpward/internal/config"
+	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/fault"
 	"github.com/mcpward/mcpward/internal/fleet"
@@ -237,16 +237,14 @@ func NewPlan(configPath, dir string, ff *Flags, names []string, timeout time.Dur
 	}
 	p := &Plan{Names: names, Resolved: make([]*contract.Resolved, len(names)), Errs: make([]error, len(names))}
 	for i, n := range names {
-		t, err := contract.FromConfig(filepath.Dir(configPath), n, cfg.Targets[n], lookup)
+		src := connect.Source{Lookup: lookup}
+		if set {
+			src.Timeout = timeout
+		}
+		t, err := contract.FromFile(configPath, cfg, n, src, warn)
 		if err != nil {
 			p.Errs[i] = err
 			continue
-		}
-		for _, w := range t.Warnings {
-			fmt.Fprintf(warn, "warning: %s\n", w)
-		}
-		if set && timeout > 0 {
-			t.Spec.Timeout = timeout
 		}
 		p.Resolved[i] = &contract.Resolved{Target: t, Path: contract.SnapshotPath(dir, n)}
 	}

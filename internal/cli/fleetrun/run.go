@@ -10,6 +10,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fleet"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/transport"
 )
 
@@ -50,7 +51,7 @@ func (f *Fleet[T]) Run(ctx context.Context) *result.Result {
 	sections := make([]result.Result, len(f.Names))
 	for i, err := range f.Errs {
 		if err != nil && f.Targets[i] == nil {
-			sections[i] = FailedSection(f.Command, f.Version, &result.Target{Name: f.Names[i]}, err)
+			sections[i] = FailedSection(f.Command, f.Version, result.TargetOf(snapshot.TargetInfo{Name: f.Names[i]}), err)
 		}
 	}
 	outs := Run(ctx, f.IO, f.Flags, f.Verb, f.Names, func(ctx context.Context, i int) (T, error) {
@@ -84,7 +85,7 @@ func Check(ctx context.Context, io *iostreams.IOStreams, ff *Flags, plan *Plan, 
 	targets := make([]*result.Target, len(plan.Names))
 	for i, rt := range plan.Resolved {
 		if rt != nil {
-			targets[i] = &result.Target{Name: rt.Name, Transport: rt.Spec.Info().Transport, Endpoint: contract.Describe(rt.Spec)}
+			targets[i] = result.TargetOf(rt.Spec.Info())
 		}
 	}
 	var stderrs bytes.Buffer

@@ -174,15 +174,9 @@ func spec(opts *Options) (*connect.Spec, error) {
 	if err != nil {
 		return nil, fault.Input(fmt.Errorf("config %s: %w", path, err))
 	}
-	t, err := contract.FromConfig(filepath.Dir(path), name, cfg.Targets[name], opts.Env.LookupEnv)
+	t, err := contract.FromFile(path, cfg, name, opts.Target.ConfigSource(opts.Env.LookupEnv, opts.TimeoutSet), opts.IO.ErrOut)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
-	}
-	for _, w := range t.Warnings {
-		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
-	}
-	if opts.TimeoutSet || t.Spec.Timeout <= 0 {
-		t.Spec.Timeout = opts.Target.Timeout
 	}
 	return t.Spec, nil
 }

@@ -77,10 +77,11 @@ func writePlan(w io.Writer, p *fuzzrun.Plan, all bool) {
 
 // buildResult is the run as the usual Result (command "fuzz").
 func buildResult(opts *Options, s *connect.Spec, p *fuzzrun.Plan, rep *fuzzrun.Report, saved []string) *result.Result {
-	info := s.Info()
+	target := result.TargetOf(s.Info())
+	target.Transport = p.Target.Transport
 	res := &result.Result{
 		SchemaVersion: result.SchemaVersion, Tool: "mcpward", Version: opts.Version, Command: "fuzz",
-		Target:   &result.Target{Name: s.Name, Transport: p.Target.Transport, Endpoint: info.Endpoint()},
+		Target:   target,
 		Findings: []result.Finding{},
 		Evidence: result.Evidence{Complete: len(rep.Problems) == 0, Status: "ok", Problems: rep.Problems},
 		Gate:     result.Gate{FailOn: opts.FailOn},

@@ -226,18 +226,16 @@ const (
 type localLine struct{ label, text string }
 
 // localNote is the line of a server command: where HOME went with
-// --isolate-home, else the caution that the server is not sandboxed. The
-// zero value for a URL or a fixture, which run no local command.
+// --isolate-home (the started process's connection says, as
+// connect.Resolve asked for it), else the caution that the server is not
+// sandboxed. The zero value for a URL or a fixture, which run no local
+// command.
 func localNote(tf cmdutil.TargetFlags, conn any) localLine {
 	if len(tf.Command) == 0 {
 		return localLine{}
 	}
-	if tf.IsolateHome {
-		home := "a temporary folder"
-		if h, ok := conn.(interface{ IsolatedHome() string }); ok && h.IsolatedHome() != "" {
-			home = h.IsolatedHome()
-		}
-		return localLine{"home", fmt.Sprintf(isolatedAt, home)}
+	if h, ok := conn.(interface{ IsolatedHome() string }); ok && h.IsolatedHome() != "" {
+		return localLine{"home", fmt.Sprintf(isolatedAt, h.IsolatedHome())}
 	}
 	return localLine{"caution", cautionLocal}
 }

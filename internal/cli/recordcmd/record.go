@@ -153,7 +153,7 @@ func validate(opts *RecordOptions) error {
 		return opts.Target.Validate()
 	}
 	// Flags that only shape a command-line target.
-	if opts.Target.FixtureHTTP || opts.Target.SSE || len(opts.Target.Env) > 0 || opts.Target.Cwd != "" || opts.Target.Home != "" || opts.Target.IsolateHome || len(opts.Target.Headers) > 0 {
+	if opts.Target.Shaped() {
 		return cmdutil.FlagErrorf("target flags need a target: --fixture NAME, --url URL or -- <command…>")
 	}
 	if opts.Target.Timeout <= 0 {

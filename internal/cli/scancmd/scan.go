@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
+	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/diff"
@@ -189,7 +190,7 @@ func scanRun(ctx context.Context, opts *ScanOptions) error {
 		if snap != nil {
 			cur, tools = snap, snap.Surface.Tools
 		}
-		targetRef = &result.Target{Name: rt.Name}
+		targetRef = result.TargetOf(snapshot.TargetInfo{Name: rt.Name})
 		sets = []scanned{{servers: []scan.Server{{Name: rt.Name, Tools: tools}}, problems: problems}}
 	}
 	r := buildResult(opts, sets, targetRef)
@@ -318,8 +319,8 @@ func launchTools(ctx context.Context, opts *ScanOptions, client string, l wrap.L
 		}
 		return snap.Surface.Tools, snapshotProblems(p, snap)
 	}
-	spec := &connect.Spec{Name: l.Name, Command: append([]string{l.Command}, l.Args...), Env: l.Env, Timeout: opts.Target.Timeout}
-	t, err := contract.FromSpec(l.Name, spec)
+	entry := &config.Target{Command: l.Command, Args: l.Args, Env: config.EnvOf(l.Env)}
+	t, err := contract.FromEntry(l.Name, entry, &connect.Source{Timeout: opts.Target.Timeout})
 	if err != nil {
 		return nil, []string{err.Error()}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/result"
@@ -64,7 +65,7 @@ func DemoResult(ctx context.Context, version string) (*result.Result, error) {
 }
 
 func demoRecord(ctx context.Context, fx, version string) (*snapshot.Snapshot, error) {
-	tg, err := contract.FromSpec(fx, &connect.Spec{Fixture: fx})
+	tg, err := contract.FromEntry(fx, &config.Target{Fixture: fx}, &connect.Source{})
 	if err != nil {
 		return nil, err
 	}

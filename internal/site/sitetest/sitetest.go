@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpward/mcpward/internal/config"
 	"github.com/mcpward/mcpward/internal/connect"
 	"github.com/mcpward/mcpward/internal/contract"
 	"github.com/mcpward/mcpward/internal/session"
@@ -28,7 +29,7 @@ const Hostile = `<img src=x onerror="document.title='pwned'"><b id="injected">bo
 // probesOf (so two recordings are comparable) and writes dir/name.snapshot.json.
 func Record(t testing.TB, dir, name, fx, probesOf string) string {
 	t.Helper()
-	tg, err := contract.FromSpec(name, &connect.Spec{Fixture: fx})
+	tg, err := contract.FromEntry(name, &config.Target{Fixture: fx}, &connect.Source{})
 	if err != nil {
 		t.Fatal(err)
 	}
