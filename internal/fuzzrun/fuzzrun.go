@@ -187,7 +187,7 @@ func Decide(t mcp.Tool, allow []string) ToolDecision {
 	}
 	var schema any
 	_ = json.Unmarshal(t.InputSchema, &schema)
-	reads, action, verb := heuristic.OnlyReads(t.Name, desc, t.Annotations, schema)
+	reads, action, verb, _ := heuristic.OnlyReads(t.Name, desc, t.Annotations, schema)
 	closed := t.Annotations != nil && t.Annotations.OpenWorldHint != nil && !*t.Annotations.OpenWorldHint
 	switch {
 	case reads && closed:

@@ -293,7 +293,7 @@ func TestOnlyReads(t *testing.T) {
 		// in its name is a signal: no probe.
 		{"trigger-long-running-operation", "Demonstrates a long running operation with progress updates.", ro, nil, false},
 	} {
-		if got, _, _ := OnlyReads(tt.name, tt.desc, tt.ann, tt.schema); got != tt.want {
+		if got, _, _, _ := OnlyReads(tt.name, tt.desc, tt.ann, tt.schema); got != tt.want {
 			t.Errorf("OnlyReads(%s, %v, schema %v) = %v, want %v", tt.name, tt.ann != nil, tt.schema != nil, got, tt.want)
 		}
 	}

@@ -284,21 +284,24 @@ const (
 // probeDecision says whether the tool's probe is enabled and why. A probe
 // is enabled only where both facts agree that the tool only reads: the
 // server declares readOnlyHint: true, and the heuristic finds no write,
-// delete, send or execute signal in its name or words. Everything else is
-// written disabled with the reason, for a reviewer to decide.
+// delete, send or execute signal in its name or words (heuristic.OnlyReads,
+// the one rule fuzz follows too). Everything else is written disabled
+// with the reason, for a reviewer to decide.
 func probeDecision(name string, t snapshot.Object) (bool, string) {
 	ann := toolAnnotations(t)
 	desc := snapshot.Str(t, "description")
 	declaredRead := ann != nil && ann.ReadOnlyHint != nil && *ann.ReadOnlyHint
-	action, verb := heuristic.ChangeSignal(name, desc)
-	where, inSchema := "name or description", ""
-	if ma, mw := heuristic.ReadModes(t["inputSchema"]); action == heuristic.ActionNone && ma.Changes() {
+	ok, action, verb, where := heuristic.OnlyReads(name, desc, ann, t["inputSchema"])
+	inSchema := ""
+	if where == heuristic.WhereInput {
 		// A mode or option that changes state ("mode": list | delete).
-		action, verb, where, inSchema = ma, mw, heuristic.WhereInput, " in its "+heuristic.WhereInput
+		inSchema = " in its " + where
+	} else {
+		where = "name or description"
 	}
 	l := heuristic.ClassifyDefinition(name, desc, ann, t["inputSchema"])
 	switch {
-	case declaredRead && action == heuristic.ActionNone:
+	case ok:
 		return true, whyEnabled
 	case declaredRead:
 		return false, fmt.Sprintf("%s: the server declares readOnlyHint: true, but its words read as %s (%q%s, heuristic): %s", name, action.Reads(), verb, inSchema, enableHint)
