@@ -12,6 +12,7 @@ var (
 	legacyStdio = Target{Era: "legacy", Version: "2025-11-25", Transport: "stdio"}
 	modernStdio = Target{Era: "modern", Version: "2026-07-28", Transport: "stdio"}
 	modernHTTP  = Target{Era: "modern", Version: "2026-07-28", Transport: "http"}
+	legacyHTTP  = Target{Era: "legacy", Version: "2025-11-25", Transport: "http"}
 )
 
 func names(cs []Case) []string {

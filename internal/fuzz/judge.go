@@ -24,12 +24,15 @@ const (
 	RuleMetaMissing        = "transport.meta_missing_not_32602"
 	RuleMetaPartial        = "transport.meta_partial_not_32602"
 	RuleNotificationAnswer = "stdio.notification_answered"
+	// HTTP statuses with a MUST of the Streamable HTTP transport.
+	RuleNotificationNot202  = "transport.notification_not_202"
+	RuleUnknownMethodNot404 = "transport.unknown_method_not_404_32601"
 )
 
 // RuleIDs are every rule the judge can report.
 var RuleIDs = []string{RuleCrash, RuleHang, RuleZombie, RuleIDMismatch, RuleBatchUnanswered, RuleParseErrorCode,
 	RuleInvalidRequestCode, RuleMethodNotFoundCode, RuleInvalidParamsCode, RuleInvalidArgsRun, RuleStdoutNotClean,
-	RuleMetaMissing, RuleMetaPartial, RuleNotificationAnswer}
+	RuleMetaMissing, RuleMetaPartial, RuleNotificationAnswer, RuleNotificationNot202, RuleUnknownMethodNot404}
 
 // Liveness is what became of the well-formed request sent after a case's
 // frames.
@@ -125,6 +128,9 @@ func Judge(c Case, t Target, o Observation) []Finding {
 			out = append(out, Finding{Rule: RuleHang, Frame: i, Message: fmt.Sprintf("the request %s got no answer within %s, although a request sent after it was answered", clip(f.Bytes, 100), o.Wait)})
 			continue
 		}
+		if fd, ok := judgeStatus(c, t, i, f, r); ok {
+			out = append(out, fd)
+		}
 		answers := [][]byte{}
 		if r.Answered && len(r.Raw) > 0 {
 			answers = append(answers, r.Raw)
@@ -152,6 +158,48 @@ func Judge(c Case, t Target, o Observation) []Finding {
 			Message: fmt.Sprintf("the server answered a notification: %s", clip(o.Unmatched[0], 160))})
 	}
 	return out
+}
+
+// judgeStatus checks the HTTP status of the answer to frame f where the
+// Streamable HTTP transport of the revision spoken has a MUST on it, and
+// nowhere else (the status of other JSON-RPC errors is unspecified):
+// a notification accepted gets 202 with no body, one rejected an error
+// status (HTTP-NOTIF-202, since 2025-03-26); on 2026-07-28 an unknown
+// method gets 404 (HTTP-METHOD-404) and a request missing _meta keys 400
+// (HTTP-META-400), each judged only when the body carries the code the
+// clause pairs with the status (a wrong code is its own finding).
+func judgeStatus(c Case, t Target, i int, f Frame, r Reply) (Finding, bool) {
+	if t.Transport != "http" || !r.Answered || r.Status == 0 {
+		return Finding{}, false
+	}
+	body := bytes.TrimSpace(r.Raw)
+	switch {
+	case f.Answer == AnswerNone && t.Version >= "2025-03-26":
+		if (r.Status == 202 && len(body) == 0) || r.Status >= 400 {
+			return Finding{}, false
+		}
+		what := fmt.Sprintf("HTTP %d", r.Status)
+		if len(body) > 0 {
+			what += " with a body: " + clip(body, 120)
+		}
+		return Finding{Rule: RuleNotificationNot202, Frame: i, Response: body,
+			Message: fmt.Sprintf("%s was answered %s; an accepted notification gets 202 with no body, a rejected one an error status", c.Note, what)}, true
+	case !t.Modern():
+		return Finding{}, false
+	}
+	m, ok := decodeAnswer(body)
+	if !ok || m.Error == nil {
+		return Finding{}, false
+	}
+	switch {
+	case slices.Equal(f.WantCodes, []int{CodeMethodNotFound}) && m.Error.Code == CodeMethodNotFound && r.Status != 404:
+		return Finding{Rule: RuleUnknownMethodNot404, Frame: i, Response: body,
+			Message: fmt.Sprintf("%s was answered -32601 with HTTP %d, not 404", c.Note, r.Status)}, true
+	case (c.Name == "meta/missing" || c.Name == "meta/partial") && m.Error.Code == CodeInvalidParams && r.Status != 400:
+		return Finding{Rule: codeRule(c, f), Frame: i, Response: body,
+			Message: fmt.Sprintf("%s was answered -32602 with HTTP %d, not 400", c.Note, r.Status)}, true
+	}
+	return Finding{}, false
 }
 
 // judgeAnswer checks one answer to frame f against its expected codes.

@@ -58,6 +58,18 @@ func TestJudge(t *testing.T) {
 		{"meta missing wrong code", Case{Name: "meta/missing", Note: "n", Frames: []Frame{{Bytes: []byte(`{}`), Answer: AnswerID, ID: "9", WantCodes: []int{CodeInvalidParams}}}}, modernStdio,
 			alive(answered(`{"jsonrpc":"2.0","id":9,"result":{"tools":[]}}`)), []string{RuleMetaMissing}},
 		{"answer with another id echoed", req(ping), legacy, alive(answered(`{"jsonrpc":"2.0","id":8,"result":{}}`)), []string{RuleIDMismatch}},
+		{"http notification 202", req(note), modernHTTP, alive(Reply{Sent: true, Answered: true, Status: 202}), nil},
+		{"http notification rejected 400", req(note), modernHTTP, alive(Reply{Sent: true, Answered: true, Status: 400, Raw: []byte(`{"jsonrpc":"2.0","error":{"code":-32600,"message":"x"}}`)}), nil},
+		{"http notification 200", req(note), modernHTTP, alive(Reply{Sent: true, Answered: true, Status: 200}), []string{RuleNotificationNot202}},
+		{"http notification 202 with a body", req(note), legacyHTTP, alive(Reply{Sent: true, Answered: true, Status: 202, Raw: []byte(`{}`)}), []string{RuleNotificationNot202}},
+		{"http notification 200 before 2025-03-26", req(note), Target{Era: "legacy", Version: "2024-11-05", Transport: "http"}, alive(Reply{Sent: true, Answered: true, Status: 200}), nil},
+		{"http unknown method 404", req(unknown), modernHTTP, alive(Reply{Sent: true, Answered: true, Status: 404, Raw: []byte(`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"m"}}`)}), nil},
+		{"http unknown method 200", req(unknown), modernHTTP, alive(Reply{Sent: true, Answered: true, Status: 200, Raw: []byte(`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"m"}}`)}), []string{RuleUnknownMethodNot404}},
+		{"http unknown method 200 on a legacy server", req(unknown), legacyHTTP, alive(Reply{Sent: true, Answered: true, Status: 200, Raw: []byte(`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"m"}}`)}), nil},
+		{"http meta missing 200", Case{Name: "meta/missing", Note: "n", Frames: []Frame{{Bytes: []byte(`{}`), Answer: AnswerID, ID: "9", WantCodes: []int{CodeInvalidParams}}}}, modernHTTP,
+			alive(Reply{Sent: true, Answered: true, Status: 200, Raw: []byte(`{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"m"}}`)}), []string{RuleMetaMissing}},
+		{"http meta missing 400", Case{Name: "meta/missing", Note: "n", Frames: []Frame{{Bytes: []byte(`{}`), Answer: AnswerID, ID: "9", WantCodes: []int{CodeInvalidParams}}}}, modernHTTP,
+			alive(Reply{Sent: true, Answered: true, Status: 400, Raw: []byte(`{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"m"}}`)}), nil},
 		{"escaped string id is the same id", req(Frame{Bytes: []byte(`{}`), Answer: AnswerID, ID: `"a"`}), legacy, alive(answered(`{"jsonrpc":"2.0","id":"\u0061","result":{}}`)), nil},
 	}
 	for _, tt := range tests {

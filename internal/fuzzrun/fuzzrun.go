@@ -12,7 +12,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -77,6 +79,8 @@ type Plan struct {
 	CaseTimeout  time.Duration
 	RetryTimeout time.Duration
 	Seed         uint64
+	// Started is when Prepare began: a finding's Elapsed counts from it.
+	Started time.Time
 }
 
 // A Found is one confirmed finding with the case that triggers it.
@@ -90,6 +94,10 @@ type Found struct {
 	Minimised bool
 	// Same counts other cases that found the same rule and are not kept.
 	Same int
+	// Elapsed is the time from the start of the run (Plan.Started) to the
+	// moment the finding was seen and, for a hang or a zombie, confirmed:
+	// before it was minimised.
+	Elapsed time.Duration
 }
 
 // A Report is the outcome of a run.
@@ -111,12 +119,13 @@ const liveID = "mcpward-fuzz-alive"
 // which may be called, measures the median answer time and generates the
 // cases. The plan is printed before Run.
 func Prepare(ctx context.Context, o *Options) (*Plan, error) {
+	started := time.Now()
 	sess, err := connect.Connect(ctx, o.Spec, o.Env, &client.Options{Era: o.Era, RequestTimeout: o.Spec.Timeout})
 	if err != nil {
 		return nil, err
 	}
 	defer sess.Close()
-	p := &Plan{Seed: o.Seed}
+	p := &Plan{Seed: o.Seed, Started: started}
 	p.Target.Era, p.Target.Version = string(sess.Client.Era()), sess.Client.ProtocolVersion()
 	p.Target.Transport = "stdio"
 	if sess.Conn.Kind() == "http" || sess.Conn.Kind() == "sse" {
@@ -248,6 +257,12 @@ func Run(ctx context.Context, o *Options, p *Plan) (*Report, error) {
 	if perRule <= 0 {
 		perRule = 3
 	}
+	// A server behind a URL is not restarted per case: once it crashed or
+	// went silent, the cases after it would only measure its absence, and
+	// each would wait for a handshake that never ends.
+	remote := o.Spec.URL != ""
+	w := &warmRunner{o: o, p: p}
+	defer w.close()
 	kept := map[string]int{}
 	for i, c := range p.Cases {
 		if err := ctx.Err(); err != nil {
@@ -257,22 +272,28 @@ func Run(ctx context.Context, o *Options, p *Plan) (*Report, error) {
 			rep.NotRun, rep.Stopped = len(p.Cases)-i, "--duration ran out before they started"
 			break
 		}
-		if o.Spec.URL != "" && kept[fuzz.RuleCrash] > 0 {
-			// A server behind a URL is not restarted per case: once it
-			// crashed, the cases after it would only measure its absence.
-			rep.NotRun, rep.Stopped = len(p.Cases)-i, "the server behind --url crashed and is not restarted"
+		if remote && (kept[fuzz.RuleCrash] > 0 || kept[fuzz.RuleZombie] > 0) {
+			what := "crashed"
+			if kept[fuzz.RuleCrash] == 0 {
+				what = "answers nothing (a zombie)"
+			}
+			rep.NotRun, rep.Stopped = len(p.Cases)-i, "the server behind --url "+what+" and is not restarted"
 			break
 		}
 		if o.Progress != nil {
 			o.Progress(fmt.Sprintf("case %d/%d %s", i+1, len(p.Cases), c.Name))
 		}
-		findings, err := runJudge(ctx, o, p, c, p.CaseTimeout)
+		findings, err := w.next(ctx, c)
 		rep.Ran++
 		if err != nil {
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
 			}
 			rep.Problems = append(rep.Problems, fmt.Sprintf("case %s: %v", c.Name, err))
+			if remote {
+				rep.NotRun, rep.Stopped = len(p.Cases)-i-1, "a fresh connection to the server behind --url failed, and it is not restarted"
+				break
+			}
 			continue
 		}
 		for _, f := range findings {
@@ -285,17 +306,14 @@ func Run(ctx context.Context, o *Options, p *Plan) (*Report, error) {
 				}
 				continue
 			}
-			if needsRetry(f.Rule) && !reproduces(ctx, o, p, c, f.Rule, p.RetryTimeout) {
-				continue
-			}
-			if f.Rule == fuzz.RuleCrash && o.Spec.URL != "" {
-				kept[f.Rule]++
-				rep.Found = append(rep.Found, Found{Finding: f, Case: c, Original: c})
+			if needsRetry(f.Rule) && !confirm(ctx, o, p, c, f.Rule) {
 				continue
 			}
 			kept[f.Rule]++
-			fd := Found{Finding: f, Case: c, Original: c}
-			if kept[f.Rule] == 1 {
+			fd := Found{Finding: f, Case: c, Original: c, Elapsed: time.Since(p.Started)}
+			// A server behind a URL that crashed or went silent cannot
+			// rerun the case: its finding keeps the frames as generated.
+			if kept[f.Rule] == 1 && !(remote && (f.Rule == fuzz.RuleCrash || f.Rule == fuzz.RuleZombie)) {
 				fd.Case = minimise(ctx, o, p, c, f.Rule)
 				fd.Minimised = caseSize(fd.Case) < caseSize(c)
 			}
@@ -304,6 +322,138 @@ func Run(ctx context.Context, o *Options, p *Plan) (*Report, error) {
 	}
 	sort.SliceStable(rep.Found, func(i, j int) bool { return rep.Found[i].Rule < rep.Found[j].Rule })
 	return rep, nil
+}
+
+// warmRunner runs a plan's cases in order, each on a fresh process or
+// connection unless the case is a well-formed request (it cannot break
+// the framing; reusable) and the case before it left its session
+// healthy: then it reuses that session and saves a process start and a
+// handshake. Whatever a reused session finds is run again on a fresh one,
+// and only what that run finds counts, so a finding never rests on what
+// an earlier case left behind.
+type warmRunner struct {
+	o    *Options
+	p    *Plan
+	warm *connect.Session
+}
+
+func (w *warmRunner) close() {
+	if w.warm != nil {
+		w.warm.Close()
+		w.warm = nil
+	}
+}
+
+// next runs c and judges it.
+func (w *warmRunner) next(ctx context.Context, c fuzz.Case) ([]fuzz.Finding, error) {
+	sess := w.warm
+	w.warm = nil
+	if sess != nil && !reusable(c) {
+		sess.Close()
+		sess = nil
+	}
+	reused := sess != nil
+	if !reused {
+		var err error
+		if sess, err = openSession(ctx, w.o, w.p, w.p.CaseTimeout); err != nil {
+			return nil, err
+		}
+	}
+	obs, err := runOn(ctx, w.o, w.p, sess, c, w.p.CaseTimeout)
+	var found []fuzz.Finding
+	if err == nil {
+		found = fuzz.Judge(c, w.p.Target, obs)
+	}
+	if err == nil && obs.Live == fuzz.LiveAnswered && healthy(found) {
+		w.warm = sess
+	} else {
+		sess.Close()
+	}
+	if reused && (err != nil || len(found) > 0) {
+		return runJudge(ctx, w.o, w.p, c, w.p.CaseTimeout)
+	}
+	return found, err
+}
+
+// reusable reports whether c may run on a session an earlier case left
+// healthy: each frame is a well-formed JSON request with a usable id and
+// the headers mcpward sends, at most 64 KiB.
+func reusable(c fuzz.Case) bool {
+	for _, f := range c.Frames {
+		if f.Answer != fuzz.AnswerID || f.Header != nil || len(f.Bytes) > 64<<10+512 || !json.Valid(f.Bytes) {
+			return false
+		}
+	}
+	return len(c.Frames) > 0
+}
+
+// healthy reports whether findings leave the server as a later case
+// needs it: not ended, silent, stuck on a request or writing junk.
+func healthy(found []fuzz.Finding) bool {
+	for _, f := range found {
+		switch f.Rule {
+		case fuzz.RuleCrash, fuzz.RuleZombie, fuzz.RuleHang, fuzz.RuleStdoutNotClean, fuzz.RuleIDMismatch:
+			return false
+		}
+	}
+	return true
+}
+
+// confirm is the one retry behind a hang or a zombie: the case again on a
+// fresh process or connection, waiting the retry timeout. A zombie behind
+// a URL is not restarted, so there the retry is a fresh connection and the
+// liveness request alone.
+func confirm(ctx context.Context, o *Options, p *Plan, c fuzz.Case, rule string) bool {
+	if o.Spec.URL != "" && rule == fuzz.RuleZombie {
+		return stillSilent(ctx, o, p)
+	}
+	return reproduces(ctx, o, p, c, rule, p.RetryTimeout)
+}
+
+// stillSilent reports whether the server behind --url still answers
+// nothing: a fresh connection (its handshake) and the liveness request
+// get no answer within the retry timeout, while the endpoint still
+// accepts connections (else it crashed).
+func stillSilent(ctx context.Context, o *Options, p *Plan) bool {
+	cctx, cancel := context.WithTimeout(ctx, 3*max(o.Spec.Timeout, p.RetryTimeout))
+	defer cancel()
+	sess, err := connect.Connect(cctx, o.Spec, o.Env, sessionOptions(o, p, p.RetryTimeout))
+	if err == nil {
+		defer sess.Close()
+		id := jsonrpc.StringID(liveID)
+		_, err = sess.Client.Request(cctx, p.Live, nil, &client.RequestOptions{ID: &id, Timeout: p.RetryTimeout})
+	}
+	return timedOut(err) && ctx.Err() == nil && listening(ctx, o.Spec.URL)
+}
+
+func timedOut(err error) bool {
+	return errors.Is(err, transport.ErrTimeout) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// listening reports whether the host of an http(s) URL accepts a TCP
+// connection.
+func listening(ctx context.Context, rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host := u.Host
+	if u.Port() == "" {
+		port := "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+		host = net.JoinHostPort(u.Hostname(), port)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var d net.Dialer
+	c, err := d.DialContext(dctx, "tcp", host)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
 }
 
 // Replay runs one saved case with the plan's timeouts and returns what it
@@ -315,7 +465,7 @@ func Replay(ctx context.Context, o *Options, p *Plan, c fuzz.Case) ([]fuzz.Findi
 	}
 	var out []fuzz.Finding
 	for _, f := range fs {
-		if needsRetry(f.Rule) && !reproduces(ctx, o, p, c, f.Rule, p.RetryTimeout) {
+		if needsRetry(f.Rule) && !confirm(ctx, o, p, c, f.Rule) {
 			continue
 		}
 		out = append(out, f)
@@ -350,13 +500,16 @@ func minimise(ctx context.Context, o *Options, p *Plan, c fuzz.Case, rule string
 	if budget < 0 {
 		return c
 	}
-	timeout := p.CaseTimeout
-	if needsRetry(rule) {
-		timeout = p.RetryTimeout
-	}
-	return fuzz.MinimiseCase(c, rule, budget, func(t fuzz.Case) bool {
-		return ctx.Err() == nil && reproduces(ctx, o, p, t, rule, timeout)
+	// The reruns wait as long as the case did when it found the rule; a
+	// smaller hang or zombie is then confirmed once with the retry's
+	// timeout, as the original was, or the original is kept.
+	m := fuzz.MinimiseCase(c, rule, budget, func(t fuzz.Case) bool {
+		return ctx.Err() == nil && reproduces(ctx, o, p, t, rule, p.CaseTimeout)
 	})
+	if needsRetry(rule) && caseSize(m) < caseSize(c) && !reproduces(ctx, o, p, m, rule, p.RetryTimeout) {
+		return c
+	}
+	return m
 }
 
 // runJudge runs c on a fresh session and judges it.
@@ -366,6 +519,19 @@ func runJudge(ctx context.Context, o *Options, p *Plan, c fuzz.Case, timeout tim
 		return nil, err
 	}
 	return fuzz.Judge(c, p.Target, obs), nil
+}
+
+// sessionOptions are the client options of a case's fresh session: the
+// era and revision of the plan, requests waiting timeout (at least the
+// target's --timeout, for the handshake of a slow starter).
+func sessionOptions(o *Options, p *Plan, timeout time.Duration) *client.Options {
+	copts := &client.Options{Era: mcp.Era(p.Target.Era), RequestTimeout: max(o.Spec.Timeout, timeout)}
+	if p.Target.Era == string(mcp.EraModern) {
+		copts.Version = mcp.Revision(p.Target.Version)
+	} else {
+		copts.LegacyVersion = mcp.Revision(p.Target.Version)
+	}
+	return copts
 }
 
 // diagnoser is what the stream transports tell beyond replies: junk lines
@@ -378,18 +544,38 @@ type diagnoser interface {
 // connection, after the era's handshake), then the liveness request, and
 // returns what it saw. An error means the case could not be run at all.
 func RunCase(ctx context.Context, o *Options, p *Plan, c fuzz.Case, timeout time.Duration) (fuzz.Observation, error) {
-	obs := fuzz.Observation{Wait: timeout.String()}
-	copts := &client.Options{Era: mcp.Era(p.Target.Era), RequestTimeout: max(o.Spec.Timeout, timeout)}
-	if p.Target.Era == string(mcp.EraModern) {
-		copts.Version = mcp.Revision(p.Target.Version)
-	} else {
-		copts.LegacyVersion = mcp.Revision(p.Target.Version)
-	}
-	sess, err := connect.Connect(ctx, o.Spec, o.Env, copts)
+	sess, err := openSession(ctx, o, p, timeout)
 	if err != nil {
-		return obs, fmt.Errorf("fresh session: %w", err)
+		return fuzz.Observation{Wait: timeout.String()}, err
 	}
 	defer sess.Close()
+	return runOn(ctx, o, p, sess, c, timeout)
+}
+
+// openSession starts a fresh process or opens a fresh connection and runs
+// the era's handshake, bounded by its request timeout (twice: a legacy
+// server may ask for another version once).
+func openSession(ctx context.Context, o *Options, p *Plan, timeout time.Duration) (*connect.Session, error) {
+	copts := sessionOptions(o, p, timeout)
+	ctx, cancel := context.WithTimeout(ctx, 2*copts.RequestTimeout+time.Second)
+	defer cancel()
+	sess, err := connect.Connect(ctx, o.Spec, o.Env, copts)
+	if err != nil {
+		return nil, fmt.Errorf("fresh session: %w", err)
+	}
+	return sess, nil
+}
+
+// runOn sends c's frames on sess, then the liveness request, and returns
+// what it saw. The case is bounded whatever the transport does: each
+// frame and the liveness request wait at most timeout, and the whole case
+// at most twice their sum and 5s more (writing a 1 MiB frame to a slow
+// reader takes its time); running out of it counts as their timeout,
+// only the caller's ctx ending is an error.
+func runOn(parent context.Context, o *Options, p *Plan, sess *connect.Session, c fuzz.Case, timeout time.Duration) (fuzz.Observation, error) {
+	obs := fuzz.Observation{Wait: timeout.String()}
+	ctx, cancel := context.WithTimeout(parent, 2*time.Duration(len(c.Frames)+1)*timeout+5*time.Second)
+	defer cancel()
 	conn := sess.Conn
 	var before int
 	if d, ok := conn.(diagnoser); ok {
@@ -431,8 +617,8 @@ func RunCase(ctx context.Context, o *Options, p *Plan, c fuzz.Case, timeout time
 			}
 		case errors.Is(err, transport.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
 			r.TimedOut = f.Answer == fuzz.AnswerID
-		case ctx.Err() != nil:
-			return obs, ctx.Err()
+		case parent.Err() != nil:
+			return obs, parent.Err()
 		}
 		obs.Replies = append(obs.Replies, r)
 		if err != nil && ended(err) {
@@ -450,12 +636,17 @@ func RunCase(ctx context.Context, o *Options, p *Plan, c fuzz.Case, timeout time
 			obs.Live, obs.LiveDetail = fuzz.LiveEnded, fmt.Sprintf("HTTP %d to %s", he.Info.Status, p.Live)
 		case err == nil || errors.As(err, &he):
 			obs.Live = fuzz.LiveAnswered
-		case ctx.Err() != nil:
-			return obs, ctx.Err()
+		case parent.Err() != nil:
+			return obs, parent.Err()
 		case errors.Is(err, transport.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
 			obs.Live, obs.LiveDetail = fuzz.LiveSilent, fmt.Sprintf("no answer to %s within %s", p.Live, timeout)
-			if exitedNow(conn) {
+			switch {
+			case exitedNow(conn):
 				obs.Live, obs.LiveDetail = fuzz.LiveEnded, endDetail(conn, err)
+			case o.Spec.URL != "" && !listening(ctx, o.Spec.URL):
+				obs.Live, obs.LiveDetail = fuzz.LiveEnded, "the endpoint no longer accepts connections"
+			case o.Spec.URL != "":
+				obs.LiveDetail += ", although the endpoint still accepts connections"
 			}
 		default:
 			obs.Live, obs.LiveDetail = fuzz.LiveEnded, endDetail(conn, err)

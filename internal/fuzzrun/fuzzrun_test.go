@@ -22,6 +22,8 @@ type testServer struct {
 	bugs  map[string]bool
 	mu    sync.Mutex
 	calls map[string]int
+	// starts counts the processes started (serve calls).
+	starts int
 }
 
 const testTools = `[
@@ -32,9 +34,13 @@ const testTools = `[
 ]`
 
 func (s *testServer) serve(ctx context.Context, in io.Reader, out, _ io.Writer) (int, error) {
+	s.mu.Lock()
+	s.starts++
+	s.mu.Unlock()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<16), 4<<20)
 	zombie := false
+	served := 0
 	for sc.Scan() {
 		line := sc.Bytes()
 		var m struct {
@@ -64,6 +70,7 @@ func (s *testServer) serve(ctx context.Context, in io.Reader, out, _ io.Writer) 
 		if s.bugs["hang"] && len(m.ID) > 1000 {
 			continue
 		}
+		served++
 		reply := func(result string) { fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, result) }
 		switch m.Method {
 		case "initialize":
@@ -79,7 +86,14 @@ func (s *testServer) serve(ctx context.Context, in io.Reader, out, _ io.Writer) 
 			s.mu.Unlock()
 			reply(`{"content":[{"type":"text","text":"ok"}]}`)
 		default:
-			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`+"\n", m.ID)
+			code := -32601
+			if s.bugs["tired"] && served > 4 {
+				// A process that served more than 4 requests answers
+				// unknown methods with the wrong code: only a reused
+				// session sees it.
+				code = -32600
+			}
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":"no such method"}}`+"\n", m.ID, code)
 		}
 	}
 	return 0, nil
@@ -179,5 +193,25 @@ func TestPlantedBugs(t *testing.T) {
 				t.Errorf("problems: %v", rep.Problems)
 			}
 		})
+	}
+}
+
+// TestReusedSessions: a well-formed case runs on the session the case
+// before it left healthy (fewer processes than cases), and what only a
+// reused session shows (the tired server's wrong code after 4 requests)
+// is not reported, because a finding must reproduce on a fresh process.
+func TestReusedSessions(t *testing.T) {
+	s, rep := run(t, []string{"tired"}, nil, 0)
+	if s.starts >= len(rep.Plan.Cases) {
+		t.Errorf("%d processes for %d cases: no session was reused", s.starts, len(rep.Plan.Cases))
+	}
+	if slices.Contains(found(rep), fuzz.RuleMethodNotFoundCode) {
+		t.Errorf("a wrong code only a reused session saw was reported: %v", found(rep))
+	}
+	t.Logf("%d processes for %d cases", s.starts, len(rep.Plan.Cases))
+	for _, c := range rep.Plan.Cases {
+		if reusable(c) && strings.HasPrefix(c.Name, "json/") {
+			t.Errorf("%s is reusable, but it is malformed JSON", c.Name)
+		}
 	}
 }

@@ -259,6 +259,10 @@ type FuzzFinding struct {
 	Same int `json:"same,omitempty"`
 	// Saved is the replay file written with --save.
 	Saved string `json:"saved,omitempty"`
+	// ElapsedMs is the time from the start of the run (connecting to the
+	// server included) to the moment this finding was seen and, for a
+	// hang or a zombie, confirmed; minimising it comes after.
+	ElapsedMs int64 `json:"elapsedMs"`
 }
 
 // FuzzFrame is one frame as sent: Text is its bytes (invalid UTF-8 as

@@ -6,8 +6,10 @@ package rules
 // server MUST reply to a request); which error code a rejection carries
 // is, in JSON-RPC 2.0, a table of meanings without a MUST, so a wrong code
 // is risky. fuzz also reports stdio.stdout_not_clean,
-// stdio.notification_answered and the modern envelope's
-// transport.meta_missing_not_32602 / transport.meta_partial_not_32602.
+// stdio.notification_answered, the modern envelope's
+// transport.meta_missing_not_32602 / transport.meta_partial_not_32602, and
+// the HTTP statuses with a MUST: transport.notification_not_202 and
+// transport.unknown_method_not_404_32601.
 const GroupFuzz = "fuzz"
 
 // fuzzCatalogue holds the fuzz rules.
@@ -19,7 +21,8 @@ var fuzzCatalogue = []Rule{
 		Summary: "a request that must be answered (a string or integer id) got no answer, although a request sent after it was answered; confirmed by a retry that waits 4x longer (at least 3s)",
 		Note:    "the wait is 10x the server's median answer time on well-formed requests (at least 1s, at most --timeout) unless --case-timeout is given"},
 	{ID: "fuzz.zombie", Group: GroupFuzz, Spec: "JSON-RPC 2.0 §4", Level: MUST, Class: Violation, Must: "JSON-RPC 2.0 §4", On: OnAny, Section: "§3.1, §3.2",
-		Summary: "after a frame a hostile or sloppy client sends, the server runs on (its stdin and stdout stay open) but answers nothing: the well-formed request sent next got no answer; confirmed by a retry that waits 4x longer (at least 3s)"},
+		Summary: "after a frame a hostile or sloppy client sends, the server runs on (its stdin and stdout stay open; over HTTP, the endpoint still accepts connections) but answers nothing: the well-formed request sent next got no answer, or was held open past the timeout; confirmed by a retry that waits 4x longer (at least 3s)",
+		Note:    "a server behind --url is not restarted: its zombie is confirmed by a fresh connection and the liveness request alone, and the cases after it are not evaluated"},
 	{ID: "fuzz.id_mismatch", Group: GroupFuzz, Spec: "JSON-RPC 2.0 §5", Level: MUST, Class: Violation, Must: "JSON-RPC 2.0 §5", On: OnAny, Section: "§2.1",
 		Summary: "a request with a string or integer id was answered with another id (a long string cut, an integer rounded, a string turned into a number)"},
 	{ID: "fuzz.batch_unanswered", Group: GroupFuzz, Spec: "2025-03-26 batching, STDIO-NO-BATCH", Level: MUST, Class: Violation, Must: "2025-03-26 batching", On: OnAny, Section: "§10",
@@ -33,7 +36,7 @@ var fuzzCatalogue = []Rule{
 		Note:    "JSON-RPC 2.0 §5.1 defines -32600 without a MUST, so risky; silence is accepted"},
 	{ID: "fuzz.method_not_found_code", Group: GroupFuzz, Spec: "JSON-RPC 2.0 §5.1", Level: SHOULD, Class: Risky, On: OnAny, Section: "§9",
 		Summary: "a request for a method the server does not have was answered with an error other than -32601 (Method not found), or with a result",
-		Note:    "on modern Streamable HTTP the code is a MUST (HTTP-METHOD-404, transport.unknown_method_not_404_32601, which compat checks)"},
+		Note:    "on modern Streamable HTTP the status is a MUST (HTTP-METHOD-404: 404 with -32601, transport.unknown_method_not_404_32601, which fuzz and compat report)"},
 	{ID: "fuzz.invalid_params_code", Group: GroupFuzz, Spec: "JSON-RPC 2.0 §5.1", Level: SHOULD, Class: Risky, On: OnAny, Section: "§9, §5.1",
 		Summary: "params of the wrong type or shape (a tools/list cursor that is a number, tools/call of an unknown tool or without a name) were answered with an error other than -32602 (Invalid params), or with a result",
 		Note:    "JSON-RPC 2.0 §5.1 and the Tools section (unknown tool: -32602) set no MUST; the modern envelope's -32602 is one (transport.meta_missing_not_32602)"},

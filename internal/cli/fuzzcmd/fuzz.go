@@ -264,7 +264,7 @@ func replay(ctx context.Context, opts *Options, ro *fuzzrun.Options, plan *fuzzr
 	}
 	rep := &fuzzrun.Report{Plan: plan, Ran: 1}
 	for _, f := range fs {
-		rep.Found = append(rep.Found, fuzzrun.Found{Finding: f, Case: sv.Case, Original: sv.Case})
+		rep.Found = append(rep.Found, fuzzrun.Found{Finding: f, Case: sv.Case, Original: sv.Case, Elapsed: time.Since(plan.Started)})
 	}
 	res := buildResult(opts, s, plan, rep, nil)
 	if err := render(opts, res, rep); err != nil {

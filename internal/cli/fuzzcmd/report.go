@@ -131,7 +131,8 @@ func buildResult(opts *Options, s *connect.Spec, p *fuzzrun.Plan, rep *fuzzrun.R
 		failed = failed || counts
 		rf.Gated = counts
 		res.Violations = append(res.Violations, rf)
-		ff := result.FuzzFinding{RuleID: f.Rule, Case: f.Original.Name, Note: f.Original.Note, Minimised: f.Minimised, Same: f.Same, Frames: []result.FuzzFrame{}}
+		ff := result.FuzzFinding{RuleID: f.Rule, Case: f.Original.Name, Note: f.Original.Note, Minimised: f.Minimised, Same: f.Same,
+			ElapsedMs: f.Elapsed.Milliseconds(), Frames: []result.FuzzFrame{}}
 		if i < len(saved) {
 			ff.Saved = saved[i]
 		}
@@ -185,7 +186,7 @@ func render(opts *Options, res *result.Result, rep *fuzzrun.Report) error {
 		if f.Minimised {
 			how = "frames, minimised"
 		}
-		fmt.Fprintf(w, "\n%s  %s (%s):\n", f.RuleID, termsafe.Line(f.Case), how)
+		fmt.Fprintf(w, "\n%s  %s (%s; found after %.1fs):\n", f.RuleID, termsafe.Line(f.Case), how, float64(f.ElapsedMs)/1000)
 		for _, fr := range f.Frames {
 			t := fr.Text
 			if !opts.Verbose && utf8.RuneCountInString(t) > 160 {
