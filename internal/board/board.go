@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"net/http/httputil"
-	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -25,6 +23,7 @@ import (
 	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/rules"
+	"github.com/mcpward/mcpward/internal/transport"
 )
 
 // A Roster lists the servers of the board. It has no headers and no probes
@@ -126,6 +125,12 @@ type Options struct {
 	Timeout       time.Duration
 	AllowLoopback bool
 	Resolve       addrguard.Resolver
+	// Upstream, when set, carries the forwarder's requests to the target
+	// instead of a transport that dials the pinned address: tests serve
+	// fixtures in-process with it (transport.HandlerRoundTripper), so a
+	// run fits a testing/synctest bubble and its timeouts pass on the
+	// bubble's clock.
+	Upstream http.RoundTripper
 	// Progress receives "name: step" lines.
 	Progress func(string)
 }
@@ -216,16 +221,18 @@ func probe(ctx context.Context, e Entry, opts Options) (*compat.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	fwd, err := startForwarder(u, addr)
-	if err != nil {
-		return nil, err
+	upstream := opts.Upstream
+	if upstream == nil {
+		pinned := &http.Transport{DialContext: addrguard.Pinned(addr, nil), ForceAttemptHTTP2: true, TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: 30 * time.Second}
+		defer pinned.CloseIdleConnections()
+		upstream = pinned
 	}
-	defer fwd.Close()
 	version := mcp.Revision(e.ProtocolVersion)
-	spec, _, err := connect.Resolve(u.Host, &config.Target{URL: fwd.url}, &connect.Source{Timeout: opts.Timeout})
+	spec, _, err := connect.Resolve(u.Host, &config.Target{URL: forwarderURL}, &connect.Source{Timeout: opts.Timeout})
 	if err != nil {
 		return nil, err
 	}
+	spec.RoundTripper = forwarder(u, upstream)
 	sess, err := connect.Connect(ctx, spec, connect.Env{}, &client.Options{
 		ClientInfo: mcp.Implementation{Name: "mcpward-board", Version: opts.Version}, Version: version, RequestTimeout: opts.Timeout,
 	})
@@ -237,40 +244,28 @@ func probe(ctx context.Context, e Entry, opts Options) (*compat.Report, error) {
 	return compat.Run(ctx, sess, &compat.Options{Profiles: []rules.Profile{base}, ReadOnly: true, Now: opts.Now})
 }
 
-// forwarder relays the board's requests to the one target URL over a
-// transport that dials the pinned address (TLS still verifies the host
-// name). It never follows redirects and adds no forwarding headers.
-type forwarder struct {
-	srv *http.Server
-	url string
-}
+// forwarderURL is the URL the board's client speaks to: the forwarder,
+// in-process, which sends every request to the target's URL.
+const forwarderURL = "http://forwarder.invalid/"
 
-func startForwarder(u *url.URL, addr netip.Addr) (*forwarder, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("board forwarder: %w", err)
-	}
-	rt := &http.Transport{DialContext: addrguard.Pinned(addr, nil), ForceAttemptHTTP2: true, TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: 30 * time.Second}
+// forwarder relays the board's requests to the one target URL over
+// upstream (a transport that dials the pinned address; TLS still verifies
+// the host name). It never follows redirects and adds no forwarding
+// headers. It runs in-process (transport.HandlerRoundTripper), without a
+// listener: the client's requests reach the reverse proxy as they would
+// through a loopback socket, and nothing else can reach it.
+func forwarder(u *url.URL, upstream http.RoundTripper) http.RoundTripper {
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.Out.URL.Scheme, pr.Out.URL.Host = u.Scheme, u.Host
 			pr.Out.URL.Path, pr.Out.URL.RawPath, pr.Out.URL.RawQuery = u.Path, u.RawPath, u.RawQuery
 			pr.Out.Host = u.Host
 		},
-		Transport:     rt,
+		Transport:     upstream,
 		FlushInterval: -1,
 		ErrorLog:      log.New(io.Discard, "", 0),
 	}
-	srv := &http.Server{Handler: rp, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	return &forwarder{srv: srv, url: "http://" + ln.Addr().String() + "/"}, nil
-}
-
-func (f *forwarder) Close() {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	f.srv.Shutdown(ctx)
-	f.srv.Close()
+	return transport.HandlerRoundTripper(rp)
 }
 
 func oneLine(s string) string {

@@ -16,11 +16,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/result"
 	"github.com/mcpward/mcpward/internal/testenv"
+	"github.com/mcpward/mcpward/internal/transport"
 )
 
 func TestPublishableBoundary(t *testing.T) {
@@ -69,12 +71,21 @@ func TestParseRoster(t *testing.T) {
 // the JSON-RPC methods it receives.
 func countingServer(t *testing.T, name string, methods *sync.Map) string {
 	t.Helper()
+	srv := httptest.NewServer(countingHandler(t, name, methods))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+// countingHandler is a fixture's HTTP framing that counts the JSON-RPC
+// methods it receives.
+func countingHandler(t *testing.T, name string, methods *sync.Map) http.Handler {
+	t.Helper()
 	fx, err := fixture.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := fx.HTTPHandler()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var m struct {
 			Method string `json:"method"`
@@ -85,16 +96,33 @@ func countingServer(t *testing.T, name string, methods *sync.Map) string {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/"
+	})
 }
 
+// hosts is an upstream (Options.Upstream) that serves each host's
+// handler in-process; a host it does not serve refuses the connection.
+type hosts map[string]http.Handler
+
+func (hs hosts) RoundTrip(r *http.Request) (*http.Response, error) {
+	h, ok := hs[r.URL.Host]
+	if !ok {
+		return nil, fmt.Errorf("dial tcp %s: connect: connection refused", r.URL.Host)
+	}
+	return transport.HandlerRoundTripper(h).RoundTrip(r)
+}
+
+// TestRunBoardLoopback runs a board over loopback addresses whose servers
+// are in-process fixtures (Options.Upstream), in a testing/synctest
+// bubble: the timeouts compat waits out (a GET stream that stays open)
+// pass on the bubble's clock. TestRunBoardRealSocket dials a real one.
 func TestRunBoardLoopback(t *testing.T) {
 	var methods sync.Map
-	clean := countingServer(t, "clean@v1", &methods)
-	paged := countingServer(t, "paginated", &methods)
-	legacy := countingServer(t, "nonconformant-legacy", &methods)
+	const clean, paged, legacy = "http://127.0.0.1:1001/", "http://127.0.0.1:1002/", "http://127.0.0.1:1003/"
+	upstream := hosts{
+		"127.0.0.1:1001": countingHandler(t, "clean@v1", &methods),
+		"127.0.0.1:1002": countingHandler(t, "paginated", &methods),
+		"127.0.0.1:1003": countingHandler(t, "nonconformant-legacy", &methods),
+	}
 	rep := time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)
 	pub7 := rep.Add(Embargo)
 	pub6 := rep.Add(Embargo - time.Minute)
@@ -110,9 +138,14 @@ func TestRunBoardLoopback(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 8, 20, 6, 17, 0, 0, time.UTC)
-	var progress []string
-	b := RunBoard(context.Background(), r, Options{Now: func() time.Time { return now }, Version: "test", AllowLoopback: true, Timeout: 3 * time.Second,
-		Progress: func(s string) { progress = append(progress, s) }})
+	var (
+		progress []string
+		b        *Board
+	)
+	synctest.Test(t, func(*testing.T) {
+		b = RunBoard(context.Background(), r, Options{Now: func() time.Time { return now }, Version: "test", AllowLoopback: true, Timeout: 3 * time.Second,
+			Upstream: upstream, Progress: func(s string) { progress = append(progress, s) }})
+	})
 	rows := map[string]Row{}
 	for _, row := range b.Rows {
 		rows[row.Server] = row
@@ -168,6 +201,24 @@ func TestRunBoardLoopback(t *testing.T) {
 		t.Error("page fetches something external")
 	}
 	browserCheck(t, page)
+}
+
+// TestRunBoardRealSocket: the board's own upstream dials the pinned
+// address of a real loopback server, on real time.
+func TestRunBoardRealSocket(t *testing.T) {
+	var methods sync.Map
+	clean := countingServer(t, "clean@v1", &methods)
+	r, err := ParseRoster([]byte(fmt.Sprintf(`{"targets":{"clean":{"url":%q}}}`, clean)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := RunBoard(context.Background(), r, Options{Version: "test", AllowLoopback: true, Timeout: 3 * time.Second})
+	if len(b.Rows) != 1 || b.Rows[0].Status != StatusOK || b.Rows[0].Era != "modern-only" || b.Rows[0].MustViolationCount != 0 {
+		t.Errorf("rows = %+v", b.Rows)
+	}
+	if _, listed := methods.Load("tools/list"); !listed {
+		t.Error("the server saw no tools/list")
+	}
 }
 
 func TestRenderEscapesAndEmpty(t *testing.T) {
