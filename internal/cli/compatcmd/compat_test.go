@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/cli/cmdutil"
@@ -75,7 +76,11 @@ func run(t *testing.T, fx string, httpFraming bool, format string, profiles ...s
 	ios, _, out, _ := iostreams.Test()
 	opts := &CompatOptions{IO: ios, Now: time.Now, Version: "test", Format: format, Profiles: profiles,
 		Target: cmdutil.TargetFlags{Fixture: fx, FixtureHTTP: httpFraming, Timeout: 5 * time.Second}}
-	err := compatRun(context.Background(), opts)
+	// The fixtures are in-process (stdio over io.Pipe, HTTP through
+	// transport.HandlerRoundTripper): in a testing/synctest bubble the
+	// timeouts compat waits out pass on the bubble's clock.
+	var err error
+	synctest.Test(t, func(*testing.T) { err = compatRun(context.Background(), opts) })
 	code := 0
 	var v *cmdutil.VerdictError
 	if errors.As(err, &v) {
