@@ -11,8 +11,11 @@ import (
 )
 
 type pair struct {
-	ID       string              `json:"id"`
-	Class    string              `json:"class"`
+	ID    string `json:"id"`
+	Class string `json:"class"`
+	// Kind is prompt, resource or resourceTemplate when the sides are
+	// not tools.
+	Kind     string              `json:"kind"`
 	Where    string              `json:"where"`
 	Source   string              `json:"source"`
 	Poisoned json.RawMessage     `json:"poisoned"`
@@ -40,8 +43,8 @@ var classRule = map[string]string{
 // tuningFiles are the paired cases the rules are tuned on: the first
 // corpus (its held-out quarter read once its figure was taken) and the
 // second held-out set (read once its figure was taken), both folded into
-// tuning (testdata/README.md).
-var tuningFiles = []string{"testdata/pairs.json", "testdata/heldout.json"}
+// tuning, and the prompt and resource pairs (testdata/README.md).
+var tuningFiles = []string{"testdata/pairs.json", "testdata/heldout.json", "testdata/surface_pairs.json"}
 
 func readPairs(t testing.TB) []pair {
 	var out []pair
@@ -89,7 +92,18 @@ func sideFindings(t testing.TB, p pair, raw json.RawMessage) []Finding {
 		after, _ := o["after"].(map[string]any)
 		return Change(before, after)
 	}
-	servers := []Server{{Name: "scanned", Tools: []snapshot.Object{o}}}
+	scanned := Server{Name: "scanned"}
+	switch p.Kind {
+	case KindPrompt:
+		scanned.Prompts = []snapshot.Object{o}
+	case KindResource:
+		scanned.Resources = []snapshot.Object{o}
+	case KindResourceTemplate:
+		scanned.ResourceTemplates = []snapshot.Object{o}
+	default:
+		scanned.Tools = []snapshot.Object{o}
+	}
+	servers := []Server{scanned}
 	ctx := make([]string, 0, len(p.Context))
 	for s := range p.Context {
 		ctx = append(ctx, s)
@@ -121,8 +135,7 @@ func toldApart(p pair, poisoned, benign []Finding) bool {
 	return hit && !slices.ContainsFunc(benign, atLeastRisky)
 }
 
-// TestPairs: every tuning pair (testdata/pairs.json and
-// testdata/heldout.json) is told apart. The held-out measure is
+// TestPairs: every tuning pair (tuningFiles) is told apart. The held-out measure is
 // TestHeldOut3, on a set the rules were never tuned on.
 func TestPairs(t *testing.T) {
 	ps := readPairs(t)

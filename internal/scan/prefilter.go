@@ -28,7 +28,7 @@ var noPrefilter = false
 
 // prefiltered are the patterns matched through the prefilter.
 func prefiltered() []*lazyRe {
-	return []*lazyRe{&reAddr, &reOverride, &reScope, &reModal, &reHarm, &reSendTo, &reWeakHarm, &reLeadImperative, &reReachOut,
+	return []*lazyRe{&reAddr, &reOverride, &reScope, &reModal, &reHarm, &reSendTo, &rePermits, &reLeadRequest, &reWeakHarm, &reLeadImperative, &reReachOut,
 		&reSendVerb, &reSecrecy, &reMarker, &reResultMarker, &reSensStrong, &reSensWeak, &reRequest, &reDest,
 		&reReqScope, &reSelfRestrict, &reUntrusted, &rePrivate, &reOutbound, &reURL, &reGoes}
 }

@@ -57,8 +57,13 @@ type Finding struct {
 	Level string `json:"level"`
 	// Server and Tool name where the finding is; Server is empty when one
 	// server was scanned alone. A duplicate name has Tool and Servers.
+	// For a prompt, a resource or a resource template (Kind), Tool is its
+	// name, its uri or its uriTemplate.
 	Server string `json:"server,omitempty"`
 	Tool   string `json:"tool,omitempty"`
+	// Kind is what was scanned when it is not a tool: KindPrompt,
+	// KindResource or KindResourceTemplate.
+	Kind string `json:"kind,omitempty"`
 	// Field is the path of the text in the tool definition
 	// ("description", "inputSchema.properties.url.default", "result").
 	Field string `json:"field,omitempty"`
@@ -92,10 +97,22 @@ func qualify(server, tool string) string {
 	return server + "." + tool
 }
 
-// A Server is one server of a client config with the tools it lists.
+// Kinds of definitions other than tools.
+const (
+	KindPrompt           = "prompt"
+	KindResource         = "resource"
+	KindResourceTemplate = "resourceTemplate"
+)
+
+// A Server is one server of a client config with what it lists: tools,
+// and the prompts, resources and resource templates, which are scanned
+// with the per-text rules.
 type Server struct {
-	Name  string
-	Tools []snapshot.Object
+	Name              string
+	Tools             []snapshot.Object
+	Prompts           []snapshot.Object
+	Resources         []snapshot.Object
+	ResourceTemplates []snapshot.Object
 }
 
 func newFinding(rule, server, tool, field, msg, evidence string) Finding {
@@ -132,6 +149,9 @@ func Config(servers []Server) []Finding {
 		for _, t := range s.Tools {
 			out = append(out, scanTool(s.Name, t, own, names, skel)...)
 		}
+		out = append(out, scanOthers(s.Name, KindPrompt, s.Prompts)...)
+		out = append(out, scanOthers(s.Name, KindResource, s.Resources)...)
+		out = append(out, scanOthers(s.Name, KindResourceTemplate, s.ResourceTemplates)...)
 	}
 	out = append(out, duplicates(names)...)
 	if f, ok := toxicFlow(servers); ok {
@@ -141,12 +161,12 @@ func Config(servers []Server) []Finding {
 	return out
 }
 
-// Sort orders findings by server, tool, rule and field, for deterministic
+// Sort orders findings by server, kind, tool, rule and field, for deterministic
 // output.
 func Sort(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]
-		return cmp.Or(strings.Compare(a.Server, b.Server), strings.Compare(a.Tool, b.Tool),
+		return cmp.Or(strings.Compare(a.Server, b.Server), strings.Compare(a.Kind, b.Kind), strings.Compare(a.Tool, b.Tool),
 			strings.Compare(a.Rule, b.Rule), strings.Compare(a.Field, b.Field), strings.Compare(a.Evidence, b.Evidence)) < 0
 	})
 }
@@ -300,6 +320,80 @@ func scanTool(server string, t snapshot.Object, own map[string]bool, names map[s
 		f := newFinding(RuleMentionsOther, server, name, mentionField, "the definition names another server's tool: "+strings.Join(mentions, ", "), "")
 		f.Mentions = mentions
 		out = append(out, f)
+	}
+	return out
+}
+
+// Prompts scans the prompts of one server (a prompts/list) with the
+// per-text rules: name, title, description, and each argument's title
+// and description.
+func Prompts(server string, prompts []snapshot.Object) []Finding {
+	out := scanOthers(server, KindPrompt, prompts)
+	Sort(out)
+	return out
+}
+
+// Resources scans the resources (a resources/list) or, with templates,
+// the resource templates (resources/templates/list) of one server with
+// the per-text rules: name, title and description.
+func Resources(server string, resources []snapshot.Object, templates bool) []Finding {
+	kind := KindResource
+	if templates {
+		kind = KindResourceTemplate
+	}
+	out := scanOthers(server, kind, resources)
+	Sort(out)
+	return out
+}
+
+// scanOthers applies the per-text rules to prompts, resources or
+// resource templates: the same rule ids as on a tool, Kind saying where.
+func scanOthers(server, kind string, defs []snapshot.Object) []Finding {
+	var out []Finding
+	for _, d := range defs {
+		id := snapshot.Str(d, "name")
+		switch kind {
+		case KindResource:
+			id = snapshot.Str(d, "uri")
+		case KindResourceTemplate:
+			id = snapshot.Str(d, "uriTemplate")
+		}
+		for _, f := range otherFields(kind, d) {
+			mode := inDefinition
+			if f.param {
+				mode = inParam
+			}
+			for _, fd := range scanText(f.text, mode) {
+				fnd := newFinding(fd.rule, server, id, f.path, fd.msg, fd.evidence)
+				fnd.Kind = kind
+				out = append(out, fnd)
+			}
+		}
+	}
+	return out
+}
+
+// otherFields returns the text fields of a prompt, resource or resource
+// template: name, title, description; a prompt's arguments' title and
+// description (as one parameter's text).
+func otherFields(kind string, d snapshot.Object) []textField {
+	var out []textField
+	for _, k := range []string{"name", "title", "description"} {
+		if s, ok := d[k].(string); ok && s != "" {
+			out = append(out, textField{path: k, text: s})
+		}
+	}
+	if kind != KindPrompt {
+		return out
+	}
+	args, _ := d["arguments"].([]any)
+	for i, a := range args {
+		m, _ := a.(map[string]any)
+		for _, k := range []string{"title", "description"} {
+			if s, ok := m[k].(string); ok && s != "" {
+				out = append(out, textField{path: "arguments[" + itoa(i) + "]." + k, text: s, param: true})
+			}
+		}
 	}
 	return out
 }

@@ -80,7 +80,7 @@ func FuzzScan(f *testing.F) {
 		if json.Unmarshal([]byte(def), &o) != nil {
 			o = tool(def, def)
 		}
-		for _, fd := range Config([]Server{{Name: "a", Tools: []snapshot.Object{o}}, {Name: "b", Tools: []snapshot.Object{tool("read_file", def)}}}) {
+		for _, fd := range Config([]Server{{Name: "a", Tools: []snapshot.Object{o}, Prompts: []snapshot.Object{o}, Resources: []snapshot.Object{o}, ResourceTemplates: []snapshot.Object{o}}, {Name: "b", Tools: []snapshot.Object{tool("read_file", def)}}}) {
 			if fd.Level == "" || !strings.HasPrefix(fd.Rule, "scan.") {
 				t.Fatalf("finding without a catalogued rule: %+v", fd)
 			}

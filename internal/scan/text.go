@@ -92,6 +92,12 @@ var (
 	// which quotes people writing to people, an e-mail's "forward it to
 	// accounting" is not.
 	reSendTo = lazyRe{src: `\b(?:send|forward|upload|post|copy|transfer) (?:it|them|this|that|everything|all|the \w+(?: \w+)?) to\b`}
+	// permits: a passive permission ("can be pasted", "may also be
+	// given").
+	// leadRequest: a sentence that opens with a request verb ("Paste …
+	// here so it can be checked" asks, whatever its clause permits).
+	reLeadRequest = lazyRe{src: `^(?:please\s+)?(?:read|pass|include|put|send|append|paste|provide|add|attach|collect|copy|upload|forward|give|share|insert|fill|post|submit|embed|supply|enter|set|dump|cat|grab|extract|gather|retrieve|get)\b`}
+	rePermits     = lazyRe{src: `\b(?:can|may|could|might)\s+(?:also\s+|optionally\s+)?be\s+[a-z]+(?:ed|en|n|t)\b`}
 	// weak harm: secrets by name ("API key", "token", "password"), which
 	// real definitions mention in passing; they count only next to an
 	// address to the model or a scope.
@@ -231,11 +237,15 @@ func instructions(s string, mode textMode) []textFinding {
 			weak = reWeakHarm.match(sent, &h)
 		}
 		imper := addr && imperativeAfterAddress(sent)
+		// A sentence that only permits ("other tools' output can be
+		// pasted into notes"), with no address, order or override, tells
+		// the user what the tool accepts; it orders nobody.
+		permits := !addr && !modal && !override && rePermits.match(sent, &h) && !reLeadRequest.match(sent, &h)
 		switch {
 		case override,
 			addr && (imper || modal || harm || weak || scope),
 			modal && (scope || harm),
-			scope && (harm || weak),
+			scope && (harm || weak) && !permits,
 			lead && (harm || scope || (mode != inResult && reReachOut.match(sent, &h) && reSendVerb.match(sent, &h))):
 			instr = append(instr, orig)
 			if m := reEmphasis.FindString(sent); m != "" && !hasMarker {
@@ -246,7 +256,7 @@ func instructions(s string, mode textMode) []textFinding {
 		if reSecrecy.match(sent, &h) {
 			secr = append(secr, orig)
 		}
-		if sensWeak := reSensWeak.match(sent, &h); strong || sensWeak {
+		if sensWeak := reSensWeak.match(sent, &h); (strong || sensWeak) && !permits {
 			req := reRequest.match(sent, &h)
 			dest := reDest.match(sent, &h)
 			if (strong && (req || dest) && !describesOnly(sent)) ||

@@ -536,6 +536,10 @@ func (c *Checker) response(f *calls.Frame, r func(rule, msg string)) {
 	if call.Method == mcp.MethodToolsCall {
 		c.scanCallResult(f, call, m.Result)
 	}
+	switch call.Method {
+	case mcp.MethodPromptsList, mcp.MethodResourcesList, mcp.MethodResourcesTemplatesList:
+		c.scanOtherList(f, call.Method, m.Result)
+	}
 }
 
 func orAbsent(s string) string {

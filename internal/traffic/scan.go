@@ -5,12 +5,15 @@ import (
 	"strconv"
 
 	"github.com/mcpward/mcpward/internal/calls"
+	"github.com/mcpward/mcpward/internal/mcp"
 	"github.com/mcpward/mcpward/internal/scan"
 	"github.com/mcpward/mcpward/internal/snapshot"
 )
 
 // The scan rules (internal/scan) on live traffic: every tools/list page
-// the checker sees is scanned as the definitions of one server, and the
+// the checker sees is scanned as the definitions of one server, every
+// prompts/list, resources/list and resources/templates/list page with
+// the per-text rules, and the
 // text of every tools/call result for instructions to the model
 // (scan.result_instruction). They only report: the checker runs beside
 // the relay (sessions check, the OTLP exporter), never on its path.
@@ -31,6 +34,41 @@ func (c *Checker) scanToolList(f *calls.Frame, tools []json.RawMessage) {
 			continue
 		}
 		c.reportSubject(sess, fd.Rule, f.Record.Seq, f.Line, "tool "+strconv.Quote(fd.Tool), scanMessage(fd.Field, fd), nil)
+	}
+}
+
+// scanOtherList scans one page of prompts/list, resources/list or
+// resources/templates/list with the per-text rules, each finding once
+// per session.
+func (c *Checker) scanOtherList(f *calls.Frame, method string, result json.RawMessage) {
+	key, kind := "prompts", "prompt"
+	switch method {
+	case mcp.MethodResourcesList:
+		key, kind = "resources", "resource"
+	case mcp.MethodResourcesTemplatesList:
+		key, kind = "resourceTemplates", "resource template"
+	}
+	var v map[string]json.RawMessage
+	if json.Unmarshal(result, &v) != nil {
+		return
+	}
+	var items []snapshot.Object
+	if json.Unmarshal(v[key], &items) != nil {
+		return
+	}
+	var fs []scan.Finding
+	switch method {
+	case mcp.MethodPromptsList:
+		fs = scan.Prompts("", items)
+	default:
+		fs = scan.Resources("", items, method == mcp.MethodResourcesTemplatesList)
+	}
+	sess := f.Record.Session
+	for _, fd := range fs {
+		if !c.once(sess, "scan\x00"+fd.Kind+"\x00"+fd.Rule+"\x00"+fd.Tool+"\x00"+fd.Field+"\x00"+fd.Evidence) {
+			continue
+		}
+		c.reportSubject(sess, fd.Rule, f.Record.Seq, f.Line, kind+" "+strconv.Quote(fd.Tool), scanMessage(fd.Field, fd), nil)
 	}
 }
 

@@ -52,8 +52,9 @@ func check(t *testing.T, log []byte) []string {
 	return out
 }
 
-// Each testdata/<rule-id>.txtar holds a recorded session that triggers the
-// rule (frames.jsonl, with the expected findings), and one that must not
+// Each testdata/<rule-id>.txtar (and <rule-id>@<case>.txtar, another case
+// of the rule) holds a recorded session that triggers the rule
+// (frames.jsonl, with the expected findings), and one that must not
 // (clean.jsonl: the rule id must not appear among its findings).
 func TestRules(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txtar")
@@ -61,8 +62,9 @@ func TestRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, file := range files {
-		id := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		t.Run(id, func(t *testing.T) {
+		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+		id, _, _ := strings.Cut(name, "@") // rule@case.txtar: another case of one rule
+		t.Run(name, func(t *testing.T) {
 			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)

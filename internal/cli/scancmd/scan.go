@@ -174,7 +174,7 @@ func scanRun(ctx context.Context, opts *ScanOptions) error {
 		}
 		cur = snap
 		name := strings.TrimSuffix(filepath.Base(opts.Name), ".snapshot.json")
-		sets = []scanned{{file: opts.Name, servers: []scan.Server{{Name: name, Tools: snap.Surface.Tools}}, problems: snapshotProblems(name, snap)}}
+		sets = []scanned{{file: opts.Name, servers: []scan.Server{surfaceServer(name, snap)}, problems: snapshotProblems(name, snap)}}
 	default:
 		name := opts.Name
 		if name == "" && opts.Target.Set() {
@@ -186,12 +186,9 @@ func scanRun(ctx context.Context, opts *ScanOptions) error {
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "scanning %s: listing its tools (no tool is called)\n", rt.Name)
 		snap, problems := observe(ctx, opts, rt.Target)
-		var tools []snapshot.Object
-		if snap != nil {
-			cur, tools = snap, snap.Surface.Tools
-		}
+		cur = snap
 		targetRef = result.TargetOf(snapshot.TargetInfo{Name: rt.Name})
-		sets = []scanned{{servers: []scan.Server{{Name: rt.Name, Tools: tools}}, problems: problems}}
+		sets = []scanned{{servers: []scan.Server{surfaceServer(rt.Name, snap)}, problems: problems}}
 	}
 	r := buildResult(opts, sets, targetRef)
 	if opts.Baseline != "" {
@@ -294,11 +291,11 @@ func clientSets(ctx context.Context, opts *ScanOptions) ([]scanned, error) {
 				set.problems = append(set.problems, fmt.Sprintf("%s/%s: a remote server; scan it by URL (mcpward scan --url …)", c, l.Name))
 				continue
 			}
-			tools, problems := launchTools(ctx, opts, c, l)
+			snap, problems := launchSurface(ctx, opts, l)
 			for _, p := range problems {
 				set.problems = append(set.problems, c+"/"+l.Name+": "+p)
 			}
-			set.servers = append(set.servers, scan.Server{Name: l.Name, Tools: tools})
+			set.servers = append(set.servers, surfaceServer(l.Name, snap))
 		}
 		out = append(out, set)
 	}
@@ -308,27 +305,32 @@ func clientSets(ctx context.Context, opts *ScanOptions) ([]scanned, error) {
 	return out, nil
 }
 
-// launchTools lists one client server's tools: from its snapshot with
-// --snapshots, else by starting it as the client would.
-func launchTools(ctx context.Context, opts *ScanOptions, client string, l wrap.Launch) ([]snapshot.Object, []string) {
+// launchSurface reads one client server's surface: from its snapshot
+// with --snapshots, else by starting it as the client would.
+func launchSurface(ctx context.Context, opts *ScanOptions, l wrap.Launch) (*snapshot.Snapshot, []string) {
 	if opts.Snapshots != "" {
 		p := filepath.Join(opts.Snapshots, l.Name+".snapshot.json")
 		snap, err := readSnapshot(ctx, p)
 		if err != nil {
 			return nil, []string{err.Error()}
 		}
-		return snap.Surface.Tools, snapshotProblems(p, snap)
+		return snap, snapshotProblems(p, snap)
 	}
 	entry := &config.Target{Command: l.Command, Args: l.Args, Env: config.EnvOf(l.Env)}
 	t, err := contract.FromEntry(l.Name, entry, &connect.Source{Timeout: opts.Target.Timeout})
 	if err != nil {
 		return nil, []string{err.Error()}
 	}
-	snap, problems := observe(ctx, opts, t)
+	return observe(ctx, opts, t)
+}
+
+// surfaceServer is what a snapshot offers a model (nil: nothing read).
+func surfaceServer(name string, snap *snapshot.Snapshot) scan.Server {
 	if snap == nil {
-		return nil, problems
+		return scan.Server{Name: name}
 	}
-	return snap.Surface.Tools, problems
+	s := &snap.Surface
+	return scan.Server{Name: name, Tools: s.Tools, Prompts: s.Prompts, Resources: s.Resources, ResourceTemplates: s.ResourceTemplates}
 }
 
 // buildResult turns the findings into the usual Result.
@@ -368,8 +370,11 @@ func buildResult(opts *ScanOptions, sets []scanned, t *result.Target) *result.Re
 	return r
 }
 
+// kindLabel names what a finding is on when it is not a tool.
+var kindLabel = map[string]string{scan.KindPrompt: "prompt ", scan.KindResource: "resource ", scan.KindResourceTemplate: "resource template "}
+
 func subject(client string, f scan.Finding) string {
-	s := f.Qualified()
+	s := kindLabel[f.Kind] + f.Qualified()
 	if f.Rule == scan.RuleToxicFlow {
 		s = "config"
 	}
@@ -395,7 +400,16 @@ func jsonPath(f scan.Finding) string {
 	if f.Tool == "" || f.Rule == scan.RuleDuplicateName {
 		return ""
 	}
-	p := "$.surface.tools[?(@.name==" + fmt.Sprintf("%q", f.Tool) + ")]"
+	list, key := "tools", "name"
+	switch f.Kind {
+	case scan.KindPrompt:
+		list = "prompts"
+	case scan.KindResource:
+		list, key = "resources", "uri"
+	case scan.KindResourceTemplate:
+		list, key = "resourceTemplates", "uriTemplate"
+	}
+	p := "$.surface." + list + "[?(@." + key + "==" + fmt.Sprintf("%q", f.Tool) + ")]"
 	if f.Field != "" {
 		p += "." + f.Field
 	}
