@@ -231,17 +231,19 @@ func (m *Model) waitCmd() tea.Cmd {
 func (m *Model) driftCmd() tea.Cmd {
 	checks := m.st.DriftChecks()
 	load, trust := m.opts.Baseline, m.opts.Trust
-	if len(checks) == 0 || (load == nil && trust == nil) {
+	if len(checks) == 0 {
 		return nil
 	}
 	return func() tea.Msg {
 		drifts := make([]store.Drift, len(checks))
 		for i, c := range checks {
-			if trust != nil {
+			switch {
+			case trust != nil:
 				drifts[i] = store.TrustDrift(c, trust)
-			} else {
+			case load != nil:
 				drifts[i] = store.CheckDrift(c, load)
 			}
+			drifts[i].Scan = store.ScanTools(c)
 		}
 		return driftMsg{checks: checks, drifts: drifts}
 	}

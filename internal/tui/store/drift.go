@@ -9,6 +9,8 @@ import (
 
 	"github.com/mcpward/mcpward/internal/baseline"
 	"github.com/mcpward/mcpward/internal/diff"
+	"github.com/mcpward/mcpward/internal/scan"
+	"github.com/mcpward/mcpward/internal/snapshot"
 	"github.com/mcpward/mcpward/internal/tui/common"
 )
 
@@ -33,6 +35,9 @@ type Drift struct {
 	// before the baseline's source session (a newer one was accepted), so
 	// its tools are history, not drift ("" otherwise).
 	Predates string
+	// Scan are the scan rules' findings on the listing (ScanTools), with
+	// or without a baseline: what the traffic checker reports on it.
+	Scan []scan.Finding
 }
 
 // Drifted reports whether the tools differ from the baseline (the yellow
@@ -78,6 +83,19 @@ func compare(c DriftCheck, old, cur *baseline.Baseline) Drift {
 		return Drift{Checked: true, Found: true, Predates: old.PredatesNote(c.Session, c.Start)}
 	}
 	return Drift{Checked: true, Found: true, Findings: baseline.Compare(old, cur)}
+}
+
+// ScanTools applies the scan rules to the check's tools, as the traffic
+// checker does to every tools/list (scan.Tools, the server unnamed).
+func ScanTools(c DriftCheck) []scan.Finding {
+	defs := make([]snapshot.Object, 0, len(c.Tools))
+	for _, raw := range c.Tools {
+		var o snapshot.Object
+		if json.Unmarshal(raw, &o) == nil {
+			defs = append(defs, o)
+		}
+	}
+	return scan.Tools("", defs)
 }
 
 // TrustDrift is CheckDrift with trust on first use: without a baseline

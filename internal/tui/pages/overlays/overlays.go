@@ -11,6 +11,7 @@ import (
 	"github.com/mcpward/mcpward/internal/calls"
 	"github.com/mcpward/mcpward/internal/plural"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/termsafe"
 	"github.com/mcpward/mcpward/internal/tui/common"
 	"github.com/mcpward/mcpward/internal/tui/components/textview"
 	"github.com/mcpward/mcpward/internal/tui/format"
@@ -239,7 +240,8 @@ func Bytes(n int64) string {
 // heaviest result and undeclared tools. It starts with how the tools
 // compare with the stored baseline: each drift finding (tier, kind, tool)
 // with the command that accepts them (log is the session's log, "" when
-// unknown), or why the baseline could not be read.
+// unknown), or why the baseline could not be read; then the scan rules'
+// findings on the tool definitions (level, rule, tool and field).
 func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) (string, []string, []string) {
 	st := c.Styles
 	var lines, plain []string
@@ -278,6 +280,13 @@ func Summary(c common.Common, sum calls.Summary, drift store.Drift, log string) 
 		add("", nil)
 	case drift.Checked:
 		add("baseline     none recorded for this server (mcpward sessions baseline records one)", st.Faint.Render)
+		add("", nil)
+	}
+	if n := len(drift.Scan); n > 0 {
+		add(fmt.Sprintf("scan         %d %s on the tool definitions (the scan rules, as sessions check reports them)", n, plural.Of(n, "finding", "findings")), st.Warn.Render)
+		for _, f := range drift.Scan {
+			add(fmt.Sprintf("  %-10s %-34s %s", f.Level, f.Rule, termsafe.Line(strings.TrimSpace(f.Tool+" "+f.Field))), st.Warn.Render)
+		}
 		add("", nil)
 	}
 	so := ""
