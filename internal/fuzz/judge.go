@@ -27,12 +27,13 @@ const (
 	// HTTP statuses with a MUST of the Streamable HTTP transport.
 	RuleNotificationNot202  = "transport.notification_not_202"
 	RuleUnknownMethodNot404 = "transport.unknown_method_not_404_32601"
+	RuleUnsupportedVersion  = "transport.unsupported_version_not_32022"
 )
 
 // RuleIDs are every rule the judge can report.
 var RuleIDs = []string{RuleCrash, RuleHang, RuleZombie, RuleIDMismatch, RuleBatchUnanswered, RuleParseErrorCode,
 	RuleInvalidRequestCode, RuleMethodNotFoundCode, RuleInvalidParamsCode, RuleInvalidArgsRun, RuleStdoutNotClean,
-	RuleMetaMissing, RuleMetaPartial, RuleNotificationAnswer, RuleNotificationNot202, RuleUnknownMethodNot404}
+	RuleMetaMissing, RuleMetaPartial, RuleNotificationAnswer, RuleNotificationNot202, RuleUnknownMethodNot404, RuleUnsupportedVersion}
 
 // Liveness is what became of the well-formed request sent after a case's
 // frames.
@@ -167,7 +168,9 @@ func Judge(c Case, t Target, o Observation) []Finding {
 // status (HTTP-NOTIF-202, since 2025-03-26); on 2026-07-28 an unknown
 // method gets 404 (HTTP-METHOD-404) and a request missing _meta keys 400
 // (HTTP-META-400), each judged only when the body carries the code the
-// clause pairs with the status (a wrong code is its own finding).
+// clause pairs with the status (a wrong code is its own finding); from
+// 2025-06-18 a legacy request with an unsupported MCP-Protocol-Version
+// gets 400 (HDR-PROTO-VERSION).
 func judgeStatus(c Case, t Target, i int, f Frame, r Reply) (Finding, bool) {
 	if t.Transport != "http" || !r.Answered || r.Status == 0 {
 		return Finding{}, false
@@ -184,6 +187,12 @@ func judgeStatus(c Case, t Target, i int, f Frame, r Reply) (Finding, bool) {
 		}
 		return Finding{Rule: RuleNotificationNot202, Frame: i, Response: body,
 			Message: fmt.Sprintf("%s was answered %s; an accepted notification gets 202 with no body, a rejected one an error status", c.Note, what)}, true
+	case c.Name == "http/version-header-unknown" && !t.Modern() && t.Version >= "2025-06-18":
+		if r.Status == 400 {
+			return Finding{}, false
+		}
+		return Finding{Rule: RuleUnsupportedVersion, Frame: i, Response: body,
+			Message: fmt.Sprintf("%s was answered HTTP %d; from 2025-06-18 a request with an unsupported MCP-Protocol-Version gets 400", c.Note, r.Status)}, true
 	case !t.Modern():
 		return Finding{}, false
 	}

@@ -70,6 +70,12 @@ func TestJudge(t *testing.T) {
 			alive(Reply{Sent: true, Answered: true, Status: 200, Raw: []byte(`{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"m"}}`)}), []string{RuleMetaMissing}},
 		{"http meta missing 400", Case{Name: "meta/missing", Note: "n", Frames: []Frame{{Bytes: []byte(`{}`), Answer: AnswerID, ID: "9", WantCodes: []int{CodeInvalidParams}}}}, modernHTTP,
 			alive(Reply{Sent: true, Answered: true, Status: 400, Raw: []byte(`{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"m"}}`)}), nil},
+		{"http unknown version header 400", Case{Name: "http/version-header-unknown", Note: "n", Frames: []Frame{{Bytes: []byte(`{}`), Answer: AnswerMaybe}}}, legacyHTTP,
+			alive(Reply{Sent: true, Answered: true, Status: 400}), nil},
+		{"http unknown version header 200", Case{Name: "http/version-header-unknown", Note: "n", Frames: []Frame{{Bytes: []byte(`{}`), Answer: AnswerMaybe}}}, legacyHTTP,
+			alive(Reply{Sent: true, Answered: true, Status: 200, Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}), []string{RuleUnsupportedVersion}},
+		{"http unknown version header 200 at 2025-03-26", Case{Name: "http/version-header-unknown", Note: "n", Frames: []Frame{{Bytes: []byte(`{}`), Answer: AnswerMaybe}}}, Target{Era: "legacy", Version: "2025-03-26", Transport: "http"},
+			alive(Reply{Sent: true, Answered: true, Status: 200}), nil},
 		{"escaped string id is the same id", req(Frame{Bytes: []byte(`{}`), Answer: AnswerID, ID: `"a"`}), legacy, alive(answered(`{"jsonrpc":"2.0","id":"\u0061","result":{}}`)), nil},
 	}
 	for _, tt := range tests {

@@ -8,8 +8,9 @@ package rules
 // is risky. fuzz also reports stdio.stdout_not_clean,
 // stdio.notification_answered, the modern envelope's
 // transport.meta_missing_not_32602 / transport.meta_partial_not_32602, and
-// the HTTP statuses with a MUST: transport.notification_not_202 and
-// transport.unknown_method_not_404_32601.
+// the HTTP statuses with a MUST: transport.notification_not_202,
+// transport.unknown_method_not_404_32601 and, on legacy HTTP,
+// transport.unsupported_version_not_32022.
 const GroupFuzz = "fuzz"
 
 // fuzzCatalogue holds the fuzz rules.
