@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpward/mcpward/internal/connect"
@@ -107,14 +108,21 @@ func run(t *testing.T, bugs []string, allow []string, cases int) (*testServer, *
 	}
 	o := &Options{Spec: &connect.Spec{Serve: s.serve, Timeout: 5 * time.Second}, Era: "legacy", Seed: 1, Cases: cases,
 		CaseTimeout: 200 * time.Millisecond, AllowTools: allow}
-	ctx := context.Background()
-	p, err := Prepare(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Run(ctx, o, p)
-	if err != nil {
-		t.Fatal(err)
+	// The server is in-process (Spec.Serve over io.Pipe): in a
+	// testing/synctest bubble the case timeouts pass on the bubble's clock.
+	var rep *Report
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		p, err := Prepare(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep, err = Run(ctx, o, p); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if rep == nil {
+		t.FailNow()
 	}
 	return s, rep
 }
