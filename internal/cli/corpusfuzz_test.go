@@ -46,15 +46,18 @@ var corpusFuzzSDKs = []string{"go-sdk", "mcp-go"}
 // corpusFuzzNodeCases cases. A node server takes 0.3–2 s to start and a
 // case that may kill it gets a fresh one (well-formed requests reuse a
 // healthy session), so the whole corpus at 24 cases did not fit CI (one
-// server took 400 s at load 40 before sessions were reused). Budget: 5
-// minutes for the subset (measured 4m25s with 3 workers at load 34:
-// memory 2m35s, system-monitor stdio 3m42s, http 15s, firecrawl 4m09s).
+// server took 400 s at load 40 before sessions were reused). Budget: 7
+// minutes for the subset. Measured with 3 workers: 16 cases 4m25s at load
+// 34 and 7m15s with the Go servers alongside (firecrawl 6m22s); 12 cases
+// (every pinned finding is within the first 12) 5m36s at load 25
+// (memory 3m31s, system-monitor stdio 4m31s, http 30s, firecrawl 5m09s):
+// each fresh node start costs seconds on a loaded machine.
 // Pinned: the deterministic kinds of corpusFuzzRules; the hang all three
 // stdio SDKs show on a ping whose progressToken is an object (the request
 // fails their schema and is dropped unanswered) is logged, not pinned.
 var corpusFuzzNode = []string{"memory-stdio", "system-monitor-stdio", "system-monitor-http", "firecrawl-stdio"}
 
-const corpusFuzzNodeCases = "16"
+const corpusFuzzNodeCases = "12"
 
 // corpusFuzzRules are the rules pinned: the findings that do not depend
 // on timing (a crash, a zombie, a wrong error code, junk on stdout), as
