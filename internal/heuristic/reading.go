@@ -145,7 +145,7 @@ func readTool(name, description string, open bool) Reading {
 // condition or a relative clause before the verb ("… files that are
 // deleted", "if it is removed") states no effect of the call.
 func statesDeletion(description string) string {
-	for _, sentence := range strings.FieldsFunc(description, func(r rune) bool { return r == '.' || r == '\n' || r == '!' || r == '?' }) {
+	for _, sentence := range sentences(description) {
 		ws := words(sentence)
 		for i, w := range ws {
 			if conditions[w] {
@@ -461,6 +461,37 @@ var subordinators = []string{
 	" then ", " returning ", " and returns ", " and return ", " from ",
 }
 
+// sentenceEnds are where a description's sentences end: a stop followed
+// by a space or a tab, or a newline ("e.g." and "v1.2" end none).
+var sentenceEnds = []string{". ", "! ", "? ", "\n", ".\t"}
+
+// sentences splits a description at [sentenceEnds].
+func sentences(s string) []string {
+	var out []string
+	for s != "" {
+		end := len(s)
+		for _, sep := range sentenceEnds {
+			if i := strings.Index(s, sep); i >= 0 && i < end {
+				end = i
+			}
+		}
+		out = append(out, s[:end])
+		if end == len(s) {
+			break
+		}
+		s = s[end+1:]
+	}
+	return out
+}
+
+// firstSentence is the first of [sentences], "" for an empty text.
+func firstSentence(s string) string {
+	if ss := sentences(s); len(ss) > 0 {
+		return ss[0]
+	}
+	return ""
+}
+
 // mainClause returns the main clause of a description: its first sentence
 // up to the first subordinate clause or parenthesis, after a leading
 // "Product |" label or "Use this tool to" preamble, and the items of a
@@ -471,16 +502,10 @@ func mainClause(desc string) (head string, items []string) {
 	if i := strings.Index(s, "|"); i >= 0 && i < 40 {
 		s = strings.TrimSpace(s[i+1:])
 	}
-	// The first sentence: up to ". ", "! ", "? ", a newline or ":" (a list
-	// of modes follows a colon: "Manage branches: list, create, delete"
-	// keeps its list, read as its own main clause below).
-	end := len(s)
-	for _, sep := range []string{". ", "! ", "? ", "\n", ".\t"} {
-		if i := strings.Index(s, sep); i >= 0 && i < end {
-			end = i
-		}
-	}
-	s = dropParentheses(strings.TrimSuffix(s[:end], "."))
+	// The first sentence, then up to ":" (a list of modes follows a
+	// colon: "Manage branches: list, create, delete" keeps its list, read
+	// as its own main clause below).
+	s = dropParentheses(strings.TrimSuffix(firstSentence(s), "."))
 	lower := " " + strings.ToLower(s) + " "
 	for _, p := range []string{"use this tool to ", "this tool ", "a tool to ", "tool to ", "allows you to ", "lets you ", "used to ", "you can "} {
 		if strings.HasPrefix(lower, " "+p) {
