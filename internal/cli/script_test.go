@@ -18,11 +18,13 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mcpward/mcpward/internal/fixture"
+	"github.com/mcpward/mcpward/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
 
 func TestMain(m *testing.M) {
+	testenv.NoRaceExitPause()
 	testscript.Main(m, map[string]func(){
 		"mcpward": func() { os.Exit(Main()) },
 	})
@@ -38,6 +40,7 @@ func TestScript(t *testing.T) {
 		UpdateScripts:       *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
+			env.Setenv("GORACE", testenv.GORACE())
 			env.Setenv("MCPWARD_HOME", env.WorkDir+"/.mcpward-state")
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/.state")
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")

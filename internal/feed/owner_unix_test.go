@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpward/mcpward/internal/testenv"
 )
 
 // plantEnv makes the test binary the planting user's process: it listens
@@ -19,6 +21,7 @@ import (
 const plantEnv = "MCPWARD_FEED_TEST_PLANT"
 
 func TestMain(m *testing.M) {
+	testenv.NoRaceExitPause()
 	if sock := os.Getenv(plantEnv); sock != "" {
 		ln, err := net.Listen("unix", sock)
 		if err != nil {

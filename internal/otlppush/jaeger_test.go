@@ -35,6 +35,7 @@ import (
 const mainEnv = "MCPWARD_OTLP_TEST_MAIN"
 
 func TestMain(m *testing.M) {
+	testenv.NoRaceExitPause()
 	if os.Getenv(mainEnv) == "1" {
 		os.Exit(cli.Main())
 	}

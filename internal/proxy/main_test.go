@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/fixture"
+	"github.com/mcpward/mcpward/internal/testenv"
 )
 
 // serverEnv names the helper server the test binary runs as (the fork and
@@ -21,6 +22,7 @@ import (
 const serverEnv = "MCPWARD_PROXY_TEST_SERVER"
 
 func TestMain(m *testing.M) {
+	testenv.NoRaceExitPause()
 	if mode := os.Getenv(serverEnv); mode != "" {
 		os.Exit(runHelperServer(mode))
 	}

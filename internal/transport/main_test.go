@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpward/mcpward/internal/jsonrpc"
+	"github.com/mcpward/mcpward/internal/testenv"
 )
 
 // serverEnv names the behaviour the test binary plays when re-run as a
@@ -21,6 +22,7 @@ import (
 const serverEnv = "MCPWARD_TRANSPORT_TEST_SERVER"
 
 func TestMain(m *testing.M) {
+	testenv.NoRaceExitPause()
 	if b := os.Getenv(serverEnv); b != "" {
 		os.Exit(runTestServer(b))
 	}

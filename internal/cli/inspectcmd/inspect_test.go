@@ -22,6 +22,7 @@ import (
 	"github.com/mcpward/mcpward/internal/fixture"
 	"github.com/mcpward/mcpward/internal/iostreams"
 	"github.com/mcpward/mcpward/internal/result"
+	"github.com/mcpward/mcpward/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -30,6 +31,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 // when MCPWARD_TEST_SERVE names one (the fork-and-exec trick): real child
 // processes without a build step. MCPWARD_TEST_PIDFILE receives its pid.
 func TestMain(m *testing.M) {
+	testenv.NoRaceExitPause()
 	if name := os.Getenv("MCPWARD_TEST_SERVE"); name != "" {
 		if p := os.Getenv("MCPWARD_TEST_PIDFILE"); p != "" {
 			os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o644)

@@ -23,11 +23,13 @@ import (
 	"github.com/mcpward/mcpward/internal/redact"
 	"github.com/mcpward/mcpward/internal/session"
 	"github.com/mcpward/mcpward/internal/settings"
+	"github.com/mcpward/mcpward/internal/testenv"
 )
 
 const helperEnv = "MCPWARD_CLI_PROXY_HELPER"
 
 func TestMain(m *testing.M) {
+	testenv.NoRaceExitPause()
 	switch os.Getenv(helperEnv) {
 	case "cat":
 		io.Copy(os.Stdout, os.Stdin)

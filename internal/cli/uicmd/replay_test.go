@@ -14,12 +14,14 @@ import (
 	"github.com/mcpward/mcpward/internal/hub"
 	"github.com/mcpward/mcpward/internal/proxy"
 	"github.com/mcpward/mcpward/internal/session"
+	"github.com/mcpward/mcpward/internal/testenv"
 )
 
 // TestMain re-runs the test binary as an embedded fixture over stdio when
 // MCPWARD_UI_TEST_SERVE names one, so a recorded session has a real
 // server to be replayed against.
 func TestMain(m *testing.M) {
+	testenv.NoRaceExitPause()
 	if name := os.Getenv("MCPWARD_UI_TEST_SERVE"); name != "" {
 		fx, err := fixture.Lookup(name)
 		if err != nil {
