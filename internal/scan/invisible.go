@@ -214,26 +214,32 @@ func escape(s string) string {
 	return b.String()
 }
 
-// hiddenAfterWhitespace reports text that follows a run of 32 or more
-// whitespace characters, or of 8 or more line breaks: a client's view
-// ends before it, a model reads on.
+// hiddenAfterWhitespace reports text that follows a long run of any
+// Unicode whitespace (the ideographic space and the braille blank
+// included), weighed by the room it takes: a space 1, a tab or a line
+// break 4, a run of weight 32 or more: a client's view ends before it, a
+// model reads on.
 func hiddenAfterWhitespace(s string) (string, bool) {
-	run, breaks := 0, 0
+	run, weight := 0, 0
 	for i, r := range s {
-		if unicode.IsSpace(r) || r == '\u3000' || r == '\u2800' {
+		if unicode.IsSpace(r) || r == '\u3000' || r == '\u2800' || r == '\u200b' || r == '\u3164' || r == '\u115f' || r == '\u1160' {
 			run++
-			if r == '\n' {
-				breaks++
+			switch r {
+			case '\t', '\n', '\v', '\f', '\u2028', '\u2029', '\u0085':
+				weight += 4
+			case '\r':
+			default:
+				weight++
 			}
 			continue
 		}
-		if run >= 32 || breaks >= 8 {
+		if weight >= 32 {
 			rest := strings.TrimSpace(s[i:])
 			if rest != "" {
 				return clip(fmt.Sprintf("after %d whitespace characters: %s", run, rest)), true
 			}
 		}
-		run, breaks = 0, 0
+		run, weight = 0, 0
 	}
 	return "", false
 }
@@ -260,21 +266,20 @@ var confusables = sync.OnceValue(func() map[rune]rune {
 	}
 })
 
-// skeleton maps each confusable character of a name to the ASCII it
-// looks like (UTS #39's skeleton, restricted to the look-alikes of ASCII,
-// which tool names are made of), and drops invisible characters.
+// asciiConfusables are the look-alikes within ASCII of UTS #39's
+// confusables table that tool names are made of: a digit for a letter,
+// a capital I for a small l, and the letter pairs that read as one.
+var asciiConfusables = [...][2]string{{"rn", "m"}, {"vv", "w"}, {"cl", "d"}, {"0", "o"}, {"1", "l"}, {"I", "l"}, {"|", "l"}, {"5", "s"}}
+
+// skeleton is a name's UTS #39 skeleton restricted to what tool names are
+// made of: each look-alike of an ASCII character (Cyrillic, Greek,
+// Armenian, Cherokee and Latin-extension letters, full-width forms, the
+// ASCII look-alikes above) mapped to the character it imitates,
+// invisible characters dropped, then lowercased. Two names with one
+// skeleton read alike.
 func skeleton(name string) string {
-	ascii := true
-	for i := 0; i < len(name); i++ {
-		if name[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return name
-	}
 	var b strings.Builder
+	b.Grow(len(name))
 	for _, r := range name {
 		switch {
 		case r >= 0xFF01 && r <= 0xFF5E:
@@ -287,22 +292,44 @@ func skeleton(name string) string {
 			b.WriteRune(r)
 		}
 	}
-	return b.String()
+	s := b.String()
+	for _, c := range asciiConfusables {
+		if strings.Contains(s, c[0]) {
+			s = strings.ReplaceAll(s, c[0], c[1])
+		}
+	}
+	return strings.ToLower(s)
 }
 
-// homoglyph reports a tool name whose skeleton differs from it (it holds
-// look-alikes of ASCII): with the other servers of the config, it names
-// the tool whose name it imitates.
+// homoglyph reports a tool name that reads as another: with the other
+// servers of the config, a name whose skeleton is another server's tool's
+// while the two names differ (beyond case), naming the tool it imitates;
+// on its own, a name that mixes Latin letters with look-alikes from
+// another script or uses full-width forms, or one written wholly in
+// look-alikes that reads as an ASCII name. Of two names that read
+// alike, the one that is its own skeleton is the original. A name in one script
+// (a Russian, Greek or Turkish word) is confusable with nothing by
+// itself.
 func homoglyph(server, name string, skel map[string][]string) []Finding {
 	sk := skeleton(name)
-	if sk == name || !hasLookalike(name) {
-		return nil
-	}
 	var with []string
+	// A name that is its own skeleton is the one imitated, not the
+	// imitation.
 	for _, q := range skel[sk] {
-		if q != qualify(server, name) && !strings.HasPrefix(q, server+".") {
-			with = append(with, q)
+		if strings.ToLower(name) == sk {
+			break
 		}
+		if server != "" && strings.HasPrefix(q, server+".") || q == qualify(server, name) {
+			continue
+		}
+		_, other, _ := strings.Cut(q, ".")
+		if strings.EqualFold(other, name) {
+			continue
+		}
+		with = append(with, q)
+	}
+	if len(with) == 0 && !spoofsAlone(name) {
+		return nil
 	}
 	f := newFinding(RuleHomoglyph, server, name, "name", "the name "+quote(name)+" reads as "+quote(sk), escape(spellOut(name)))
 	if len(with) > 0 {
@@ -313,13 +340,31 @@ func homoglyph(server, name string, skel map[string][]string) []Finding {
 	return []Finding{f}
 }
 
-func hasLookalike(name string) bool {
+// spoofsAlone reports a name deceptive by its characters alone (UTS #39
+// mixed-script and whole-script confusables): Latin letters beside a
+// look-alike from another script, a full-width form, or only look-alikes
+// from another script whose skeleton is plain ASCII.
+func spoofsAlone(name string) bool {
+	latin, foreignLook, foreignOther := false, false, false
 	for _, r := range name {
-		if _, ok := confusables()[r]; ok || (r >= 0xFF01 && r <= 0xFF5E) {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E:
 			return true
+		case r < utf8.RuneSelf:
+			if unicode.IsLetter(r) {
+				latin = true
+			}
+		case unicode.Is(unicode.Latin, r):
+			latin = true
+		case unicode.IsLetter(r):
+			if _, ok := confusables()[r]; ok {
+				foreignLook = true
+			} else {
+				foreignOther = true
+			}
 		}
 	}
-	return false
+	return foreignLook && (latin || !foreignOther)
 }
 
 // spellOut names each non-ASCII character of a name.

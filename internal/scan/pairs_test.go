@@ -41,10 +41,11 @@ var classRule = map[string]string{
 }
 
 // tuningFiles are the paired cases the rules are tuned on: the first
-// corpus (its held-out quarter read once its figure was taken) and the
-// second held-out set (read once its figure was taken), both folded into
-// tuning, and the prompt and resource pairs (testdata/README.md).
-var tuningFiles = []string{"testdata/pairs.json", "testdata/heldout.json", "testdata/surface_pairs.json"}
+// corpus (its held-out quarter read once its figure was taken), the
+// second and third held-out sets (each read once its figure was taken),
+// the prompt and resource pairs, and the probe pairs written before the
+// rules were generalised (testdata/README.md).
+var tuningFiles = []string{"testdata/pairs.json", "testdata/heldout.json", "testdata/surface_pairs.json", "testdata/heldout3.json", "testdata/probe_pairs.json"}
 
 func readPairs(t testing.TB) []pair {
 	var out []pair
@@ -135,8 +136,8 @@ func toldApart(p pair, poisoned, benign []Finding) bool {
 	return hit && !slices.ContainsFunc(benign, atLeastRisky)
 }
 
-// TestPairs: every tuning pair (tuningFiles) is told apart. The held-out measure is
-// TestHeldOut3, on a set the rules were never tuned on.
+// TestPairs: every tuning pair (tuningFiles) is told apart. The held-out
+// measure is TestHeldOut4, on a set the rules were never tuned on.
 func TestPairs(t *testing.T) {
 	ps := readPairs(t)
 	if len(ps) < 80 {
@@ -162,14 +163,17 @@ func TestPairs(t *testing.T) {
 	t.Logf("tuning pairs told apart: %d of %d", ok, len(ps))
 }
 
-// heldOutFloor3 is the figure of the third held-out set
-// (testdata/heldout3.json) measured at the commit that wired it.
-const heldOutFloor3 = 29
-
-// TestHeldOut3 measures the third held-out set (testdata/heldout3.json,
-// written blind to the rules while they were being tuned; no rule is
-// tuned on it), reported as counts only.
-func TestHeldOut3(t *testing.T) { measureHeldOut(t, "testdata/heldout3.json", 48, heldOutFloor3) }
+// TestHeldOut4 measures the next blind set, testdata/heldout4.json, once
+// it is committed (skipped until then): written by someone who never saw
+// the rules, it is measured once, counts only (no ids), before anyone
+// reads it. heldout3.json, measured once at 29 of 59, is tuning data now
+// (tuningFiles).
+func TestHeldOut4(t *testing.T) {
+	if _, err := os.Stat("testdata/heldout4.json"); err != nil {
+		t.Skip("no testdata/heldout4.json yet")
+	}
+	measureHeldOut(t, "testdata/heldout4.json", 48, 0)
+}
 
 // measureHeldOut counts the pairs of a held-out file told apart (never
 // naming them), checks that the file has at least minPairs pairs covering

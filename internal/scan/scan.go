@@ -290,7 +290,7 @@ func scanTool(server string, t snapshot.Object, own map[string]bool, names map[s
 	out = append(out, homoglyph(server, name, skel)...)
 	var mentions []string
 	var mentionField string
-	for _, fd := range instructions(nameWords(name), inDefinition) {
+	for _, fd := range instructions(nameWords(name), inName) {
 		add(fd.rule, "name", fd.msg, fd.evidence)
 	}
 	for _, f := range fields(t) {
@@ -312,6 +312,22 @@ func scanTool(server string, t snapshot.Object, own map[string]bool, names map[s
 					}
 					mentions = append(mentions, qualify(s, tok))
 				}
+			}
+		}
+	}
+	schema, _ := t["inputSchema"].(map[string]any)
+	if props, ok := schema["properties"].(map[string]any); ok {
+		keys := make([]string, 0, len(props))
+		for k := range props {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			p, _ := props[k].(map[string]any)
+			def, _ := p["default"].(string)
+			desc, _ := p["description"].(string)
+			if def != "" && sensitiveDefault(def, k+" "+desc, snapshot.Str(t, "description")) {
+				add(RuleSensitive, "inputSchema.properties."+k+".default", "the default passes private data on", clip(k+" = "+def+" ("+desc+")"))
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"math"
 	"strings"
 )
@@ -19,7 +21,9 @@ var keyFormats = []keyFormat{
 	{"GitHub fine-grained token", lazyRe{src: `\bgithub_pat_([A-Za-z0-9_]{60,})\b`}, 1},
 	{"GitLab token", lazyRe{src: `\bglpat-([A-Za-z0-9_-]{20,})\b`}, 1},
 	{"Slack token", lazyRe{src: `\bxox[abposr]-([0-9A-Za-z-]{20,})`}, 1},
-	{"Stripe key", lazyRe{src: `\b(?:sk|rk|pk)_(?:live|test)_([0-9A-Za-z]{20,})\b`}, 1},
+	// Stripe: live secret and restricted keys only; a test key moves no
+	// money and a publishable key is public by design.
+	{"Stripe live key", lazyRe{src: `\b(?:sk|rk)_live_([0-9A-Za-z]{20,})\b`}, 1},
 	{"Anthropic key", lazyRe{src: `\bsk-ant-(?:api|admin)\d\d-([A-Za-z0-9_-]{32,})`}, 1},
 	{"OpenAI key", lazyRe{src: `\bsk-(?:proj-|svcacct-|admin-)?([A-Za-z0-9_-]{32,})`}, 1},
 	{"AWS access key", lazyRe{src: `\b(?:AKIA|ASIA)([0-9A-Z]{16})\b`}, 1},
@@ -57,6 +61,9 @@ func secrets(s string) []string {
 			if placeholder(random) || entropy(random) < 3.0 || !mixed(random) {
 				continue
 			}
+			if k.kind == "JSON Web Token" && !jwtClaims(whole) {
+				continue
+			}
 			shown := whole
 			if len(shown) > 6 {
 				shown = shown[:6]
@@ -67,9 +74,24 @@ func secrets(s string) []string {
 	return out
 }
 
+// jwtClaims reports a token whose payload decodes to a JSON object with
+// at least one claim: a real token, not three random-looking segments.
+func jwtClaims(tok string) bool {
+	parts := strings.Split(tok, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
+	if err != nil {
+		return false
+	}
+	var claims map[string]any
+	return json.Unmarshal(b, &claims) == nil && len(claims) > 0
+}
+
 // maybeSecret is the fast path: every format holds one of these.
 func maybeSecret(s string) bool {
-	for _, w := range []string{"gh", "github_pat_", "glpat-", "xox", "_live_", "_test_", "sk-", "AKIA", "ASIA", "AIza", "npm_", "hf_", "eyJ", "PRIVATE KEY", "://"} {
+	for _, w := range []string{"gh", "github_pat_", "glpat-", "xox", "_live_", "sk-", "AKIA", "ASIA", "AIza", "npm_", "hf_", "eyJ", "PRIVATE KEY", "://"} {
 		if strings.Contains(s, w) {
 			return true
 		}

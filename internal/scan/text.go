@@ -27,7 +27,11 @@ var (
 		`|\b(?:act|behave|respond) as (?:if|though|an?)\b|\bpretend (?:to|that|you)\b|\bthe user wants you to\b` +
 		`|\b(?:wants|asks|needs|requires|expects|instructs|tells|would like)\s+(?:the\s+|an?\s+|any\s+)?(?:ai\s+)?(?:assistants?|models?|llms?|agents?|ai)\s+to\b` +
 		`|\b(?:the\s+)?ai(?:\s+agents?)?\s+(?:must|should|shall|needs to|has to|is required to)\b|\byou are now (?:in|a|an|the|my)\b` +
-		`|\b(?:claude|gpt|chatgpt|gemini|copilot|cursor|the agent)\s+(?:must|should|shall|needs to|has to|will now)\b`}
+		`|\b(?:claude|gpt|chatgpt|gemini|copilot|cursor|the agent)\s+(?:must|should|shall|needs to|has to|will now)\b` +
+		`|\b(?:ai|assistant|model|llm|agent)s?\s+(?:is|are)\s+(?:obliged|expected|required|supposed|instructed|asked|told|meant|to)\s+to\b` +
+		`|\b(?:ai|assistant|model|llm|agent)s?\s+(?:must|should|shall|will|has to|needs to|is to|ought to)\s+(?:always|never|first|also|now|then|not)\b` +
+		`|\bit is (?:expected|required|mandatory|necessary|essential|important|crucial|vital|imperative) that (?:the\s+)?(?:ai\s+)?(?:model|assistant|llm|agent|ai|you)\b` +
+		`|\byou (?:should|must|will) (?:always|never|first|also|now)\b` + intlAddr}
 	// override: the text cancels earlier instructions or the user's say.
 	reOverride = lazyRe{src: `\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:(?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|security|privacy)\s+)?(?:instructions?|rules|prompts?|directions|guidelines|guidance|constraints|policies|restrictions)\b` +
 		`|\bdisregard\s+(?:the\s+)?user\b|\bfrom now on\b|\bsystem override\b` +
@@ -42,7 +46,9 @@ var (
 		`|\b(?:these|this|the following) instructions? (?:take|takes|have|has) (?:precedence|priority)\b` +
 		`|\bignoriere (?:alle )?(?:vorherigen|bisherigen|obigen) anweisungen\b|\bignora (?:todas )?las instrucciones (?:anteriores|previas)\b` +
 		`|\bignorez (?:toutes )?les instructions (?:précédentes|antérieures)\b|\bignora (?:tutte )?le istruzioni precedenti\b|忽略(?:之前|以前|所有|上面)|前の指示を無視` +
-		`|\b(?:instead of|rather than) (?:what|whatever) the user\b|\bregardless of (?:what )?the user\b|\b(?:ignore|override|disregard) (?:the |any )?user'?s?\b`}
+		`|\b(?:instead of|rather than) (?:what|whatever) the user\b|\bregardless of (?:what )?the user\b|\b(?:ignore|override|disregard) (?:the |any )?user'?s?\b` +
+		`|\bforget (?:the|your|all|every|any)(?: \w+)? (?:task|tasks|instructions?|rules|context|above)\b|\b(?:no longer|not) (?:bound|restricted|limited|governed) by\b|\b(?:no need|not necessary|not required) to (?:ask|confirm|check)(?: with)? (?:the user|anyone|anybody|them|first)(?:$|\s*[,;:!—–-]|\s+(?:before|first|just|so|for (?:confirmation|permission|approval|consent))\b)` +
+		`|\b(?:the user|anyone|nobody) (?:does not|doesn't|need not|needs not) (?:need to )?be asked\b|\buser confirmation is not (?:required|needed)\b` + intlOverride}
 	// scope: the order reaches past this tool (every call, any other
 	// tool, the whole session, the answer to the user).
 	reScope = lazyRe{src: `\b(?:whenever|every time|each time|any time|anytime)\s+(?:you|the user|the assistant|the model)\b` +
@@ -59,7 +65,8 @@ var (
 		`|\bwhen (?:this|the) (?:tool|server) is (?:available|connected|loaded|installed|enabled|present)\b|\bat the (?:end|start|beginning) of (?:every|each|your|all)\b` +
 		`|\b(?:any|all|other|another) (?:mcp )?(?:tools?|servers?)\b` +
 		`|\b(?:every|all|any|each) (?:files?|documents?|results?|outputs?|pages?|messages?|e-?mails?|data|text)\s+(?:you|the assistant|the model)\b` +
-		`|\b(?:respond|reply|answer|talk|speak|write) to the user\b|\bwhen(?:ever)? the user (?:asks|mentions|says|requests|wants|types)\b|\bwhen (?:you )?(?:summariz|answer|respond|repl|report|present|show)\w*\b`}
+		`|\b(?:respond|reply|answer|talk|speak|write) to the user\b|\bwhen(?:ever)? the user (?:asks|mentions|says|requests|wants|types)\b|\bwhen (?:you )?(?:summariz|answer|respond|repl|report|present|show)\w*\b` +
+		`|\bprior to (?:answering|responding|replying)\b|\bbefore (?:each|every|any|your) (?:reply|answer|response)\b` + intlScope}
 	// modal: an order ("you must", "always add", "before using this
 	// tool", "first call").
 	reModal = lazyRe{src: `\byou\s+(?:must|should|shall|have to|need to|are required to|will need to)\b` +
@@ -74,7 +81,8 @@ var (
 		`|\bshould (?:always|also|first|never|now)\b|\bmust (?:also |always |first )?(?:be )?(?:sent|forwarded|copied|included|added|appended|prefixed|called|run|executed|passed|uploaded|posted)\b` +
 		`|\b(?:do not|don't|never) (?:use|call|trust|invoke|run)\b|\b(?:use|call|invoke) this tool (?:first|before|after|instead|for every|for all|whenever)\b` +
 		`|\b(?:for|due to) (?:compliance|security|legal|audit|safety) reasons\b|\botherwise (?:the|this) tool (?:will|would|may|might) (?:fail|not work|break|error)\b` +
-		`|\bonly (?:respond|answer|reply|say)\b|\bfollow (?:these|the|this|my|all)(?: \w+)? (?:instructions?|steps|directions)\b|\bdecode (?:this|the following|it)\b|\b(?:will|would) (?:fail|not work) (?:unless|if you do not|if you don't)\b|\bmandatory\b|\bsecretly\b|\bquietly\b|\bsilently\b`}
+		`|\bonly (?:respond|answer|reply|say)\b|\bbefore (?:this|the|each|every|any) tool is (?:used|called|invoked|run)\b` +
+		`|\b(?:is|are) to be (?:\w+ ){0,4}?(?:passed|sent|included|summari[sz]ed|added|appended|attached|copied|forwarded|uploaded|set|called|given|provided|used)\b|\bfollow (?:these|the|this|my|all)(?: \w+)? (?:instructions?|steps|directions)\b|\bdecode (?:this|the following|it)\b|\b(?:will|would) (?:fail|not work) (?:unless|if you do not|if you don't)\b|\bmandatory\b|\bsecretly\b|\bquietly\b|\bsilently\b` + intlModal}
 	// harm: what an attack wants done (exfiltration, privilege, deceit).
 	reHarm = lazyRe{src: `\b(?:curl|wget|netcat)\b|\$\(|\bb?cc\b|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}` +
 		`|\b(?:chmod|chown|sudo)\b|\brm\s+-rf\b|\bdrop\s+table\b|\bset_permissions\b|\bmode=all\b` +
@@ -86,7 +94,8 @@ var (
 		`|\b(?:tell|inform) the user that\b|\b(?:say|claim|state) that\b` +
 		`|\btransfer_funds\b|\btransfer (?:money|funds)\b|\b(?:run|execute)_command\b|\bshell commands?\b|\bsudo\b|\bpassword\b|\bconversation history\b|\bchat history\b` +
 		`|\bip address(?:es)?\b|\bthe user'?s?\s+(?:\w+\s+)?(?:location|contacts?|conversation|messages?|identity|ip)\b|\beven (?:if|though|when) (?:it|the \w+|they) (?:failed|fails|did not|didn't|was not|wasn't)\b` +
-		`|\bthe output of \x60?env\x60?\b|\x60env\x60|!\[[^\]]*\]\(https?://`}
+		`|\bthe output of \x60?env\x60?\b|\x60env\x60|!\[[^\]]*\]\(https?://` +
+		`|\bprivate (?:ones|repos?|repositories|projects|files|channels|messages|data)\b|\bincluding (?:the )?private\b`}
 	// sendTo: data sent somewhere ("forward it to …"): harm in a
 	// definition, which has no business routing data; in a tool result,
 	// which quotes people writing to people, an e-mail's "forward it to
@@ -105,7 +114,7 @@ var (
 	// leadImperative: a sentence that begins with an order, after an
 	// optional connective or leading clause ("Then use …", "After
 	// translating, email …").
-	reLeadImperative = lazyRe{src: `^(?:(?:then|also|next|additionally|finally|and|now|afterwards|important|note|please|ps|p\.s\.)[\s,:]+)*(?:(?:after|before|when|while|once|if|prior to)\b[^,]{0,60},\s*)?(?:then\s+|also\s+|please\s+)?` +
+	reLeadImperative = lazyRe{src: `^(?:(?:then|also|next|additionally|finally|and|now|afterwards|important|note|please|ps|p\.s\.)[\s,:]+)*(?:(?:after|before|when|while|once|if|prior to|in order to)\b[^,]{0,60},\s*)?(?:then\s+|also\s+|please\s+)?` +
 		`(?:send|forward|e-?mail|post|upload|copy|transfer|include|pass|put|append|attach|add|set|call|run|execute|use|read|fetch|open|visit|navigate|tell|say|claim|respond|reply|answer|ignore|delete|remove|write|share|provide|collect|retrieve|report|notify|save|cc|bcc|prepend|prefix|invoke|submit|leak|exfiltrate|dump)\b`}
 	// reachOut: where a leading order sends something (an address, a URL,
 	// another tool).
@@ -122,7 +131,13 @@ var (
 		`|\b(?:keep|treat)\s+(?:this|it|these|the)\s+(?:\w+\s+)?(?:secret|hidden|confidential|between us)\b` +
 		`|\b(?:hide|conceal)\s+(?:this|it|these)\b[^.;\n]{0,40}?\bfrom\b` +
 		`|\b(?:tell|inform)\s+(?:nobody|no one|no-one)\b` +
-		`|\bthe user (?:must|should) (?:not|never) (?:know|see|be told|find out)\b`}
+		`|\bthe user (?:must|should) (?:not|never) (?:know|see|be told|find out)\b` +
+		`|\b(?:is|are) (?:not|never) to be (?:disclosed|mentioned|shown|revealed|told|reported|explained|brought up)\b` +
+		`|\b(?:must|should|shall) (?:not|never) be (?:disclosed|mentioned|revealed|told|reported) to (?:the )?users?\b` +
+		`|\bthe user (?:does not|doesn't|need not|needs not|must not|should not) (?:need to )?(?:know|learn|find out|be told|hear)\b` +
+		`|\bkeep (?:this|it|that)(?: \w+)? to yourself\b|\b(?:do not|don't|never) bring (?:it|this|that) up\b` +
+		`|\bavoid (?:letting|telling|informing|notifying) (?:the user|users|anyone)\b|\bwithout the user (?:knowing|noticing|seeing)\b` +
+		`|\b(?:do not|don't|never) (?:mention|reveal|disclose) (?:\S+ ){0,3}to (?:the )?users?\b` + intlSecrecy}
 
 	// markers: the shapes of injected prompts.
 	reMarker = lazyRe{src: `(?i)</?\s*(?:important|system|instructions?|secret|hidden|admin|sys|tool_instructions?|ai_instructions?|assistant_instructions?|prompt|override|critical)\s*>` +
@@ -141,7 +156,7 @@ var (
 		`|(?:^|\n)\s*#{1,6}\s*(?:instructions?|note|message)s?\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|agent)` +
 		`|\{\{[#~\s]*(?:system|instructions?|important)[~\s]*\}\}|<<\s*/?(?:important|system|instructions?)\s*>>|@@\s*(?:system|important|instructions?)` +
 		`|[【〔［《〈⟨＜]\s*(?:important|system|instructions?|admin|secret|hidden)\s*[】〕］》〉⟩＞]|%3c\s*/?(?:important|system|instructions?)%3e` +
-		`|\x60\x60\x60\s*(?:system|instructions?)\b|(?:^|\n|\.\s)\s*system (?:prompt|instructions?|message|note)\s*:|\b(?:admin|developer|hidden) (?:note|override|instructions?)\s*:`}
+		`|\x60\x60\x60\s*(?:system|instructions?)\b|"role"\s*:\s*"(?:system|developer)"|</?(?:tool_call|function_call|tool_use)>|(?:^|\n|\.\s)\s*system (?:prompt|instructions?|message|note)\s*:|\b(?:admin|developer|hidden) (?:note|override|instructions?)\s*:`}
 
 	// sensitive data a tool has no business asking for.
 	reSensStrong = lazyRe{src: `~/\.ssh\b|\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|~/\.aws\b|\.aws/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker/config\.json|\.gnupg\b|\.kube/config\b|\bmcp\.json\b|claude_desktop_config|/etc/(?:passwd|shadow)\b` +
@@ -151,11 +166,13 @@ var (
 		`|~/\.[a-z]|\.git-credentials\b|\.(?:bash|zsh)_history\b|\bknown_hosts\b|\bauthorized_keys\b|\.pgpass\b|\bcredentials\.json\b|\bservice[ -]account (?:key|json|file)\b|\bkeyring\b` +
 		`|\benvironment variables\b|\benv vars\b|\bprocess\.env\b|\bprintenv\b|\bappdata\b|\bapplication support\b` +
 		`|\b(?:other|previous|earlier|all) tools?'? (?:data|outputs?|results?|responses?|calls?)\b|\b(?:outputs?|results?|responses?) of (?:the )?(?:other|previous|all|every) tools?\b` +
-		`|\beverything the user (?:typed|said|wrote|sent|shared)\b|\bmessages the user\b|\bthe (?:whole|full|entire) (?:conversation|chat|transcript)\b`}
+		`|\beverything the user (?:typed|said|wrote|sent|shared)\b|\bmessages the user\b|\bthe (?:whole|full|entire) (?:conversation|chat|transcript)\b` +
+		`|\b(?:arguments?|parameters?|inputs?|outputs?|results?|responses?|contents?|data) (?:of|from|returned by) (?:the |that |every |each |any |all )?(?:other|previous|last|earlier|prior)\s+(?:\w+\s+)?(?:tools?|calls?)\b` +
+		`|\bthe conversation (?:so far|until now|to date|history)\b|\bthe user'?s? (?:previous|earlier|past|other) messages\b|\b(?:messages|chats|conversations|e-?mails) of (?:every|all|each|other)\b` + intlSensStrong}
 	reSensWeak = lazyRe{src: `\b(?:api[ _-]?keys?|access tokens?|tokens?|passwords?|passphrases?|secrets?|credentials?|credit card(?: numbers?)?|social security numbers?)\b` +
-		`|\bthe user'?s?\s+(?:full name|name and address|home address|address|phone number|location|e-?mail address|contacts|contact list|private data|personal data|files|messages)\b`}
-	reRequest  = lazyRe{src: `\b(?:read|pass|include|put|send|append|paste|provide|add|attach|collect|copy|upload|forward|give|share|insert|fill|post|submit|embed|needs?|requires?|expects?|supply|enter|set|dump|cat|grab|extract|gather|retrieve|get)\b`}
-	reDest     = lazyRe{src: `\b(?:argument|arg|parameter|param|field|property|value|input|here|body|payload|header)s?\b|\bas (?:the |its |an? )?\w+\b|\binto\b|\bin (?:the |your )?(?:next|request|call)\b`}
+		`|\bthe user'?s?\s+(?:full name|name and address|home address|address|phone number|location|e-?mail address|contacts|contact list|private data|personal data|files|messages)\b|\bphone numbers\b`}
+	reRequest  = lazyRe{src: `\b(?:read|pass|include|put|send|append|paste|provide|add|attach|collect|copy|upload|forward|give|share|insert|fill|post|submit|embed|needs?|requires?|expects?|supply|enter|set|dump|cat|grab|extract|gather|retrieve|get)\b` + intlRequest}
+	reDest     = lazyRe{src: `\b(?:argument|arg|parameter|param|field|property|value|input|here|body|payload|header)s?\b|\bas (?:the |its |an? )?\w+\b|\binto\b|\bin (?:the |your )?(?:next|request|call)\b|\bin \x60` + intlDest}
 	reReqScope = lazyRe{src: `\b(?:all|every|any|whenever|seen|shares?|chat|conversation)\b|\bthe user'?s?\b`}
 )
 
@@ -163,7 +180,8 @@ var (
 // system output: HTML comments, closing tags and "System:" lines are
 // ordinary there.
 var reResultMarker = lazyRe{src: `(?i)</?\s*(?:important|system|instructions?|secret|hidden|admin|sys|tool_instructions?|ai_instructions?|assistant_instructions?|override)\s*>` +
-	`|\[/?\s*(?:system|inst|sys|admin|important|instructions?)\s*\]|<<\s*/?sys\s*>>|<\|[a-z_]+\|>|<(?:start|end)_of_turn>`}
+	`|\[/?\s*(?:system|inst|sys|admin|important|instructions?)\s*\]|<<\s*/?sys\s*>>|<\|[a-z_]+\|>|<(?:start|end)_of_turn>` +
+	`|"role"\s*:\s*"(?:system|developer)"|</?(?:tool_call|function_call|tool_use)>`}
 
 // A textMode says what a text is: a definition's prose, the description
 // or value of one parameter, or a tool result.
@@ -173,6 +191,9 @@ const (
 	inDefinition textMode = iota
 	inParam
 	inResult
+	// inName: a tool name read as words, which names what the tool
+	// handles ("add_ssh_key") and asks for nothing.
+	inName
 )
 
 // reEmphasis: an attention word that heads a sentence ("IMPORTANT:",
@@ -182,6 +203,122 @@ var reEmphasis = lazyRe{src: `^(?:[*_#>\s]|⚠️?|❗|‼️?|🚨)*(?:importan
 // reSelfRestrict: an order about this tool alone ("the model should not
 // call this tool directly"), which real servers write for helper tools.
 var reSelfRestrict = lazyRe{src: `\b(?:should|must|do|does|need) not (?:call|use|invoke) this tool\b`}
+
+// reSelfUse: a sentence that opens by telling when to call this tool.
+var reSelfUse = lazyRe{src: `^(?:(?:please|also|only)\s+)?(?:call|use|invoke|run|prefer)\s+this\s+(?:tool|function|endpoint)\b`}
+
+// reNegation: a word that forbids what follows ("never paste", "do not
+// include", "no need to insert", "nunca", "nie", "не").
+var reNegation = lazyRe{src: `\b(?:never|not|no|don't|dont|cannot|can't|won't|without|avoid|nunca|jamais|nie|niemals|nicht|mai|non|não|nem|ni)\b|(?:^|\s)не\s|不要|しないで|하지 마`}
+
+// forbidsOnly reports a sentence whose every request verb is forbidden
+// ("Never paste your .env file here"): it protects the data, it does not
+// ask for it. A request verb counts as forbidden when a negation is
+// among the three words before it.
+func forbidsOnly(sent string, h *hits) bool {
+	if !reNegation.match(sent, h) {
+		return false
+	}
+	locs := reRequest.FindAllStringIndex(sent, -1)
+	if len(locs) == 0 {
+		return false
+	}
+	for _, loc := range locs {
+		before := strings.Fields(sent[:loc[0]])
+		if len(before) > 3 {
+			before = before[len(before)-3:]
+		}
+		if !reNegation.MatchString(strings.Join(before, " ")) {
+			return false
+		}
+	}
+	return true
+}
+
+// overrideQualified reports a sentence whose every override is about
+// something named after it ("ignore the earlier instructions for the
+// cable car"), not about the model's own instructions.
+func overrideQualified(sent string) bool {
+	locs := reOverride.FindAllStringIndex(sent, -1)
+	if len(locs) == 0 {
+		return false
+	}
+	for _, loc := range locs {
+		m := sent[loc[0]:loc[1]]
+		if strings.Contains(m, "your") || strings.Contains(m, "all") {
+			return false
+		}
+		w, _, _ := strings.Cut(strings.TrimSpace(sent[loc[1]:]), " ")
+		switch w {
+		case "for", "on", "about", "regarding", "in", "of", "at", "to":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// markerAddresses reports a marker followed, past its own punctuation,
+// by an order or an address to the model ("</tool_call> Run the call
+// above", "[SYSTEM]: the model must").
+func markerAddresses(marker *lazyRe, s string) bool {
+	low := strings.ToLower(s)
+	// An attention tag that wraps text (<IMPORTANT>…</IMPORTANT>) is
+	// used, not named: no template has such a section.
+	for _, w := range []string{"important", "critical", "hidden", "secret", "instructions", "instruction", "override", "admin"} {
+		if i := strings.Index(low, "<"+w+">"); i >= 0 && strings.Contains(low[i:], "</"+w+">") {
+			return true
+		}
+	}
+	for _, loc := range marker.FindAllStringIndex(low, -1) {
+		rest := strings.TrimLeft(low[loc[1]:], " \t\r\n:>-—]")
+		// A chat template's role line ("<|im_start|>system\n").
+		for _, role := range []string{"system", "user", "assistant", "model", "developer"} {
+			if r, ok := strings.CutPrefix(rest, role); ok && (r == "" || r[0] == '\n' || r[0] == ':') {
+				rest = strings.TrimLeft(r, " \t\r\n:")
+			}
+		}
+		if end := strings.IndexAny(rest, ".;\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		if rest == "" {
+			continue
+		}
+		if reLeadImperative.MatchString(rest) || reOverride.MatchString(rest) || reModal.MatchString(rest) || reAddr.MatchString(rest) && imperativeAfterAddress(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// reOutboundWord: a parameter whose value leaves the machine.
+var reOutboundWord = lazyRe{src: `\b(?:attach(?:ed|es|ment|ments)?|upload(?:s|ed)?|sends?|sent|posts?|posted|forward(?:s|ed)?|submit(?:s|ted)?|transmit(?:s|ted)?|exfiltrat\w*)\b`}
+
+// sensitiveDefault reports a parameter whose default is a private file
+// (~/.aws/credentials, ~/.ssh/id_rsa, .env) while the parameter or the
+// tool says the value is attached, uploaded or sent: the model passes
+// the file on without being asked to name it.
+func sensitiveDefault(def, paramText, toolText string) bool {
+	low := strings.ToLower(def)
+	var h hits
+	if !noPrefilter {
+		litHits(low, &h)
+	}
+	if strings.HasSuffix(low, ".pub") || !hasStrongSensitive(low, &h) {
+		return false
+	}
+	for _, t := range []string{paramText, toolText} {
+		t = strings.ToLower(t)
+		var th hits
+		if !noPrefilter {
+			litHits(t, &th)
+		}
+		if reOutboundWord.MatchString(t) && !forbidsOnly(t, &th) {
+			return true
+		}
+	}
+	return false
+}
 
 // envExample matches the .env files that are templates, not secrets.
 var envExample = lazyRe{src: `\.env\.(?:example|sample|template|dist|defaults?)\b`}
@@ -201,11 +338,20 @@ func instructions(s string, mode textMode) []textFinding {
 	if !noPrefilter {
 		litHits(s, &mh)
 	}
+	// A marker counts when it is used to address the model, not when a
+	// description documents it: the text gives an instruction, keeps
+	// something from the user or asks for private data, or an order or an
+	// address follows the marker directly.
+	var markerFinding *textFinding
 	if !marker.match(s, &mh) {
 		// no marker
 	} else if m := marker.FindString(s); m != "" {
 		hasMarker = true
-		out = append(out, textFinding{RuleMarker, "the text carries a prompt-injection marker " + quote(m), snippetAround(s, m)})
+		markerFinding = &textFinding{RuleMarker, "the text carries a prompt-injection marker " + quote(m), snippetAround(s, m)}
+		if markerAddresses(marker, s) {
+			out = append(out, *markerFinding)
+			markerFinding = nil
+		}
 	}
 	var instr, secr, sens []string
 	low, at := normalizeMap(s)
@@ -222,7 +368,7 @@ func instructions(s string, mode textMode) []textFinding {
 		}
 		lead := i > 0 && reLeadImperative.match(sent, &h)
 		addr := reAddr.match(sent, &h) && !reSelfRestrict.match(sent, &h)
-		override := reOverride.match(sent, &h)
+		override := reOverride.match(sent, &h) && !overrideQualified(sent)
 		scope := reScope.match(sent, &h)
 		modal := reModal.match(sent, &h)
 		strong := hasStrongSensitive(sent, &h)
@@ -241,6 +387,11 @@ func instructions(s string, mode textMode) []textFinding {
 		// pasted into notes"), with no address, order or override, tells
 		// the user what the tool accepts; it orders nobody.
 		permits := !addr && !modal && !override && rePermits.match(sent, &h) && !reLeadRequest.match(sent, &h)
+		// "Call this tool whenever the user gives a time": advice on when
+		// to use this tool, an order only with a harm.
+		if (lead || scope || modal) && !addr && !override && !harm && reSelfUse.match(sent, &h) {
+			lead, scope, modal = false, false, false
+		}
 		switch {
 		case override,
 			addr && (imper || modal || harm || weak || scope),
@@ -256,14 +407,17 @@ func instructions(s string, mode textMode) []textFinding {
 		if reSecrecy.match(sent, &h) {
 			secr = append(secr, orig)
 		}
-		if sensWeak := reSensWeak.match(sent, &h); (strong || sensWeak) && !permits {
+		if sensWeak := reSensWeak.match(sent, &h); (strong || sensWeak) && !permits && mode != inName {
 			req := reRequest.match(sent, &h)
 			dest := reDest.match(sent, &h)
-			if (strong && (req || dest) && !describesOnly(sent)) ||
-				(req && (dest || param) && sensWeak && reReqScope.match(sent, &h)) {
+			if ((strong && (req || dest) && !describesOnly(sent)) ||
+				(req && (dest || param) && sensWeak && reReqScope.match(sent, &h))) && !forbidsOnly(sent, &h) {
 				sens = append(sens, orig)
 			}
 		}
+	}
+	if markerFinding != nil && (len(instr) > 0 || len(secr) > 0 || len(sens) > 0) {
+		out = append(out, *markerFinding)
 	}
 	if len(instr) > 0 {
 		out = append(out, textFinding{RuleInstruction, "the text gives the model instructions", clip(strings.Join(instr, " … "))})
