@@ -1,8 +1,10 @@
 package scan
 
 import (
+	"cmp"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -217,6 +219,28 @@ func (l *lazyRe) match(text string, h *hits) bool {
 		}
 	}
 	return false
+}
+
+// findAll returns the spans of the matches of the pattern's branches
+// whose literals h holds, in order of their start: the matches of the
+// whole pattern and, where two branches overlap, both.
+func (l *lazyRe) findAll(text string, h *hits) [][]int {
+	if noPrefilter || h == nil {
+		return l.FindAllStringIndex(text, -1)
+	}
+	t := table()
+	if !l.split {
+		return l.FindAllStringIndex(text, -1)
+	}
+	var out [][]int
+	for i := l.first; i < l.first+l.n; i++ {
+		b := &t.branches[i]
+		if b.always || h.has(i) {
+			out = append(out, b.re.FindAllStringIndex(text, -1)...)
+		}
+	}
+	slices.SortFunc(out, func(a, b []int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) })
+	return out
 }
 
 // topLevelBranches splits a pattern at its top-level '|', a leading

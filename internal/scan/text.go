@@ -219,7 +219,7 @@ func forbidsOnly(sent string, h *hits) bool {
 	if !reNegation.match(sent, h) {
 		return false
 	}
-	locs := reRequest.FindAllStringIndex(sent, -1)
+	locs := reRequest.findAll(sent, h)
 	if len(locs) == 0 {
 		return false
 	}
@@ -238,8 +238,8 @@ func forbidsOnly(sent string, h *hits) bool {
 // overrideQualified reports a sentence whose every override is about
 // something named after it ("ignore the earlier instructions for the
 // cable car"), not about the model's own instructions.
-func overrideQualified(sent string) bool {
-	locs := reOverride.FindAllStringIndex(sent, -1)
+func overrideQualified(sent string, h *hits) bool {
+	locs := reOverride.findAll(sent, h)
 	if len(locs) == 0 {
 		return false
 	}
@@ -261,7 +261,7 @@ func overrideQualified(sent string) bool {
 // markerAddresses reports a marker followed, past its own punctuation,
 // by an order or an address to the model ("</tool_call> Run the call
 // above", "[SYSTEM]: the model must").
-func markerAddresses(marker *lazyRe, s string) bool {
+func markerAddresses(marker *lazyRe, s string, h *hits) bool {
 	low := strings.ToLower(s)
 	// An attention tag that wraps text (<IMPORTANT>…</IMPORTANT>) is
 	// used, not named: no template has such a section.
@@ -270,8 +270,8 @@ func markerAddresses(marker *lazyRe, s string) bool {
 			return true
 		}
 	}
-	for _, loc := range marker.FindAllStringIndex(low, -1) {
-		rest := strings.TrimLeft(low[loc[1]:], " \t\r\n:>-—]")
+	for _, loc := range marker.findAll(s, h) {
+		rest := strings.TrimLeft(strings.ToLower(s[loc[1]:]), " \t\r\n:>-—]")
 		// A chat template's role line ("<|im_start|>system\n").
 		for _, role := range []string{"system", "user", "assistant", "model", "developer"} {
 			if r, ok := strings.CutPrefix(rest, role); ok && (r == "" || r[0] == '\n' || r[0] == ':') {
@@ -284,7 +284,7 @@ func markerAddresses(marker *lazyRe, s string) bool {
 		if rest == "" {
 			continue
 		}
-		if reLeadImperative.MatchString(rest) || reOverride.MatchString(rest) || reModal.MatchString(rest) || reAddr.MatchString(rest) && imperativeAfterAddress(rest) {
+		if reLeadImperative.MatchString(rest) || reOverride.MatchString(rest) || reModal.MatchString(rest) || reAddr.MatchString(rest) && imperativeAfterAddress(rest, nil) {
 			return true
 		}
 	}
@@ -348,7 +348,7 @@ func instructions(s string, mode textMode) []textFinding {
 	} else if m := marker.FindString(s); m != "" {
 		hasMarker = true
 		markerFinding = &textFinding{RuleMarker, "the text carries a prompt-injection marker " + quote(m), snippetAround(s, m)}
-		if markerAddresses(marker, s) {
+		if markerAddresses(marker, s, &mh) {
 			out = append(out, *markerFinding)
 			markerFinding = nil
 		}
@@ -368,7 +368,7 @@ func instructions(s string, mode textMode) []textFinding {
 		}
 		lead := i > 0 && reLeadImperative.match(sent, &h)
 		addr := reAddr.match(sent, &h) && !reSelfRestrict.match(sent, &h)
-		override := reOverride.match(sent, &h) && !overrideQualified(sent)
+		override := reOverride.match(sent, &h) && !overrideQualified(sent, &h)
 		scope := reScope.match(sent, &h)
 		modal := reModal.match(sent, &h)
 		strong := hasStrongSensitive(sent, &h)
@@ -382,7 +382,7 @@ func instructions(s string, mode textMode) []textFinding {
 		if addr || scope {
 			weak = reWeakHarm.match(sent, &h)
 		}
-		imper := addr && imperativeAfterAddress(sent)
+		imper := addr && imperativeAfterAddress(sent, &h)
 		// A sentence that only permits ("other tools' output can be
 		// pasted into notes"), with no address, order or override, tells
 		// the user what the tool accepts; it orders nobody.
@@ -434,8 +434,8 @@ func instructions(s string, mode textMode) []textFinding {
 // imperativeAfterAddress reports whether an order verb follows the
 // address to the model within six words ("model: after resizing, delete
 // …"), not merely somewhere in a sentence that names a model.
-func imperativeAfterAddress(sent string) bool {
-	for _, loc := range reAddr.FindAllStringIndex(sent, -1) {
+func imperativeAfterAddress(sent string, h *hits) bool {
+	for _, loc := range reAddr.findAll(sent, h) {
 		rest := strings.Fields(sent[loc[1]:])
 		if len(rest) > 6 {
 			rest = rest[:6]
@@ -455,7 +455,7 @@ func hasStrongSensitive(sent string, h *hits) bool {
 		// Only a .env match can be excused: no need to find them all.
 		return true
 	}
-	for _, loc := range reSensStrong.FindAllStringIndex(sent, -1) {
+	for _, loc := range reSensStrong.findAll(sent, h) {
 		m := sent[loc[0]:loc[1]]
 		if strings.Contains(m, ".env") && envExample.MatchString(sent[loc[0]:]) {
 			continue
