@@ -109,8 +109,14 @@ type Log struct {
 	// kick wakes the writer early (queue filling up, or Close); otherwise
 	// it wakes every flushEvery. Waking it per frame would put a futex
 	// wake-up and a context switch on the relay path of every frame.
-	kick   chan struct{}
-	q      []session.Record
+	kick chan struct{}
+	// q holds the queued records as the batches they came in (a relay's
+	// batch is one read's lines): a batch is handed over whole, not
+	// copied record by record (a record is ~370 bytes, so at 100-byte
+	// frames that copy moved 3.7 bytes per byte relayed).
+	q [][]session.Record
+	// spare holds emptied batches for the relays to fill again.
+	spare  [][]session.Record
 	leases []seqLease // of the records in q, in seq order
 	qBytes int64
 	seq    uint64
@@ -168,49 +174,86 @@ type seqLease struct {
 	lease *lease
 }
 
-// Record implements Recorder.
-func (l *Log) Record(recs ...session.Record) { l.recordLeased(nil, recs...) }
-
-// recordLeased is Record for records that point into the buffers of ls,
-// which ends once they are all written. If the Log closes first, ls never
-// ends and its buffers are left to the GC.
-func (l *Log) recordLeased(ls *lease, recs ...session.Record) {
+// Record implements Recorder. The records are copied; recs is the
+// caller's again when Record returns.
+func (l *Log) Record(recs ...session.Record) {
 	if len(recs) == 0 {
 		return
 	}
+	l.mu.Lock()
+	b := l.spareLocked()
+	l.mu.Unlock()
+	l.enqueue(nil, append(b, recs...), false)
+}
+
+// recordBatch queues batch, whose records point into the buffers of ls
+// (which ends once they are all written), and returns an empty batch to
+// fill next: batch is the Log's until it is written. If the Log closes
+// first, ls never ends and its buffers are left to the GC.
+func (l *Log) recordBatch(ls *lease, batch []session.Record) []session.Record {
+	if len(batch) == 0 {
+		return batch
+	}
+	return l.enqueue(ls, batch, true)
+}
+
+// maxSpare bounds the emptied batches the Log keeps for reuse.
+const maxSpare = 64
+
+// spareLocked returns an emptied batch, or nil.
+func (l *Log) spareLocked() []session.Record {
+	n := len(l.spare)
+	if n == 0 {
+		return nil
+	}
+	b := l.spare[n-1]
+	l.spare[n-1] = nil
+	l.spare = l.spare[:n-1]
+	return b
+}
+
+// enqueue queues batch (not empty) under one lock, numbering its
+// records, and returns a spare batch if asked to.
+func (l *Log) enqueue(ls *lease, batch []session.Record, spare bool) []session.Record {
+	var sz int64
+	for i := range batch {
+		sz += recSize(&batch[i])
+	}
 	var now time.Time
 	l.mu.Lock()
-	for i := range recs {
-		sz := recSize(&recs[i])
-		// Wait for room, but always admit a record into an empty queue so
-		// that a frame larger than the bound still passes.
-		for l.qBytes > 0 && l.qBytes+sz > l.opts.QueueBytes && !l.closed {
-			l.wake()
-			l.notFull.Wait()
-		}
-		if l.closed {
-			ls = nil
-			break
-		}
-		r := recs[i]
+	defer l.mu.Unlock()
+	// Wait for room, but always admit a batch into an empty queue so
+	// that a frame larger than the bound still passes.
+	for l.qBytes > 0 && l.qBytes+sz > l.opts.QueueBytes && !l.closed {
+		l.wake()
+		l.notFull.Wait()
+	}
+	if l.closed {
+		return nil
+	}
+	for i := range batch {
+		r := &batch[i]
 		l.seq++
-		r.Seq, r.Session, r.Label = l.seq, l.opts.Session, l.opts.Label
+		r.Seq = l.seq
 		if r.Time.IsZero() {
 			if now.IsZero() {
 				now = l.opts.Now()
 			}
 			r.Time = now
 		}
-		l.q = append(l.q, r)
-		l.qBytes += sz
 	}
+	l.q = append(l.q, batch)
+	l.qBytes += sz
 	if ls != nil {
 		l.leases = append(l.leases, seqLease{l.seq, ls})
 	}
 	if l.qBytes >= kickBytes {
 		l.wake()
 	}
-	l.mu.Unlock()
+	if !spare {
+		return nil
+	}
+	return l.spareLocked()
 }
 
 // kickBytes is the queue size at which Record wakes the writer at once.
@@ -265,7 +308,7 @@ const flushAt = 1 << 20
 
 func (l *Log) run() {
 	defer close(l.done)
-	var batch []session.Record
+	var batches [][]session.Record
 	var leases []seqLease
 	var segs [][]byte
 	var ends []int
@@ -286,82 +329,106 @@ func (l *Log) run() {
 			}
 			l.mu.Lock()
 		}
-		batch, l.q = l.q, batch[:0]
+		batches, l.q = l.q, batches[:0]
 		leases, l.leases = l.leases, leases[:0]
 		l.mu.Unlock()
 
-		ended := 0       // leases ended
-		start := 0       // first record of the chunk
-		var queued int64 // queue bytes of the chunk
+		ended := 0             // leases ended
+		startB, startI := 0, 0 // first record of the chunk
+		var queued int64       // queue bytes of the chunk
 		// A chunk of records is written as segments: runs of encoded
 		// lines in buf, and big frames straight from their own memory
 		// (copying a 1 MB frame into buf cost as much as validating it).
 		var size int    // bytes in the chunk
 		ends = ends[:0] // the chunk's size at the end of each record
 		mark := 0       // start of buf not yet in segs
-		for i := range batch {
-			r := &batch[i]
-			queued += recSize(r)
-			if l.opts.Filter != nil {
-				l.opts.Filter(r)
-			}
-			var line [][]byte // the encoded line, for FeedLine
-			if l.w != nil {
-				var frame []byte
-				before := len(buf)
-				buf, frame = session.AppendRecordHead(buf, r)
-				size += len(buf) - before
-				if frame != nil {
-					if len(frame) >= directFrame {
-						segs = append(segs, buf[mark:], frame)
-						mark = len(buf)
-						if l.opts.FeedLine != nil {
-							line = append(line, buf[before:], frame)
-							before = len(buf)
+		for bi, batch := range batches {
+			for i := range batch {
+				r := &batch[i]
+				r.Session, r.Label = l.opts.Session, l.opts.Label
+				queued += recSize(r)
+				if l.opts.Filter != nil {
+					l.opts.Filter(r)
+				}
+				var line [][]byte // the encoded line, for FeedLine
+				if l.w != nil {
+					var frame []byte
+					before := len(buf)
+					buf, frame = session.AppendRecordHead(buf, r)
+					size += len(buf) - before
+					if frame != nil {
+						if len(frame) >= directFrame {
+							segs = append(segs, buf[mark:], frame)
+							mark = len(buf)
+							if l.opts.FeedLine != nil {
+								line = append(line, buf[before:], frame)
+								before = len(buf)
+							}
+						} else {
+							buf = append(buf, frame...)
 						}
-					} else {
-						buf = append(buf, frame...)
+						buf = append(buf, "}\n"...)
+						size += len(frame) + 2
 					}
-					buf = append(buf, "}\n"...)
-					size += len(frame) + 2
+					if l.opts.FeedLine != nil {
+						line = append(line, buf[before:])
+					}
+				} else if l.opts.FeedLine != nil {
+					line = [][]byte{session.AppendRecord(nil, r)}
+				}
+				if l.opts.Feed != nil {
+					l.opts.Feed(r)
 				}
 				if l.opts.FeedLine != nil {
-					line = append(line, buf[before:])
+					l.opts.FeedLine(r, line)
 				}
-			} else if l.opts.FeedLine != nil {
-				line = [][]byte{session.AppendRecord(nil, r)}
-			}
-			if l.opts.Feed != nil {
-				l.opts.Feed(r)
-			}
-			if l.opts.FeedLine != nil {
-				l.opts.FeedLine(r, line)
-			}
-			if l.opts.Export != nil {
-				l.opts.Export(r)
-			}
-			ends = append(ends, size)
-			if size >= flushAt || i == len(batch)-1 {
+				if l.opts.Export != nil {
+					l.opts.Export(r)
+				}
+				ends = append(ends, size)
+				last := bi == len(batches)-1 && i == len(batch)-1
+				if size < flushAt && !last {
+					continue
+				}
 				segs = append(segs, buf[mark:])
 				l.write(segs, ends)
 				for ; ended < len(leases) && leases[ended].seq <= r.Seq; ended++ {
 					leases[ended].lease.end()
 				}
 				// Let go of the chunk's frames and its room in the queue
-				// now, not at the end of the batch: a batch can be the
+				// now, not at the end of the batches: they can be the
 				// whole queue, and holding it all until then had the relay
 				// wait and then refill the queue in one go, into new
 				// memory, while the old was not yet collected.
-				clear(batch[start : i+1])
+				for b := startB; b <= bi; b++ {
+					from, to := 0, len(batches[b])
+					if b == startB {
+						from = startI
+					}
+					if b == bi {
+						to = i + 1
+					}
+					clear(batches[b][from:to])
+				}
 				l.mu.Lock()
 				l.qBytes -= queued
 				l.notFull.Broadcast()
+				for b := startB; b < bi || b == bi && i == len(batch)-1; b++ {
+					if len(l.spare) < maxSpare {
+						l.spare = append(l.spare, batches[b][:0])
+					}
+				}
 				l.mu.Unlock()
 				clear(segs)
-				segs, buf, mark, size, start, queued = segs[:0], buf[:0], 0, 0, i+1, 0
+				segs, buf, mark, size, queued = segs[:0], buf[:0], 0, 0, 0
+				startB, startI = bi, i+1
+				if i == len(batch)-1 {
+					startB, startI = bi+1, 0
+				}
 				ends = ends[:0]
 			}
 		}
+		clear(batches)
 		clear(leases)
 		if cap(buf) > 4*flushAt {
 			buf = make([]byte, 0, 64<<10)
@@ -512,10 +579,10 @@ func (l *Log) queueLostLocked() {
 		Bytes  int64 `json:"bytes"`
 	}{l.pendLost, l.pendLostB})
 	l.seq++
-	l.q = append(l.q, session.Record{
-		Seq: l.seq, Session: l.opts.Session, Label: l.opts.Label, Time: l.opts.Now(),
+	l.q = append(l.q, []session.Record{{
+		Seq: l.seq, Time: l.opts.Now(),
 		Dir: session.Meta, Kind: session.KindLost, Error: l.lastErr.Error(), Info: info,
-	})
+	}})
 	l.qBytes += recordOverhead
 	l.pendLost, l.pendLostB = 0, 0
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -155,6 +157,56 @@ func TestFeedLineIsTheLoggedLine(t *testing.T) {
 			if _, err := rd.Next(); err != nil {
 				t.Fatalf("fed line %d: %v", i+1, err)
 			}
+		}
+	}
+}
+
+// yieldingWriter lets the relays run between its writes, so that they
+// fill batches while the writer holds others.
+type yieldingWriter struct{ bytes.Buffer }
+
+func (w *yieldingWriter) Write(p []byte) (int, error) {
+	for range 20 {
+		runtime.Gosched()
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestLogReusesBatches relays many reads of small lines, from two relays
+// at once, through one Log with a small queue, so that the batches the
+// Log hands back are refilled while others are still queued: every line
+// is logged once, whole, in its relay's order, with seqs in order.
+func TestLogReusesBatches(t *testing.T) {
+	var buf yieldingWriter
+	lg := NewLog(&buf, &LogOptions{QueueBytes: 1 << 20})
+	lines := func(tag string) []byte {
+		var b bytes.Buffer
+		for i := range 20000 {
+			fmt.Fprintf(&b, `{"%s":%d,"pad":"%s"}`+"\n", tag, i, strings.Repeat("p", i%97))
+		}
+		return b.Bytes()
+	}
+	data := map[session.Direction][]byte{session.ClientToServer: lines("c"), session.ServerToClient: lines("s")}
+	var wg sync.WaitGroup
+	for dir, d := range data {
+		wg.Go(func() {
+			Relay(io.Discard, &pipeReader{data: d}, &RelayOptions{Recorder: lg, Dir: dir, Transport: session.Stdio})
+		})
+	}
+	wg.Wait()
+	if err := lg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs := readLog(t, &buf.Buffer)
+	checkSeq(t, recs)
+	got := map[session.Direction]*bytes.Buffer{session.ClientToServer: {}, session.ServerToClient: {}}
+	for _, r := range recs {
+		got[r.Dir].Write(r.Frame)
+		got[r.Dir].WriteByte('\n')
+	}
+	for dir, d := range data {
+		if !bytes.Equal(got[dir].Bytes(), d) {
+			t.Errorf("%s: the logged frames differ from the relayed lines (%d bytes logged, %d relayed)", dir, got[dir].Len(), len(d))
 		}
 	}
 }

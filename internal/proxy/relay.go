@@ -437,11 +437,13 @@ func (s *splitter) flush() {
 		return
 	}
 	s.res.Frames += int64(len(s.batch))
-	if s.lease != nil {
-		s.log.recordLeased(s.lease, s.batch...)
+	if s.log != nil {
+		// The Log takes the batch whole and hands back an empty one.
+		s.batch = s.log.recordBatch(s.lease, s.batch)
 	} else {
 		s.opts.Recorder.Record(s.batch...)
+		clear(s.batch)
+		s.batch = s.batch[:0]
 	}
-	clear(s.batch)
-	s.batch, s.lease, s.leased = s.batch[:0], nil, false
+	s.lease, s.leased = nil, false
 }

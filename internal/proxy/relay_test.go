@@ -246,8 +246,12 @@ func (p *pipeReader) Read(b []byte) (int, error) {
 // BenchmarkRelayLogPipe is the logging relay on pipe-sized reads, with
 // the log in a file: the in-process part of proxybench's shim+log.
 func BenchmarkRelayLogPipe(b *testing.B) {
-	for _, size := range []int{10 << 10, 1 << 20, 8 << 20} {
-		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
+	for _, size := range []int{100, 10 << 10, 1 << 20, 8 << 20} {
+		name := fmt.Sprintf("%dKB", size>>10)
+		if size < 1<<10 {
+			name = fmt.Sprintf("%dB", size)
+		}
+		b.Run(name, func(b *testing.B) {
 			frame := append([]byte(`{"a":"`+strings.Repeat("x", size)+`"}`), '\n')
 			data := bytes.Repeat(frame, max(1, (32<<20)/size))
 			f, err := os.Create(filepath.Join(b.TempDir(), "log.jsonl"))
