@@ -43,9 +43,9 @@ var classRule = map[string]string{
 // tuningFiles are the paired cases the rules are tuned on: the first
 // corpus (its held-out quarter read once its figure was taken), the
 // second and third held-out sets (each read once its figure was taken),
-// the prompt and resource pairs, and the probe pairs written before the
-// rules were generalised (testdata/README.md).
-var tuningFiles = []string{"testdata/pairs.json", "testdata/heldout.json", "testdata/surface_pairs.json", "testdata/heldout3.json", "testdata/probe_pairs.json"}
+// the prompt and resource pairs, and the two probe batches, each written
+// before the rules were changed for them (testdata/README.md).
+var tuningFiles = []string{"testdata/pairs.json", "testdata/heldout.json", "testdata/surface_pairs.json", "testdata/heldout3.json", "testdata/probe_pairs.json", "testdata/probe2_pairs.json"}
 
 func readPairs(t testing.TB) []pair {
 	var out []pair

@@ -465,10 +465,18 @@ func hasStrongSensitive(sent string, h *hits) bool {
 	return false
 }
 
+// reStatesPassive: a statement of who handles the file ("the key file
+// is read by gcloud", "is kept locally"), which describes, not asks.
+var reStatesPassive = lazyRe{src: `\b(?:is|are|was|were|gets|get)\s+(?:\w+ly\s+)?(?:read|sent|passed|included|uploaded|stored|used|handled|managed|loaded|kept)\s+(?:by|locally|only|on)\b`}
+
 // describesOnly reports a sentence that says what the tool does with a
 // sensitive file ("Lists the Host entries of ~/.ssh/config") rather than
-// asking for it: it starts with a verb in the third person.
+// asking for it: it starts with a verb in the third person, or states
+// in the passive who handles the file ("is read by gcloud").
 func describesOnly(sent string) bool {
+	if !reLeadRequest.MatchString(sent) && reStatesPassive.MatchString(sent) {
+		return true
+	}
 	w, _, _ := strings.Cut(strings.TrimLeft(sent, " \t-*•"), " ")
 	switch w {
 	case "pass", "access", "address", "process", "always", "class", "this", "its", "is", "was", "has", "as", "does":
