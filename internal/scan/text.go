@@ -284,7 +284,11 @@ func markerAddresses(marker *lazyRe, s string, h *hits) bool {
 		if rest == "" {
 			continue
 		}
-		if reLeadImperative.MatchString(rest) || reOverride.MatchString(rest) || reModal.MatchString(rest) || reAddr.MatchString(rest) && imperativeAfterAddress(rest, nil) {
+		var rh hits
+		if !noPrefilter {
+			litHits(rest, &rh)
+		}
+		if reLeadImperative.match(rest, &rh) || reOverride.match(rest, &rh) || reModal.match(rest, &rh) || reAddr.match(rest, &rh) && imperativeAfterAddress(rest, &rh) {
 			return true
 		}
 	}
