@@ -173,8 +173,15 @@ func (c *bigChunkReader) Read(p []byte) (int, error) {
 // joined, and no later read may land on them. With a Log, a long line
 // moves into a frame buffer and the reads that follow go into it, past
 // the cap too.
+//
+// -short takes two of the four seeds: each relays ~16 MB six ways, and
+// under -race every byte copied costs a shadow-memory update.
 func TestRelayLongLinesAcrossBuffers(t *testing.T) {
-	for seed := range uint64(4) {
+	seeds := uint64(4)
+	if testing.Short() {
+		seeds = 2
+	}
+	for seed := range seeds {
 		r := rand.New(rand.NewPCG(seed, 9))
 		var data []byte
 		for i := range 40 {
@@ -188,6 +195,7 @@ func TestRelayLongLinesAcrossBuffers(t *testing.T) {
 			for _, viaLog := range []bool{false, true} {
 				var recs []session.Record
 				var out bytes.Buffer
+				out.Grow(len(data)) // no regrowth copies (costly under -race)
 				if viaLog {
 					var logBuf bytes.Buffer
 					lg := NewLog(&logBuf, &LogOptions{QueueBytes: 2 << 20})

@@ -184,6 +184,7 @@ func relayPair(t *testing.T, srcKind, dstKind endKind, data []byte, splice bool,
 	got := make(chan []byte, 1)
 	go func() {
 		var b bytes.Buffer
+		b.Grow(len(data)) // no regrowth copies (costly under -race)
 		if readFor < 0 {
 			b.ReadFrom(dstR)
 		} else {
@@ -209,11 +210,16 @@ func TestRelayByteExact(t *testing.T) {
 		{"blocking pipe", "blocking pipe"}, {"socket", "pipe"}, {"pipe", "socket"},
 		{"socket", "socket"}, {"polled socket", "polled socket"}, {"polled socket", "blocking pipe"},
 	}
+	// The streams are made once (under -race, making them is not cheap).
+	small, large := spliceData(false), spliceData(!testing.Short())
 	for _, p := range paths {
 		for _, pr := range pairs {
 			src, dst := endKinds[pr[0]], endKinds[pr[1]]
-			big := pr == [2]string{"pipe", "pipe"} || pr == [2]string{"socket", "socket"} || pr == [2]string{"blocking pipe", "blocking pipe"}
-			for _, d := range spliceData(big && !testing.Short()) {
+			data := small
+			if pr == [2]string{"pipe", "pipe"} || pr == [2]string{"socket", "socket"} || pr == [2]string{"blocking pipe", "blocking pipe"} {
+				data = large
+			}
+			for _, d := range data {
 				t.Run(fmt.Sprintf("%s/%s to %s/%s", p.name, src.name, dst.name, d.name), func(t *testing.T) {
 					for _, recording := range []bool{false, true} {
 						rec := &hashRecorder{}
