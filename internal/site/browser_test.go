@@ -98,6 +98,7 @@ func readInput(t *testing.T, path string) engine.Input {
 // pasted renders; no console error; and the only requests are GETs of the
 // site's own files, the engine fetched once and only when first needed.
 func TestEnginePage(t *testing.T) {
+	t.Parallel()
 	dir := writeSite(t)
 	p := browser.New(t)
 	srv := serve(t, dir)
@@ -261,6 +262,7 @@ func TestEnginePageBigLog(t *testing.T) {
 // anchor), the board list and a board: each renders under its CSP with no
 // console error.
 func TestOtherPages(t *testing.T) {
+	t.Parallel()
 	dir := writeSite(t)
 	p := browser.New(t)
 	srv := serve(t, dir)
@@ -297,6 +299,7 @@ func inView(p *browser.Page, id string) bool {
 // chosen or dropped (the page has no file input), the engine is fetched
 // only on the click, and every request is a GET of the site's own files.
 func TestDemoPage(t *testing.T) {
+	t.Parallel()
 	// The site (and the engine it embeds, built on first use: minutes on a
 	// busy machine) is ready before the browser starts, so the build does
 	// not eat into the browser session's timeout.
