@@ -36,7 +36,7 @@ type expected struct {
 }
 
 // crossServer are the rules the config files pin.
-var crossServer = []string{RuleToxicFlow, RuleDuplicateName, RuleMentionsOther, RuleHomoglyph}
+var crossServer = []string{RuleToxicFlow, RuleDuplicateName, RuleMentionsOther, RuleSteersOther, RuleHomoglyph}
 
 func (c configCase) servers() []Server {
 	names := make([]string, 0, len(c.Servers))

@@ -37,6 +37,7 @@ const (
 	RuleHomoglyph       = "scan.homoglyph_name"
 	RuleDuplicateName   = "scan.shadowing.duplicate_name"
 	RuleMentionsOther   = "scan.shadowing.mentions_other_server"
+	RuleSteersOther     = "scan.shadowing.steers_other_server"
 	RuleToxicFlow       = "scan.toxic_flow"
 	RuleSecret          = "scan.secret"
 	RuleResultInstructs = "scan.result_instruction"
@@ -45,7 +46,7 @@ const (
 // RuleIDs returns every rule id the scanner reports, sorted.
 func RuleIDs() []string {
 	out := []string{RuleInstruction, RuleSecrecy, RuleMarker, RuleSensitive, RuleInvisible, RuleHiddenSpace,
-		RuleHomoglyph, RuleDuplicateName, RuleMentionsOther, RuleToxicFlow, RuleSecret, RuleResultInstructs}
+		RuleHomoglyph, RuleDuplicateName, RuleMentionsOther, RuleSteersOther, RuleToxicFlow, RuleSecret, RuleResultInstructs}
 	slices.Sort(out)
 	return out
 }
@@ -288,8 +289,8 @@ func scanTool(server string, t snapshot.Object, own map[string]bool, names map[s
 		add(RuleInvisible, "name", "the name holds invisible characters", ev)
 	}
 	out = append(out, homoglyph(server, name, skel)...)
-	var mentions []string
-	var mentionField string
+	var mentions, steers []string
+	var mentionField, steerField, steerEvidence string
 	for _, fd := range instructions(nameWords(name), inName) {
 		add(fd.rule, "name", fd.msg, fd.evidence)
 	}
@@ -305,12 +306,21 @@ func scanTool(server string, t snapshot.Object, own map[string]bool, names map[s
 			if own[tok] || !compound(tok) {
 				continue
 			}
+			steering := false
 			for _, s := range names[tok] {
-				if s != server {
-					if mentionField == "" {
-						mentionField = f.path
+				if s == server {
+					continue
+				}
+				if mentionField == "" {
+					mentionField = f.path
+				}
+				mentions = append(mentions, qualify(s, tok))
+				if ev, ok := steersAbout(f.text, tok); steering || ok {
+					steering = true
+					if steerField == "" {
+						steerField, steerEvidence = f.path, ev
 					}
-					mentions = append(mentions, qualify(s, tok))
+					steers = append(steers, qualify(s, tok))
 				}
 			}
 		}
@@ -331,7 +341,12 @@ func scanTool(server string, t snapshot.Object, own map[string]bool, names map[s
 			}
 		}
 	}
-	if len(mentions) > 0 {
+	if len(steers) > 0 {
+		steers = uniqueSorted(steers)
+		f := newFinding(RuleSteersOther, server, name, steerField, "the definition tells the model how to use another server's tool: "+strings.Join(steers, ", "), steerEvidence)
+		f.Mentions = steers
+		out = append(out, f)
+	} else if len(mentions) > 0 {
 		mentions = uniqueSorted(mentions)
 		f := newFinding(RuleMentionsOther, server, name, mentionField, "the definition names another server's tool: "+strings.Join(mentions, ", "), "")
 		f.Mentions = mentions
