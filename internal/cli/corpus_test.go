@@ -102,7 +102,12 @@ func TestCorpus(t *testing.T) {
 		everything [][]string
 		wg         sync.WaitGroup
 	)
-	servers := testenv.Corpus()
+	var servers []testenv.CorpusServer
+	for _, s := range testenv.Corpus() {
+		if !s.ToolsOnly { // listed for their tool definitions only
+			servers = append(servers, s)
+		}
+	}
 	// HTTP servers first: they run the conformance suite too.
 	slices.SortStableFunc(servers, func(a, b testenv.CorpusServer) int {
 		return strings.Compare(a.Transport, b.Transport) // "http" < "stdio"

@@ -95,7 +95,7 @@ func TestCorpusFuzz(t *testing.T) {
 	mw := testenv.MCPWard(t)
 	var servers []testenv.CorpusServer
 	for _, s := range testenv.Corpus() {
-		if slices.Contains(corpusFuzzSDKs, s.SDK) || slices.Contains(corpusFuzzNode, s.Name) {
+		if !s.ToolsOnly && (slices.Contains(corpusFuzzSDKs, s.SDK) || slices.Contains(corpusFuzzNode, s.Name)) {
 			servers = append(servers, s)
 		}
 	}

@@ -53,6 +53,10 @@ type CorpusServer struct {
 	Via string
 	// Note says what the entry shows (an option it needs, a behaviour).
 	Note string
+	// ToolsOnly marks an entry listed for tool definitions only (the tool
+	// labels and scan's benign corpus): not in the verdict, fuzz or
+	// conformance tests.
+	ToolsOnly bool
 
 	start func(t testing.TB, tmp string) CorpusTarget
 }
@@ -402,6 +406,41 @@ var corpus = []CorpusServer{
 	{Name: "gomcp-everything-http", ID: goMCP + " examples/everything", SDK: "go-mcp", Transport: HTTP,
 		Note: "its own Streamable HTTP transport, stateful (the default)", start: ownHTTP(goBin("gomcp-everything"), "/mcp", nil, "-transport", "streamable_http", "-port", "{port}")},
 	{Name: "gomcp-current-time-stdio", ID: goMCP + " examples/current_time_server", SDK: "go-mcp", Transport: Stdio, start: goStdio("gomcp-currenttime")},
+
+	// Listed for their tool definitions only (issues 24 and 28): each lists
+	// its tools over stdio with a dummy token and any backend pointed at a
+	// closed loopback port.
+	{Name: "airtable-stdio", ID: "airtable-mcp-server@1.14.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("airtable-mcp-server", "dist/main.js", []string{"AIRTABLE_API_KEY=not-a-key"})},
+	{Name: "argocd-stdio", ID: "argocd-mcp@0.9.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("argocd-mcp", "dist/index.js", []string{"ARGOCD_BASE_URL=http://127.0.0.1:9", "ARGOCD_API_TOKEN=not-a-token"}, "stdio")},
+	{Name: "brave-search-stdio", ID: "@brave/brave-search-mcp-server@2.1.4", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("@brave/brave-search-mcp-server", "dist/index.js", []string{"BRAVE_API_KEY=not-a-key"}, "--transport", "stdio")},
+	{Name: "circleci-stdio", ID: "@circleci/mcp-server-circleci@0.20.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("@circleci/mcp-server-circleci", "dist/index.js", []string{"CIRCLECI_TOKEN=not-a-token", "CIRCLECI_BASE_URL=http://127.0.0.1:9"})},
+	{Name: "coolify-stdio", ID: "@masonator/coolify-mcp@3.5.0", SDK: "ts-sdk-v2", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("@masonator/coolify-mcp", "dist/index.js", []string{"COOLIFY_ACCESS_TOKEN=not-a-token", "COOLIFY_BASE_URL=http://127.0.0.1:9"})},
+	{Name: "datadog-stdio", ID: "@winor30/mcp-server-datadog@1.8.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("@winor30/mcp-server-datadog", "build/index.js", []string{"DATADOG_API_KEY=not-a-key", "DATADOG_APP_KEY=not-a-key", "DATADOG_SITE=127.0.0.1:9"})},
+	{Name: "google-maps-stdio", ID: "@modelcontextprotocol/server-google-maps@0.6.2", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("@modelcontextprotocol/server-google-maps", "dist/index.js", []string{"GOOGLE_MAPS_API_KEY=not-a-key"})},
+	{Name: "hostinger-stdio", ID: "hostinger-api-mcp@1.63.2", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		Note: "401 tools generated from the Hostinger API", start: npmStdio("hostinger-api-mcp", "src/servers/all.js", []string{"API_TOKEN=not-a-token"})},
+	{Name: "hubspot-stdio", ID: "@hubspot/mcp-server@0.4.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("@hubspot/mcp-server", "dist/index.js", []string{"PRIVATE_APP_ACCESS_TOKEN=not-a-token"})},
+	{Name: "lark-stdio", ID: "@larksuiteoapi/lark-mcp@0.5.1", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("@larksuiteoapi/lark-mcp", "dist/cli.js", nil, "mcp", "-a", "not-an-app", "-s", "not-a-secret", "--domain", "http://127.0.0.1:9")},
+	{Name: "launchdarkly-stdio", ID: "@launchdarkly/mcp-server@0.6.2", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("@launchdarkly/mcp-server", "bin/mcp-server.js", nil, "start", "--api-key", "not-a-key", "--server-url", "http://127.0.0.1:9")},
+	{Name: "ms-365-stdio", ID: "@softeria/ms-365-mcp-server@0.155.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		Note: "--org-mode: 344 tools generated from Microsoft Graph", start: npmStdio("@softeria/ms-365-mcp-server", "dist/index.js", nil, "--org-mode")},
+	{Name: "postman-stdio", ID: "@postman/postman-mcp-server@2.13.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		Note: "--full: every tool", start: npmStdio("@postman/postman-mcp-server", "dist/src/index.js",
+			[]string{"POSTMAN_API_KEY=not-a-key", "POSTMAN_API_BASE_URL=http://127.0.0.1:9", "POSTMAN_MCP_TELEMETRY=false"}, "--full")},
+	{Name: "shortcut-stdio", ID: "@shortcut/mcp@0.25.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("@shortcut/mcp", "dist/index.js", []string{"SHORTCUT_API_TOKEN=not-a-token"})},
+	{Name: "slack-stdio", ID: "@modelcontextprotocol/server-slack@2025.4.25", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+		start: npmStdio("@modelcontextprotocol/server-slack", "dist/index.js", []string{"SLACK_BOT_TOKEN=not-a-token", "SLACK_TEAM_ID=T0"})},
 }
 
 // fakeKubeconfig writes a kubeconfig whose one context names a cluster on

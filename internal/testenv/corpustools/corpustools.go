@@ -2,7 +2,8 @@
 // (testenv.Corpus) once and caches them, for the tests that read tools
 // without judging a server: the tool labels (internal/heuristic) and scan's
 // benign corpus (internal/scan). Each of them used to start every corpus
-// server itself.
+// server itself. Tools lists the verdict corpus; AllTools adds the
+// ToolsOnly entries, listed for their definitions alone.
 //
 // The cache is a JSONL file keyed by what decides the definitions: the npm
 // lockfile, the Go corpus module (go.mod, go.sum) and the corpus list
@@ -73,20 +74,33 @@ type Server struct {
 // whose start is CPU-bound, and the machine has 2 cores.
 const workers = 3
 
-// Tools returns every tool of every corpus package (its first stdio entry:
-// an HTTP entry serves the same tools), sorted by package and tool, from
-// the cache when its key matches. A server that lists no tool fails the
-// test (and nothing is cached); a missing install skips it, except in CI.
+// Tools returns every tool of every corpus package of the verdict corpus
+// (its first stdio entry: an HTTP entry serves the same tools; the
+// ToolsOnly entries are left out), sorted by package and tool, from the
+// cache when its key matches. A server that lists no tool fails the test
+// (and nothing is cached); a missing install skips it, except in CI.
 func Tools(t testing.TB) []Tool {
 	t.Helper()
-	file, cached := cacheFile(t)
+	return tools(t, false)
+}
+
+// AllTools is Tools with the ToolsOnly entries too: the definitions of
+// every corpus package.
+func AllTools(t testing.TB) []Tool {
+	t.Helper()
+	return tools(t, true)
+}
+
+func tools(t testing.TB, all bool) []Tool {
+	t.Helper()
+	file, cached := cacheFile(t, all)
 	if cached != nil {
 		return cached
 	}
 	var servers []Server
 	seen := map[string]bool{}
 	for _, s := range testenv.Corpus() {
-		if s.Transport != testenv.Stdio || seen[s.ID] {
+		if s.Transport != testenv.Stdio || seen[s.ID] || (s.ToolsOnly && !all) {
 			continue
 		}
 		seen[s.ID] = true
@@ -184,7 +198,7 @@ func Key() (string, error) {
 	h := sha256.New()
 	h.Write([]byte(cacheVersion + "\n"))
 	for _, s := range testenv.Corpus() {
-		fmt.Fprintf(h, "%q %q %q %q %q %q\n", s.Name, s.ID, s.SDK, s.Transport, s.Via, s.Note)
+		fmt.Fprintf(h, "%q %q %q %q %q %q %v\n", s.Name, s.ID, s.SDK, s.Transport, s.Via, s.Note, s.ToolsOnly)
 	}
 	for _, f := range []string{
 		filepath.Join(testenv.CorpusDir(), "package-lock.json"),
@@ -203,8 +217,8 @@ func Key() (string, error) {
 }
 
 // cacheFile returns the cache's path ("" when caching is off) and its
-// tools when it holds the current key.
-func cacheFile(t testing.TB) (string, []Tool) {
+// tools when it holds the current key; all picks AllTools' file.
+func cacheFile(t testing.TB, all bool) (string, []Tool) {
 	t.Helper()
 	dir := os.Getenv("MCPWARD_CORPUS_CACHE")
 	if dir == "off" {
@@ -222,7 +236,11 @@ func cacheFile(t testing.TB) (string, []Tool) {
 		t.Logf("corpus tools not cached: %v", err)
 		return "", nil
 	}
-	file := filepath.Join(dir, "corpus-tools-"+key+".jsonl")
+	name := "corpus-tools-" + key
+	if all {
+		name += "-all"
+	}
+	file := filepath.Join(dir, name+".jsonl")
 	tools, err := readCache(file)
 	switch {
 	case err == nil:
