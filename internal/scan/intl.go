@@ -15,7 +15,12 @@ const (
 		`|\bo (?:assistente|modelo) (?:deve|precisa|tem que)\b|\bnota para o (?:assistente|modelo)\b` +
 		`|\bl'assistente (?:deve|dovrà)\b|\bil modello deve\b|\bnota per l'(?:assistente|ia)\b` +
 		`|ассистент (?:должен|обязан)|модель должна|ии должен|(?:примечание|заметка) для (?:ии|ассистента|модели)` +
-		`|(?:助手|模型|ai|人工智能)(?:必须|应该|应当|需要)|アシスタントは|(?:ai|モデル)は必ず|어시스턴트는|(?:ai|모델)는 반드시`
+		`|(?:助手|模型|ai|人工智能)(?:必须|应该|应当|需要)|アシスタントは|(?:ai|モデル)は必ず|어시스턴트는|(?:ai|모델)는 반드시` +
+		// "instruction for the AI assistant:", "to the AI agent:" (how an
+		// injected document addresses the model that reads it).
+		`|\b(?:anweisung|hinweis|nachricht) (?:für|an) (?:den |die )?(?:ki-)?(?:assistent|agent|ki)|\binstrucci[oó]n(?:es)? para (?:el |la )?(?:asistente|modelo|agente|ia)\b|\basistente de ia\b` +
+		`|\binstructions? (?:pour|à) l'(?:assistant|agent|ia)\b|\binstru[cç][aã]o(?:es|ões)? para o (?:assistente|modelo|agente)\b|\bistruzion[ei] per l'(?:assistente|agente|ia)\b` +
+		`|инструкци\S* для (?:ии|ассистента|модели|агента)|(?:给|致)(?:ai|人工智能|助手|智能体|代理)|(?:ai|アシスタント|エージェント)(?:へ|に対して|宛て)[:：、]|(?:ai|어시스턴트|에이전트)에게`
 	// intlOverride: "ignore the previous instructions", "the user has
 	// already agreed", "no longer bound by".
 	intlOverride = `|\bignorieren sie (?:\S+ ){0,3}(?:anweisungen|vorgaben|instruktionen|regeln)\b|\bignoriere (?:\S+ ){0,3}(?:anweisungen|vorgaben|regeln)\b|\b(?:der )?benutzer hat (?:dem |dies |das )?bereits zugestimmt\b` +

@@ -457,7 +457,7 @@ func scanText(s string, mode textMode) []textFinding {
 func Result(text string) []Finding {
 	var out []Finding
 	seen := map[string]bool{}
-	for _, fd := range scanText(text, inResult) {
+	for _, fd := range scanText(unescapeJSONText(text), inResult) {
 		rule := RuleResultInstructs
 		switch fd.rule {
 		case RuleInvisible, RuleSecret:
@@ -493,3 +493,17 @@ func nameWords(name string) string {
 }
 
 func quote(s string) string { return "\"" + escape(s) + "\"" }
+
+// jsonEscapes undoes the escapes of JSON strings.
+var jsonEscapes = strings.NewReplacer(`\n`, "\n", `\r`, "\r", `\t`, "\t", `\"`, `"`, `\/`, "/", `\\`, `\`)
+
+// unescapeJSONText reads a result that is JSON text (an issue, a row, a
+// message serialised by the server) with its string escapes undone, so
+// that the lines of an embedded body are lines: many servers return
+// their data as JSON in a text content.
+func unescapeJSONText(text string) string {
+	if !strings.Contains(text, `\n`) && !strings.Contains(text, `\"`) {
+		return text
+	}
+	return jsonEscapes.Replace(text)
+}

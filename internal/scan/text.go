@@ -122,7 +122,12 @@ var (
 	// reSendVerb: the leading orders that carry data somewhere.
 	reSendVerb = lazyRe{src: `\b(?:send|forward|e-?mail|post|upload|copy|transfer|cc|bcc|leak|exfiltrate|submit|share)\b`}
 	// imperative: a verb of an order.
-	reImperative = lazyRe{src: `\b(?:call|send|read|pass|include|delete|remove|run|execute|ignore|disregard|append|tell|forward|upload|post|collect|share|reveal|fetch|add|put|copy|write|submit|transfer|grant|disable|push|invoke|prefix|say|recommend|first|always|never|also|please|do not|don't|make sure|remember|ensure|provide|include)\b`}
+	reImperative = lazyRe{src: `\b(?:call|send|read|pass|include|delete|remove|run|execute|ignore|disregard|append|tell|forward|upload|post|collect|share|reveal|fetch|add|put|copy|write|submit|transfer|grant|disable|push|invoke|prefix|say|recommend|first|always|never|also|please|do not|don't|make sure|remember|ensure|provide|include)\b` +
+		// The same orders in the languages of intl.go (familiar and
+		// polite imperatives).
+		`|\b(?:lösche|löschen sie|sende|senden sie|schicke|leite|lies|füge|entferne)\b|\b(?:borra|bórralos|bórralas|envía|reenvía|lee|añade|elimina)\b` +
+		`|\b(?:supprime|supprimez|envoie|envoyez|transfère|transférez|lis|lisez|ajoute|ajoutez)\b|\b(?:apague|envie|encaminhe|leia|adicione|cancella|invia|inoltra|leggi|aggiungi)\b` +
+		`|(?:удали|отправь|перешли|прочитай|добавь)|(?:删除|发送|转发|读取|上传)|(?:削除|送信|転送|投稿|読み取)|(?:삭제|전송|보내|읽어)`}
 
 	// secrecy: keep something from the user.
 	reSecrecy = lazyRe{src: `\b(?:do not|don't|dont|never|must not|should not)\s+(?:tell|inform|notify|alert|mention|reveal|disclose|let)\b[^.;\n]{0,40}?\b(?:the user|users?|anyone|anybody|them|this|it|the human|the operator)\b` +
@@ -181,7 +186,10 @@ var (
 // ordinary there.
 var reResultMarker = lazyRe{src: `(?i)</?\s*(?:important|system|instructions?|secret|hidden|admin|sys|tool_instructions?|ai_instructions?|assistant_instructions?|override)\s*>` +
 	`|\[/?\s*(?:system|inst|sys|admin|important|instructions?)\s*\]|<<\s*/?sys\s*>>|<\|[a-z_]+\|>|<(?:start|end)_of_turn>` +
-	`|"role"\s*:\s*"(?:system|developer)"|</?(?:tool_call|function_call|tool_use)>`}
+	`|"role"\s*:\s*"(?:system|developer)"|</?(?:tool_call|function_call|tool_use)>` +
+	// A fake end of the tool's output, after which the text plays the
+	// conversation.
+	`|\[\s*(?:end of|/)\s*(?:the\s+)?(?:tool\s+|function\s+)?(?:output|result|response)s?\s*\]`}
 
 // A textMode says what a text is: a definition's prose, the description
 // or value of one parameter, or a tool result.
@@ -371,8 +379,16 @@ func instructions(s string, mode textMode) []textFinding {
 			litHits(sent, &h)
 		}
 		lead := i > 0 && reLeadImperative.match(sent, &h)
+		if !lead && mode == inResult {
+			// A tool result's list item ("- Read the README of all the
+			// author's repos"): an order once its bullet is off. Only in
+			// results: a definition's bullets list what the tool does.
+			if item, ok := listItem(sent); ok {
+				lead = reLeadImperative.match(item, &h)
+			}
+		}
 		addr := reAddr.match(sent, &h) && !reSelfRestrict.match(sent, &h)
-		override := reOverride.match(sent, &h) && !overrideQualified(sent, &h)
+		override := reOverride.match(sent, &h) && !overrideQualified(sent, &h) && !overrideQuoted(sent, &h)
 		scope := reScope.match(sent, &h)
 		modal := reModal.match(sent, &h)
 		strong := hasStrongSensitive(sent, &h)
@@ -642,4 +658,53 @@ func compound(name string) bool {
 		prev = r
 	}
 	return false
+}
+
+// listItem returns a sentence without its list bullet ("- ", "* ", "• ",
+// "3. ", "2) "), if it has one.
+func listItem(sent string) (string, bool) {
+	switch {
+	case strings.HasPrefix(sent, "- "), strings.HasPrefix(sent, "* "):
+		return strings.TrimSpace(sent[2:]), true
+	case strings.HasPrefix(sent, "• "):
+		return strings.TrimSpace(sent[len("• "):]), true
+	}
+	i := 0
+	for i < len(sent) && i < 3 && sent[i] >= '0' && sent[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(sent) && (sent[i] == '.' || sent[i] == ')') && sent[i+1] == ' ' {
+		return strings.TrimSpace(sent[i+2:]), true
+	}
+	return "", false
+}
+
+// overrideQuoted reports whether every override in sent is quoted: a text
+// that names the attack ("such as 'ignore your previous instructions'")
+// mentions the phrase, it does not use it.
+func overrideQuoted(sent string, h *hits) bool {
+	locs := reOverride.findAll(sent, h)
+	if len(locs) == 0 {
+		return false
+	}
+	for _, loc := range locs {
+		before := strings.TrimRight(sent[:loc[0]], " ")
+		after := strings.TrimLeft(sent[loc[1]:], " ")
+		if !endsWithQuote(before) || !startsWithQuote(after) {
+			return false
+		}
+	}
+	return true
+}
+
+const quoteChars = "'\"`‘’“”«»„"
+
+func endsWithQuote(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return s != "" && strings.ContainsRune(quoteChars, r)
+}
+
+func startsWithQuote(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return s != "" && strings.ContainsRune(quoteChars, r)
 }
