@@ -91,6 +91,23 @@ const (
 var freshServers = map[string]bool{
 	"github.com/ThinkInAIXYZ/go-mcp@v0.2.20 examples/current_time_server": true,  // 0
 	"github.com/ThinkInAIXYZ/go-mcp@v0.2.20 examples/everything":          false, // 1
+	// The ToolsOnly servers of session 9 (issues 24 and 28), sorted by ID
+	// from index 2, by the same rule.
+	"@brave/brave-search-mcp-server@2.1.4":           false, // 2
+	"@circleci/mcp-server-circleci@0.20.0":           true,  // 3
+	"@hubspot/mcp-server@0.4.0":                      false, // 4
+	"@larksuiteoapi/lark-mcp@0.5.1":                  false, // 5
+	"@launchdarkly/mcp-server@0.6.2":                 true,  // 6
+	"@masonator/coolify-mcp@3.5.0":                   false, // 7
+	"@modelcontextprotocol/server-google-maps@0.6.2": false, // 8
+	"@modelcontextprotocol/server-slack@2025.4.25":   true,  // 9
+	"@postman/postman-mcp-server@2.13.0":             false, // 10
+	"@shortcut/mcp@0.25.0":                           false, // 11
+	"@softeria/ms-365-mcp-server@0.155.0":            true,  // 12
+	"@winor30/mcp-server-datadog@1.8.0":              false, // 13
+	"airtable-mcp-server@1.14.0":                     false, // 14
+	"argocd-mcp@0.9.0":                               true,  // 15
+	"hostinger-api-mcp@1.63.2":                       false, // 16
 }
 
 // splitOf says which set a server's tools count in: a fresh server by
