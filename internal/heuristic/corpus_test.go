@@ -45,6 +45,12 @@ var serversFile = flag.String("corpus.servers", "", "read the servers from this 
 // and the held-out split are the same).
 var fromFile = flag.String("corpus.from", "", "read the tools from this JSONL `file` (written by -corpus.dump) instead of starting the servers")
 
+// withToolsOnly adds the corpus's ToolsOnly servers (corpustools.AllTools:
+// 1,199 more tools, labelled in testdata/labels.tsv). Off by default while
+// the heuristic labels 8 of their state-changing tools read (6 on the fresh
+// held-out servers, 2 on tuning ones), which the test fails on.
+var withToolsOnly = flag.Bool("corpus.all", false, "add the corpus's ToolsOnly servers (corpustools.AllTools)")
+
 // A corpusTool is one tool of one real server.
 type corpusTool struct {
 	Package string          `json:"package"`
@@ -134,7 +140,11 @@ func collect(t *testing.T) []corpusTool {
 		return readDump(t, *fromFile)
 	}
 	var listed []corpustools.Tool
-	if *serversFile == "" {
+	switch {
+	case *serversFile != "":
+	case *withToolsOnly:
+		listed = corpustools.AllTools(t)
+	default:
 		listed = corpustools.Tools(t)
 	}
 	more, _ := corpustools.List(t, corpusServers(t))
@@ -382,11 +392,22 @@ func TestCorpusLabels(t *testing.T) {
 	// the multi-mode relabel of docs/labels.md, not the heuristic; the
 	// first reviewer's reading: 78.4 % and 77.8 %; the word rules before
 	// it: 45.4 % and 39.7 %).
+	//
+	// Fresh, with -corpus.all (the five held-out ToolsOnly servers and
+	// go-mcp's current_time_server, 402 tools, measured once after their
+	// labels were committed, the heuristic unchanged): read recall 97.5 %,
+	// agreement 93.5 %.
 	floors := []struct {
 		split             string
 		recall, agreement float64
 	}{
 		{splitSeen, 0.93, 0.93},
+	}
+	if *withToolsOnly {
+		floors = append(floors, struct {
+			split             string
+			recall, agreement float64
+		}{splitFresh, 0.97, 0.93})
 	}
 	for _, f := range floors {
 		held := sets[f.split]
