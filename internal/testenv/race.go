@@ -18,7 +18,11 @@ const raceExitPause = "atexit_sleep_ms=0"
 // $GORACE after raceExitPause, so that a setting of the caller's, given
 // later, wins. A binary built without -race ignores it.
 func GORACE() string {
-	return strings.TrimSpace(raceExitPause + " " + os.Getenv("GORACE"))
+	cur := os.Getenv("GORACE")
+	if strings.Contains(cur, raceExitPause) {
+		return cur // set already (NoRaceExitPause in TestMain)
+	}
+	return strings.TrimSpace(raceExitPause + " " + cur)
 }
 
 // NoRaceExitPause sets $GORACE to GORACE() for every subprocess this test
