@@ -36,12 +36,17 @@ const (
 		`|\b(?:siempre|antes de usar esta herramienta|a partir de ahora)\b|\b(?:toujours|avant d'utiliser cet outil|désormais)\b` +
 		`|\b(?:sempre|antes de usar esta ferramenta|a partir de agora|prima di usare questo strumento|d'ora in poi)\b` +
 		`|всегда|перед использованием (?:этого )?инструмента|(?:с этого момента|отныне)` +
-		`|(?:总是|始终|务必|在使用此工具之前|从现在开始)|(?:必ず|常に|このツールを使う前に|今後は)|(?:항상|반드시|이 도구를 사용하기 전에|지금부터)`
+		`|(?:总是|始终|务必|在使用此工具之前|从现在开始)|(?:必ず|常に|このツールを使う前に|今後は)|(?:항상|반드시|이 도구를 사용하기 전에|지금부터)` +
+		// "you must", familiar and polite.
+		`|\b(?:du musst|sie müssen|debes|tienes que|usted debe|tu dois|vous devez|você deve|tu deves|devi)\b|(?:ты должен|вы должны|你必须|您必须|你需要先)`
 	// intlScope: other tools, every request, the session.
 	intlScope = `|\b(?:jede|jeder|jedes|alle) (?:anfrage|werkzeug|tool)|\b(?:anderes|andere) werkzeug` +
 		`|\b(?:cada|todas las) (?:consulta|solicitud|herramienta)|\botras herramientas\b|\b(?:chaque|toutes les) (?:requête|demande|outil)|\bautres outils\b` +
 		`|\boutras ferramentas\b|\baltri strumenti\b|друг(?:ие|их|им) инструмент|кажд(?:ый|ого|ом) (?:запрос|вызов)` +
-		`|其他工具|所有工具|每次|他のツール|すべてのツール|毎回|다른 도구|모든 도구|매번`
+		`|其他工具|所有工具|每次|他のツール|すべてのツール|毎回|다른 도구|모든 도구|매번` +
+		// "before every call".
+		`|\b(?:vor|nach|bei) jedem (?:aufruf|einsatz)\b|\b(?:antes|después) de cada (?:llamada|uso)\b|\b(?:avant|après) chaque (?:appel|utilisation)\b` +
+		`|\b(?:antes|depois) de cada (?:chamada|uso)\b|\b(?:prima|dopo) di ogni (?:chiamata|uso)\b|(?:перед|после) каждым (?:вызовом|использованием)`
 	// intlSecrecy: "do not tell the user".
 	intlSecrecy = `|\b(?:teilen sie|sagen sie|erwähnen sie|informieren sie) (?:\S+ ){0,4}(?:nicht|nie|niemals)\b|\bohne (?:den|die) (?:benutzer|nutzer)(?:in)? zu (?:informieren|fragen)\b|\b(?:sagen|erzählen) sie (?:dem )?(?:benutzer|nutzer) nicht` +
 		`|\bno (?:le )?(?:diga|informe|mencione|cuente|revele|digas|informes|menciones)\b|\bsin (?:informar|decir|avisar)(?:le)? al usuario\b` +
@@ -49,7 +54,13 @@ const (
 		`|\bnão (?:diga|informe|mencione|conte|revele)\b|\bsem (?:informar|avisar|contar) (?:ao |o )?usuário\b` +
 		`|\bnon (?:dire|informare|menzionare|rivelare|dica|informi|menzioni|riveli)\b|\bsenza (?:informare|dire|avvisare) (?:all')?utente\b` +
 		`|не (?:говори|сообщай|упоминай|рассказывай)|ничего не (?:говори|сообщай)|без ведома пользователя` +
-		`|不要(?:告诉|通知|提及|透露)|(?:伝えないで|知らせないで|言わないで|教えないで)|(?:알리지|말하지|언급하지) 마`
+		`|不要(?:告诉|通知|提及|透露)|(?:伝えないで|知らせないで|言わないで|教えないで)|(?:알리지|말하지|언급하지) 마` +
+		// the same toward the user as the indirect object: "não deve
+		// revelar ao usuário", "不要向用户显示".
+		`|\bnão (?:deve |pode )?(?:revelar|contar|dizer|informar|mencionar) ao (?:usuário|utilizador)\b|\bno (?:debe |puede )?(?:revelar|decir|contar|mencionar)(?:le)? al usuario\b` +
+		`|\bne (?:doit |peut )?pas (?:révéler|dire|mentionner|signaler) à l'utilisateur\b|\bnon (?:deve |può )?(?:rivelare|dire|menzionare) all'utente\b` +
+		`|\b(?:dem|der) (?:benutzer|nutzer)(?:in)? (?:nicht|nie|niemals) (?:mitteilen|sagen|verraten|zeigen|mitgeteilt)\b|не (?:сообщай|говори|раскрывай|показывай)(?:те)? пользователю` +
+		`|不要(?:向|对|给)用户(?:显示|透露|说明|提及|告知|展示)|不要在(?:回复|回答)中提及|ユーザーに(?:伝え|知らせ|言わ|見せ)ない|사용자에게 (?:알리지|말하지|보여주지) 마`
 	// intlSensStrong: the conversation, other tools' data.
 	intlSensStrong = `|\b(?:gesprächsverlauf|chatverlauf)\b|\bhistorial (?:de la conversación|del chat)\b|\bhistorique de (?:la )?conversation\b` +
 		`|\bhistórico da conversa\b|\bcronologia della (?:chat|conversazione)\b|истори\S* (?:чата|переписки|разговора|диалога)` +

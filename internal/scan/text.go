@@ -38,7 +38,7 @@ var (
 		`|\b(?:new|updated|additional|hidden|secret|real)\s+instructions?\s*:` +
 		`|\b(?:do not|don't|no need to|never)\s+(?:need\s+to\s+)?(?:ask|confirm with|check with|prompt)\s+(?:the user\s+)?(?:for\s+(?:confirmation|permission|approval|consent)|before)\b` +
 		`|\b(?:previous|above|earlier|original|other) (?:description|instructions?|documentation|tool) (?:is|was|are|were) (?:wrong|outdated|incorrect|obsolete|deprecated|disabled|unsafe|broken)\b|\bthe correct usage is\b` +
-		`|\b(?:developer|maintenance|debug|god|jailbreak|dan|unrestricted) mode\b` +
+		`|\b(?:god|jailbreak|dan|unrestricted) mode\b|\byou are (?:now )?in (?:developer|maintenance|debug) mode\b` +
 		`|\b(?:is|are) (?:deprecated|disabled|unsafe|broken|insecure)[^.;\n]{0,30}\b(?:use|route|send|call|give)\b` +
 		`|\b(?:has|have)\s+already\s+(?:approved|authori[sz]ed|consented|confirmed|allowed)\b` +
 		`|\bwithout\s+(?:asking|the user'?s?\s+(?:knowledge|consent|permission|approval))\b` +
@@ -142,7 +142,11 @@ var (
 		`|\bthe user (?:does not|doesn't|need not|needs not|must not|should not) (?:need to )?(?:know|learn|find out|be told|hear)\b` +
 		`|\bkeep (?:this|it|that)(?: \w+)? to yourself\b|\b(?:do not|don't|never) bring (?:it|this|that) up\b` +
 		`|\bavoid (?:letting|telling|informing|notifying) (?:the user|users|anyone)\b|\bwithout the user (?:knowing|noticing|seeing)\b` +
-		`|\b(?:do not|don't|never) (?:mention|reveal|disclose) (?:\S+ ){0,3}to (?:the )?users?\b` + intlSecrecy}
+		`|\b(?:do not|don't|never) (?:mention|reveal|disclose) (?:\S+ ){0,3}to (?:the )?users?\b` +
+		// polite and indirect forms: "kindly refrain from disclosing to
+		// the user", "present it as your own knowledge".
+		`|\b(?:refrain|abstain) from (?:disclosing|revealing|telling|mentioning|informing|letting|showing)\b[^.;\n]{0,40}?\b(?:the user|users?|anyone)\b` +
+		`|\b(?:present|pass off|give) (?:\S+ ){0,3}as (?:your|its) own (?:knowledge|work|answer|idea|finding)s?\b` + intlSecrecy}
 
 	// markers: the shapes of injected prompts.
 	reMarker = lazyRe{src: `(?i)</?\s*(?:important|system|instructions?|secret|hidden|admin|sys|tool_instructions?|ai_instructions?|assistant_instructions?|prompt|override|critical)\s*>` +
@@ -214,6 +218,13 @@ var reSelfRestrict = lazyRe{src: `\b(?:should|must|do|does|need) not (?:call|use
 
 // reSelfUse: a sentence that opens by telling when to call this tool.
 var reSelfUse = lazyRe{src: `^(?:(?:please|also|only)\s+)?(?:call|use|invoke|run|prefer)\s+this\s+(?:tool|function|endpoint)\b`}
+
+// reSelfPurpose: a sentence that states what this tool is for ("Use this
+// endpoint to apply firewall rules") or how its own parameters combine
+// ("If you pass this query parameter, you must also pass …"): the
+// tool's own job, not an order, even when the job is a dangerous one (the
+// tool is labelled for that; the scan looks for words aimed past it).
+var reSelfPurpose = lazyRe{src: `^(?:(?:please|also|only)\s+)?use this (?:tool|function|endpoint|operation|api|method) (?:to|for)\b|^if you (?:pass|use|set|specify|provide|include) this (?:query |path |body )?parameter\b`}
 
 // reNegation: a word that forbids what follows ("never paste", "do not
 // include", "no need to insert", "nunca", "nie", "не").
@@ -410,6 +421,9 @@ func instructions(s string, mode textMode) []textFinding {
 		// "Call this tool whenever the user gives a time": advice on when
 		// to use this tool, an order only with a harm.
 		if (lead || scope || modal) && !addr && !override && !harm && reSelfUse.match(sent, &h) {
+			lead, scope, modal = false, false, false
+		}
+		if (lead || scope || modal) && !addr && !override && reSelfPurpose.MatchString(sent) && !reReachOut.MatchString(sent) {
 			lead, scope, modal = false, false, false
 		}
 		switch {
