@@ -121,9 +121,15 @@ func Judge(c Case, t Target, o Observation) []Finding {
 		}
 		r := o.Replies[i]
 		if r.TimedOut && f.Answer == AnswerID && o.Live == LiveAnswered {
-			if len(o.Unmatched) > 0 {
-				out = append(out, Finding{Rule: RuleIDMismatch, Frame: i, Response: o.Unmatched[0],
-					Message: fmt.Sprintf("the request with id %s was answered with another id: %s", clip([]byte(f.ID), 60), clip(o.Unmatched[0], 160))})
+			if answeredLate(o.Unmatched, f.ID) {
+				// The answer came with the request's own id after the
+				// case's wait (the client no longer matched it): slow,
+				// which no MUST forbids, and the wait is mcpward's.
+				continue
+			}
+			if other := otherAnswers(o.Unmatched, c.Frames); len(other) > 0 {
+				out = append(out, Finding{Rule: RuleIDMismatch, Frame: i, Response: other[0],
+					Message: fmt.Sprintf("the request with id %s was answered with another id: %s", clip([]byte(f.ID), 60), clip(other[0], 160))})
 				continue
 			}
 			out = append(out, Finding{Rule: RuleHang, Frame: i, Message: fmt.Sprintf("the request %s got no answer within %s, although a request sent after it was answered", clip(f.Bytes, 100), o.Wait)})
@@ -352,4 +358,32 @@ func clip(b []byte, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// answeredLate reports whether one of the unmatched answers carries id:
+// the answer to a request the runner had stopped waiting for.
+func answeredLate(unmatched [][]byte, id string) bool {
+	return slices.ContainsFunc(unmatched, func(raw []byte) bool {
+		m, ok := decodeAnswer(raw)
+		return ok && m.ID != nil && sameID(m.ID, []byte(id))
+	})
+}
+
+// otherAnswers are the unmatched answers whose id is none of the case's
+// requests' (late answers to them are not another id).
+func otherAnswers(unmatched [][]byte, frames []Frame) [][]byte {
+	var out [][]byte
+	for _, raw := range unmatched {
+		late := false
+		for _, f := range frames {
+			if f.Answer == AnswerID && answeredLate([][]byte{raw}, f.ID) {
+				late = true
+				break
+			}
+		}
+		if !late {
+			out = append(out, raw)
+		}
+	}
+	return out
 }

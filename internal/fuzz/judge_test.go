@@ -39,6 +39,7 @@ func TestJudge(t *testing.T) {
 		{"zombie", req(parse), legacy, Observation{Replies: []Reply{sent}, Live: LiveSilent}, []string{RuleZombie}},
 		{"hang", req(ping), legacy, alive(Reply{Sent: true, TimedOut: true}), []string{RuleHang}},
 		{"hang hidden by a zombie is the zombie", req(ping), legacy, Observation{Replies: []Reply{{Sent: true, TimedOut: true}}, Live: LiveSilent}, []string{RuleZombie}},
+		{"answered late with its own id is slow, not another id", req(ping), legacy, Observation{Replies: []Reply{{Sent: true, TimedOut: true}}, Live: LiveAnswered, Unmatched: [][]byte{[]byte(`{"jsonrpc":"2.0","id":7,"result":{}}`)}}, nil},
 		{"answered with another id", req(ping), legacy, Observation{Replies: []Reply{{Sent: true, TimedOut: true}}, Live: LiveAnswered, Unmatched: [][]byte{[]byte(`{"jsonrpc":"2.0","id":"7","result":{}}`)}}, []string{RuleIDMismatch}},
 		{"parse error right", req(parse), legacy, Observation{Replies: []Reply{sent}, Live: LiveAnswered, Unmatched: [][]byte{[]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"p"}}`)}}, nil},
 		{"parse error silent", req(parse), legacy, alive(sent), nil},
