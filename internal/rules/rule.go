@@ -3,6 +3,7 @@ package rules
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Levels: the force of the spec clause a rule rests on.
@@ -128,24 +129,27 @@ func (r Rule) Clause() (Clause, bool) {
 	return LookupClause(r.Must)
 }
 
-var (
-	// table is the conformance catalogue followed by the traffic rules.
-	table = append(append(append(slices.Clip(catalogue), trafficCatalogue...), scanCatalogue...), fuzzCatalogue...)
-	byID  = func() map[string]int {
-		m := map[string]int{}
-		for i, r := range table {
-			m[r.ID] = i
-			for _, a := range r.Aliases {
-				m[a] = i
-			}
+// ruleTable is the conformance catalogue followed by the traffic, scan
+// and fuzz rules, and the index of every id and alias in it; built on
+// first use, not at start-up of every command (appending the catalogues
+// at package init allocated 114 KB: TestPackageInitIsSmall in
+// internal/cli).
+var ruleTable = sync.OnceValues(func() ([]Rule, map[string]int) {
+	table := slices.Concat(catalogue, trafficCatalogue, scanCatalogue, fuzzCatalogue)
+	byID := map[string]int{}
+	for i, r := range table {
+		byID[r.ID] = i
+		for _, a := range r.Aliases {
+			byID[a] = i
 		}
-		return m
-	}()
-)
+	}
+	return table, byID
+})
 
 // All returns every rule, sorted by group order then id. The slice is a
 // copy; callers may modify it.
 func All() []Rule {
+	table, _ := ruleTable()
 	out := make([]Rule, len(table))
 	for i, r := range table {
 		out[i] = r
@@ -173,6 +177,7 @@ func Conformance() []Rule {
 
 // Lookup returns the rule with the given id or alias.
 func Lookup(id string) (Rule, bool) {
+	table, byID := ruleTable()
 	i, ok := byID[id]
 	if !ok {
 		return Rule{}, false
