@@ -363,10 +363,13 @@ func clip(b []byte, n int) string {
 // answeredLate reports whether one of the unmatched answers carries id:
 // the answer to a request the runner had stopped waiting for.
 func answeredLate(unmatched [][]byte, id string) bool {
-	return slices.ContainsFunc(unmatched, func(raw []byte) bool {
-		m, ok := decodeAnswer(raw)
-		return ok && m.ID != nil && sameID(m.ID, []byte(id))
-	})
+	return slices.ContainsFunc(unmatched, func(raw []byte) bool { return answers(raw, id) })
+}
+
+// answers reports whether raw is an answer with id.
+func answers(raw []byte, id string) bool {
+	m, ok := decodeAnswer(raw)
+	return ok && m.ID != nil && sameID(m.ID, []byte(id))
 }
 
 // otherAnswers are the unmatched answers whose id is none of the case's
@@ -374,14 +377,7 @@ func answeredLate(unmatched [][]byte, id string) bool {
 func otherAnswers(unmatched [][]byte, frames []Frame) [][]byte {
 	var out [][]byte
 	for _, raw := range unmatched {
-		late := false
-		for _, f := range frames {
-			if f.Answer == AnswerID && answeredLate([][]byte{raw}, f.ID) {
-				late = true
-				break
-			}
-		}
-		if !late {
+		if !slices.ContainsFunc(frames, func(f Frame) bool { return f.Answer == AnswerID && answers(raw, f.ID) }) {
 			out = append(out, raw)
 		}
 	}

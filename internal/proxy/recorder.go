@@ -413,17 +413,20 @@ func (l *Log) run() {
 				l.mu.Lock()
 				l.qBytes -= queued
 				l.notFull.Broadcast()
-				for b := startB; b < bi || b == bi && i == len(batch)-1; b++ {
-					if len(l.spare) < maxSpare {
-						l.spare = append(l.spare, batches[b][:0])
-					}
+				// Hand back the batches written whole.
+				done := bi
+				if i < len(batch)-1 {
+					done = bi - 1
+				}
+				for b := startB; b <= done && len(l.spare) < maxSpare; b++ {
+					l.spare = append(l.spare, batches[b][:0])
 				}
 				l.mu.Unlock()
 				clear(segs)
 				segs, buf, mark, size, queued = segs[:0], buf[:0], 0, 0, 0
-				startB, startI = bi, i+1
-				if i == len(batch)-1 {
-					startB, startI = bi+1, 0
+				startB, startI = done+1, 0
+				if done < bi {
+					startI = i + 1
 				}
 				ends = ends[:0]
 			}
