@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -114,9 +115,9 @@ type Log struct {
 	// batch is one read's lines): a batch is handed over whole, not
 	// copied record by record (a record is ~370 bytes, so at 100-byte
 	// frames that copy moved 3.7 bytes per byte relayed).
-	q [][]session.Record
-	// spare holds emptied batches for the relays to fill again.
-	spare  [][]session.Record
+	q []batch
+	// spare holds emptied line batches for the relays to fill again.
+	spare  [][]line
 	leases []seqLease // of the records in q, in seq order
 	qBytes int64
 	seq    uint64
@@ -168,6 +169,61 @@ func (l *Log) sessionLog() *Log { return l }
 
 func recSize(r *session.Record) int64 { return int64(len(r.Frame)) + recordOverhead }
 
+// A line is one frame of a relay's batch: its bytes (a slice of a read
+// buffer, or a joined frame), its size as it travelled, and whether it
+// ended without "\n".
+type line struct {
+	frame []byte
+	size  int64
+	noEOL bool
+}
+
+// A batch is what the Log queues: the records of one Record call, or the
+// lines of one relay read, which share a time, direction and transport
+// and become records one at a time on the writer goroutine. A line is 40
+// bytes where a session.Record is about 370: at 100-byte frames, growing,
+// clearing and scanning batches of records for the GC took about a third
+// of the logging shim's CPU (bench/README.md).
+type batch struct {
+	recs      []session.Record // nil for a relay's batch
+	lines     []line
+	first     uint64 // the seq of lines[0]
+	time      time.Time
+	dir       session.Direction
+	transport session.Transport
+}
+
+func (b *batch) len() int { return len(b.recs) + len(b.lines) }
+
+// lineRecord is line i of a relay's batch as a record, without its seq.
+func (b *batch) lineRecord(i int) session.Record {
+	ln := &b.lines[i]
+	return session.Record{
+		Time: b.time, Dir: b.dir, Transport: b.transport,
+		Frame: ln.frame, HasFrame: true, Size: ln.size, NoEOL: ln.noEOL,
+		Truncated: ln.size > int64(len(ln.frame)),
+	}
+}
+
+// at returns record i of b: in recs, or line i made a record in scratch.
+func (b *batch) at(i int, scratch *session.Record) *session.Record {
+	if b.recs != nil {
+		return &b.recs[i]
+	}
+	*scratch = b.lineRecord(i)
+	scratch.Seq = b.first + uint64(i)
+	return scratch
+}
+
+// release lets go of the frames of records from up to to.
+func (b *batch) release(from, to int) {
+	if b.recs != nil {
+		clear(b.recs[from:to])
+	} else {
+		clear(b.lines[from:to])
+	}
+}
+
 // A seqLease ends once the record with seq is written.
 type seqLease struct {
 	seq   uint64
@@ -180,28 +236,25 @@ func (l *Log) Record(recs ...session.Record) {
 	if len(recs) == 0 {
 		return
 	}
-	l.mu.Lock()
-	b := l.spareLocked()
-	l.mu.Unlock()
-	l.enqueue(nil, append(b, recs...), false)
+	l.enqueue(nil, batch{recs: slices.Clone(recs)}, false)
 }
 
-// recordBatch queues batch, whose records point into the buffers of ls
-// (which ends once they are all written), and returns an empty batch to
-// fill next: batch is the Log's until it is written. If the Log closes
-// first, ls never ends and its buffers are left to the GC.
-func (l *Log) recordBatch(ls *lease, batch []session.Record) []session.Record {
-	if len(batch) == 0 {
-		return batch
+// recordBatch queues a relay's batch, whose lines point into the buffers
+// of ls (which ends once they are all written), and returns empty lines
+// to fill next: b.lines is the Log's until it is written. If the Log
+// closes first, ls never ends and its buffers are left to the GC.
+func (l *Log) recordBatch(ls *lease, b batch) []line {
+	if len(b.lines) == 0 {
+		return b.lines
 	}
-	return l.enqueue(ls, batch, true)
+	return l.enqueue(ls, b, true)
 }
 
 // maxSpare bounds the emptied batches the Log keeps for reuse.
 const maxSpare = 64
 
-// spareLocked returns an emptied batch, or nil.
-func (l *Log) spareLocked() []session.Record {
+// spareLocked returns emptied lines, or nil.
+func (l *Log) spareLocked() []line {
 	n := len(l.spare)
 	if n == 0 {
 		return nil
@@ -212,12 +265,15 @@ func (l *Log) spareLocked() []session.Record {
 	return b
 }
 
-// enqueue queues batch (not empty) under one lock, numbering its
-// records, and returns a spare batch if asked to.
-func (l *Log) enqueue(ls *lease, batch []session.Record, spare bool) []session.Record {
+// enqueue queues b (not empty) under one lock, numbering its records,
+// and returns spare lines if asked to.
+func (l *Log) enqueue(ls *lease, b batch, spare bool) []line {
 	var sz int64
-	for i := range batch {
-		sz += recSize(&batch[i])
+	for i := range b.recs {
+		sz += recSize(&b.recs[i])
+	}
+	for i := range b.lines {
+		sz += int64(len(b.lines[i].frame)) + recordOverhead
 	}
 	var now time.Time
 	l.mu.Lock()
@@ -231,8 +287,8 @@ func (l *Log) enqueue(ls *lease, batch []session.Record, spare bool) []session.R
 	if l.closed {
 		return nil
 	}
-	for i := range batch {
-		r := &batch[i]
+	for i := range b.recs {
+		r := &b.recs[i]
 		l.seq++
 		r.Seq = l.seq
 		if r.Time.IsZero() {
@@ -242,7 +298,14 @@ func (l *Log) enqueue(ls *lease, batch []session.Record, spare bool) []session.R
 			r.Time = now
 		}
 	}
-	l.q = append(l.q, batch)
+	if b.recs == nil {
+		b.first = l.seq + 1
+		l.seq += uint64(len(b.lines))
+		if b.time.IsZero() {
+			b.time = l.opts.Now()
+		}
+	}
+	l.q = append(l.q, b)
 	l.qBytes += sz
 	if ls != nil {
 		l.leases = append(l.leases, seqLease{l.seq, ls})
@@ -308,8 +371,10 @@ const flushAt = 1 << 20
 
 func (l *Log) run() {
 	defer close(l.done)
-	var batches [][]session.Record
+	var batches []batch
 	var leases []seqLease
+	var enc session.HeadEncoder
+	var scratch session.Record // a relay line's record
 	var segs [][]byte
 	var ends []int
 	buf := make([]byte, 0, 64<<10)
@@ -342,9 +407,10 @@ func (l *Log) run() {
 		var size int    // bytes in the chunk
 		ends = ends[:0] // the chunk's size at the end of each record
 		mark := 0       // start of buf not yet in segs
-		for bi, batch := range batches {
-			for i := range batch {
-				r := &batch[i]
+		for bi := range batches {
+			n := batches[bi].len()
+			for i := range n {
+				r := batches[bi].at(i, &scratch)
 				r.Session, r.Label = l.opts.Session, l.opts.Label
 				queued += recSize(r)
 				if l.opts.Filter != nil {
@@ -354,7 +420,7 @@ func (l *Log) run() {
 				if l.w != nil {
 					var frame []byte
 					before := len(buf)
-					buf, frame = session.AppendRecordHead(buf, r)
+					buf, frame = enc.AppendRecordHead(buf, r)
 					size += len(buf) - before
 					if frame != nil {
 						if len(frame) >= directFrame {
@@ -386,7 +452,7 @@ func (l *Log) run() {
 					l.opts.Export(r)
 				}
 				ends = append(ends, size)
-				last := bi == len(batches)-1 && i == len(batch)-1
+				last := bi == len(batches)-1 && i == n-1
 				if size < flushAt && !last {
 					continue
 				}
@@ -401,25 +467,27 @@ func (l *Log) run() {
 				// wait and then refill the queue in one go, into new
 				// memory, while the old was not yet collected.
 				for b := startB; b <= bi; b++ {
-					from, to := 0, len(batches[b])
+					from, to := 0, batches[b].len()
 					if b == startB {
 						from = startI
 					}
 					if b == bi {
 						to = i + 1
 					}
-					clear(batches[b][from:to])
+					batches[b].release(from, to)
 				}
 				l.mu.Lock()
 				l.qBytes -= queued
 				l.notFull.Broadcast()
 				// Hand back the batches written whole.
 				done := bi
-				if i < len(batch)-1 {
+				if i < n-1 {
 					done = bi - 1
 				}
 				for b := startB; b <= done && len(l.spare) < maxSpare; b++ {
-					l.spare = append(l.spare, batches[b][:0])
+					if batches[b].recs == nil {
+						l.spare = append(l.spare, batches[b].lines[:0])
+					}
 				}
 				l.mu.Unlock()
 				clear(segs)
@@ -582,10 +650,10 @@ func (l *Log) queueLostLocked() {
 		Bytes  int64 `json:"bytes"`
 	}{l.pendLost, l.pendLostB})
 	l.seq++
-	l.q = append(l.q, []session.Record{{
+	l.q = append(l.q, batch{recs: []session.Record{{
 		Seq: l.seq, Time: l.opts.Now(),
 		Dir: session.Meta, Kind: session.KindLost, Error: l.lastErr.Error(), Info: info,
-	}})
+	}}})
 	l.qBytes += recordOverhead
 	l.pendLost, l.pendLostB = 0, 0
 }

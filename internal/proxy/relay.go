@@ -173,13 +173,17 @@ func (r *relayRun) copy(dst io.Writer, src io.Reader) {
 // copied, once, when its pieces are joined. With a Log, the buffers come
 // back through leases (see bufferPool) and are read into again.
 type splitter struct {
-	opts   *RelayOptions
-	res    *RelayResult
-	log    *Log        // the Recorder, if it ends leases; else nil
-	pool   *bufferPool // log's pool, set with log; nil allocates and never reuses
-	batch  []session.Record
-	lease  *lease // what batch points into
-	leased bool   // cur is in lease
+	opts *RelayOptions
+	res  *RelayResult
+	log  *Log        // the Recorder, if it ends leases; else nil
+	pool *bufferPool // log's pool, set with log; nil allocates and never reuses
+	// lines are the frames of the read being split, all observed at
+	// linesAt (one read, one time: when its last bytes were read).
+	lines   []line
+	linesAt time.Time
+	recs    []session.Record // lines as records, for a Recorder not a Log
+	lease   *lease           // what lines point into
+	leased  bool             // cur is in lease
 
 	// cur is the buffer reads go into, at off; nothing before off is
 	// ever read into again (it may be leased or pending).
@@ -303,11 +307,10 @@ func (s *splitter) shouldMove(room int) bool {
 }
 
 func (s *splitter) record(frame []byte, size int64, noEOL bool, now time.Time) {
-	s.batch = append(s.batch, session.Record{
-		Time: now, Dir: s.opts.Dir, Transport: s.opts.Transport,
-		Frame: frame, HasFrame: true, Size: size, NoEOL: noEOL,
-		Truncated: size > int64(len(frame)),
-	})
+	if len(s.lines) == 0 {
+		s.linesAt = now
+	}
+	s.lines = append(s.lines, line{frame: frame, size: size, noEOL: noEOL})
 }
 
 // leaseCur adds cur to the lease of the records being batched.
@@ -433,17 +436,22 @@ func (s *splitter) finish() {
 }
 
 func (s *splitter) flush() {
-	if len(s.batch) == 0 {
+	if len(s.lines) == 0 {
 		return
 	}
-	s.res.Frames += int64(len(s.batch))
+	s.res.Frames += int64(len(s.lines))
+	b := batch{lines: s.lines, time: s.linesAt, dir: s.opts.Dir, transport: s.opts.Transport}
 	if s.log != nil {
-		// The Log takes the batch whole and hands back an empty one.
-		s.batch = s.log.recordBatch(s.lease, s.batch)
+		// The Log takes the batch whole and hands back empty lines.
+		s.lines = s.log.recordBatch(s.lease, b)
 	} else {
-		s.opts.Recorder.Record(s.batch...)
-		clear(s.batch)
-		s.batch = s.batch[:0]
+		for i := range b.lines {
+			s.recs = append(s.recs, b.lineRecord(i))
+		}
+		s.opts.Recorder.Record(s.recs...)
+		clear(s.recs)
+		clear(s.lines)
+		s.recs, s.lines = s.recs[:0], s.lines[:0]
 	}
 	s.lease, s.leased = nil, false
 }

@@ -160,21 +160,74 @@ func AppendRecord(dst []byte, r *Record) []byte {
 // frame from its own buffer. frame is nil when the record is complete in
 // dst (no frame, or one encoded as frameText or frameBase64).
 func AppendRecordHead(dst []byte, r *Record) (out, frame []byte) {
-	v := r.V
-	if v == 0 {
-		v = Version
+	dst = appendHeadStart(dst, recordVersion(r), r.Session, r.Label)
+	dst = appendSeq(dst, r.Seq)
+	dst = appendHeadWhen(dst, r.Time, r.Dir, r.Transport)
+	return appendHeadRest(dst, r)
+}
+
+// A HeadEncoder is AppendRecordHead for a writer that encodes many records
+// in a row: it keeps the members that repeat from one record to the next
+// (the version, session and label; the time, direction and transport,
+// which the lines of one read share) encoded, and copies them. Its output
+// is byte for byte AppendRecordHead's. The zero value is ready to use.
+type HeadEncoder struct {
+	v              int
+	session, label string
+	start          []byte // {"v":…,"session":…,"label":…
+	t              time.Time
+	dir            Direction
+	transport      Transport
+	when           []byte // ,"ts":…,"dir":…,"transport":…
+}
+
+// AppendRecordHead is [AppendRecordHead], with e's memory.
+func (e *HeadEncoder) AppendRecordHead(dst []byte, r *Record) (out, frame []byte) {
+	if v := recordVersion(r); e.start == nil || v != e.v || r.Session != e.session || r.Label != e.label {
+		e.v, e.session, e.label = v, r.Session, r.Label
+		e.start = appendHeadStart(e.start[:0], v, r.Session, r.Label)
 	}
+	dst = append(dst, e.start...)
+	dst = appendSeq(dst, r.Seq)
+	// == and not Equal: the same wall clock in another location or with
+	// another monotonic reading is encoded afresh, never wrongly reused.
+	if e.when == nil || r.Time != e.t || r.Dir != e.dir || r.Transport != e.transport {
+		e.t, e.dir, e.transport = r.Time, r.Dir, r.Transport
+		e.when = appendHeadWhen(e.when[:0], r.Time, r.Dir, r.Transport)
+	}
+	dst = append(dst, e.when...)
+	return appendHeadRest(dst, r)
+}
+
+func recordVersion(r *Record) int {
+	if r.V == 0 {
+		return Version
+	}
+	return r.V
+}
+
+func appendHeadStart(dst []byte, v int, session, label string) []byte {
 	dst = append(dst, `{"v":`...)
 	dst = strconv.AppendInt(dst, int64(v), 10)
-	dst = appendStrMember(dst, "session", r.Session)
-	dst = appendStrMember(dst, "label", r.Label)
+	dst = appendStrMember(dst, "session", session)
+	return appendStrMember(dst, "label", label)
+}
+
+func appendSeq(dst []byte, seq uint64) []byte {
 	dst = append(dst, `,"seq":`...)
-	dst = strconv.AppendUint(dst, r.Seq, 10)
+	return strconv.AppendUint(dst, seq, 10)
+}
+
+func appendHeadWhen(dst []byte, t time.Time, dir Direction, transport Transport) []byte {
 	dst = append(dst, `,"ts":"`...)
-	dst = r.Time.UTC().AppendFormat(dst, time.RFC3339Nano)
+	dst = t.UTC().AppendFormat(dst, time.RFC3339Nano)
 	dst = append(dst, '"')
-	dst = appendStrMember(dst, "dir", string(r.Dir))
-	dst = appendStrMember(dst, "transport", string(r.Transport))
+	dst = appendStrMember(dst, "dir", string(dir))
+	return appendStrMember(dst, "transport", string(transport))
+}
+
+// appendHeadRest appends the members after the transport.
+func appendHeadRest(dst []byte, r *Record) (out, frame []byte) {
 	if r.Kind != "" {
 		dst = appendStrMember(dst, "kind", r.Kind)
 	}
