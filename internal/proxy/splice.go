@@ -20,9 +20,9 @@ const (
 type RelayMode string
 
 const (
-	// RelayAuto (the zero value) splices where proxybench showed that to
-	// beat the copy path, a shim that records nothing (see useSplice), and
-	// copies elsewhere.
+	// RelayAuto (the zero value) splices wherever the system and both
+	// ends allow it, where proxybench showed that to beat the copy path
+	// (see useSplice), and copies elsewhere.
 	RelayAuto RelayMode = ""
 	// RelayCopy always copies.
 	RelayCopy RelayMode = PathCopy
@@ -77,16 +77,12 @@ func relayPath(dst io.Writer, src io.Reader) string {
 }
 
 // useSplice decides at start whether a stdio relay from src to dst
-// splices: never with RelayCopy; with RelaySplice wherever it can; with
-// RelayAuto where proxybench measured it beating the copy path
-// (bench/README.md, issue 30).
-func useSplice(mode RelayMode, dst io.Writer, src io.Reader, recording bool) bool {
-	if mode == RelayCopy || relayPath(dst, src) != PathSplice {
-		return false
-	}
-	// RelayAuto: without a recorder the splice path took 1.4-3.0 ms less
-	// CPU per MiB than the copy path in every round of proxybench, pipes
-	// and sockets alike; with one (tee, then the recorder's read) it did
-	// not beat the copy path, so a logging shim copies unless asked.
-	return mode == RelaySplice || !recording
+// splices: never with RelayCopy; wherever it can with RelaySplice and
+// RelayAuto, where proxybench measured it beating the copy path
+// (bench/README.md, issue 30): without a recorder in every round since
+// session 8, and with one (tee, then the recorder's read) in every row of
+// two runs once the Log took a read's lines as 40-byte references instead
+// of 370-byte records (session 11; before that it lost at 100 B and 8 MB).
+func useSplice(mode RelayMode, dst io.Writer, src io.Reader) bool {
+	return mode != RelayCopy && relayPath(dst, src) == PathSplice
 }

@@ -159,8 +159,8 @@ func RunStdio(ctx context.Context, opts *StdioOptions) (*ExitStatus, error) {
 		cwd = opts.Cwd
 	}
 	// The held writer stands for the client's stdout here, as in its relay.
-	spliceIn := useSplice(opts.Relay, inW, opts.Stdin, rec != nil)
-	spliceOut := useSplice(opts.Relay, &heldWriter{w: opts.Stdout}, outR, rec != nil)
+	spliceIn := useSplice(opts.Relay, inW, opts.Stdin)
+	spliceOut := useSplice(opts.Relay, &heldWriter{w: opts.Stdout}, outR)
 	if rec != nil {
 		info := startInfo{Argv: opts.Command, Cwd: cwd, EnvNames: envNames(opts.Env), Version: opts.Version, Order: session.OrderWire,
 			Relay: &relayInfo{C2S: pathName(spliceIn), S2C: pathName(spliceOut), Stderr: PathCopy}}
