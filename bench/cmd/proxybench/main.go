@@ -51,7 +51,7 @@ func main() {
 	slowLog := flag.Int("slowlog", 150, "MiB/s of the slowed-down log disk of the RSS runs; 0 skips them")
 	modes := flag.String("modes", "pipe,socket", "what the relay's stdin and stdout are: pipe, socket (socketpairs, as Node clients use), or both")
 	kinds := flag.String("kinds", strings.Join(allKinds, ","), "relay kinds to run (bare always runs)")
-	rssKind := flag.String("rsskind", "shim+log", "the relay kind of the RSS runs")
+	rssKind := flag.String("rsskind", "shim+log/splice", "the relay kind of the RSS runs (shim+log/splice is what the logging shim does by default on Linux; shim+log forces the copy path)")
 	flag.Parse()
 	var volumes []int
 	for v := range strings.SplitSeq(*rssAt, ",") {
