@@ -46,10 +46,11 @@ var serversFile = flag.String("corpus.servers", "", "read the servers from this 
 var fromFile = flag.String("corpus.from", "", "read the tools from this JSONL `file` (written by -corpus.dump) instead of starting the servers")
 
 // withToolsOnly adds the corpus's ToolsOnly servers (corpustools.AllTools:
-// 1,199 more tools, labelled in testdata/labels.tsv). Off by default while
-// the heuristic labels 8 of their state-changing tools read (6 on the fresh
-// held-out servers, 2 on tuning ones), which the test fails on.
-var withToolsOnly = flag.Bool("corpus.all", false, "add the corpus's ToolsOnly servers (corpustools.AllTools)")
+// 1,199 more tools, labelled in testdata/labels.tsv). On by default since
+// session 11, when the 8 state-changing tools of theirs that were labelled
+// read (6 held out, 2 tuning) no longer were; -corpus.all=false measures
+// the first corpus alone.
+var withToolsOnly = flag.Bool("corpus.all", true, "add the corpus's ToolsOnly servers (corpustools.AllTools)")
 
 // A corpusTool is one tool of one real server.
 type corpusTool struct {
@@ -85,7 +86,10 @@ func heldOut(pkg string) bool {
 const (
 	splitTuning = "tuning"
 	splitSeen   = "held out, seen"
-	splitFresh  = "held out, fresh"
+	// splitFresh was measured once, fresh, in session 9 (93.5 %, 6
+	// state-changing tools read); session 11 studied its misses, so it
+	// is reported as seen since.
+	splitFresh = "held out, session 9 (seen since session 11)"
 )
 
 // freshServers are the servers added to the corpus after the first one
@@ -396,18 +400,16 @@ func TestCorpusLabels(t *testing.T) {
 	// Fresh, with -corpus.all (the five held-out ToolsOnly servers and
 	// go-mcp's current_time_server, 402 tools, measured once after their
 	// labels were committed, the heuristic unchanged): read recall 97.5 %,
-	// agreement 93.5 %.
-	floors := []struct {
+	// agreement 93.5 %. Session 11, after its misses were studied (two
+	// open readings settled, [heuristic.ClassifyDefinition]): read
+	// precision 100 %, recall 97.5 %, agreement 95.0 %; tuning 96.2 %.
+	type floor struct {
 		split             string
 		recall, agreement float64
-	}{
-		{splitSeen, 0.93, 0.93},
 	}
+	floors := []floor{{splitSeen, 0.93, 0.93}}
 	if *withToolsOnly {
-		floors = append(floors, struct {
-			split             string
-			recall, agreement float64
-		}{splitFresh, 0.97, 0.93})
+		floors = append(floors, floor{splitFresh, 0.97, 0.95}, floor{splitTuning, 0.98, 0.96})
 	}
 	for _, f := range floors {
 		held := sets[f.split]

@@ -42,6 +42,29 @@ func ReadModes(inputSchema any) (Action, string) {
 			best, word = a, w
 		}
 	}
+	walkSchema(inputSchema, func(s map[string]any) {
+		if vals, ok := s["enum"].([]any); ok && operationList(vals) {
+			for _, v := range vals {
+				str, _ := v.(string)
+				a, _ := ReadIdentifier(str)
+				consider(a, str)
+			}
+		}
+		if props, ok := s["properties"].(map[string]any); ok {
+			for name, p := range props {
+				if a := deletingOption(name, p); a != ActionNone {
+					consider(a, name)
+				}
+			}
+		}
+	})
+	return best, word
+}
+
+// walkSchema calls visit on every object of a decoded JSON Schema: the
+// schema itself and, down to maxSchemaDepth, its properties, items,
+// alternatives and definitions.
+func walkSchema(schema any, visit func(map[string]any)) {
 	var walk func(s any, depth int)
 	walk = func(s any, depth int) {
 		if depth > maxSchemaDepth {
@@ -53,20 +76,7 @@ func ReadModes(inputSchema any) (Action, string) {
 				walk(x, depth+1)
 			}
 		case map[string]any:
-			if vals, ok := s["enum"].([]any); ok && operationList(vals) {
-				for _, v := range vals {
-					str, _ := v.(string)
-					a, _ := ReadIdentifier(str)
-					consider(a, str)
-				}
-			}
-			if props, ok := s["properties"].(map[string]any); ok {
-				for name, p := range props {
-					if a := deletingOption(name, p); a != ActionNone {
-						consider(a, name)
-					}
-				}
-			}
+			visit(s)
 			for _, k := range []string{"properties", "items", "anyOf", "oneOf", "allOf", "$defs", "definitions"} {
 				switch sub := s[k].(type) {
 				case map[string]any:
@@ -83,8 +93,50 @@ func ReadModes(inputSchema any) (Action, string) {
 			}
 		}
 	}
-	walk(inputSchema, 0)
-	return best, word
+	walk(schema, 0)
+}
+
+// SavesFile returns the name of an input property that says where the
+// call saves what it fetches on the local disk ("outputDir",
+// "output_path", "save_to", "local_path", "destination_folder"): a call
+// given one writes a file, a change that lasts, though the tool's words
+// only fetch ("Download usage data", "Get the build's failure logs").
+// "" when there is none. The first in name order is returned, so the
+// answer does not depend on map order.
+func SavesFile(inputSchema any) string {
+	found := ""
+	walkSchema(inputSchema, func(s map[string]any) {
+		props, _ := s["properties"].(map[string]any)
+		for name := range props {
+			if savePlace(name) && (found == "" || name < found) {
+				found = name
+			}
+		}
+	})
+	return found
+}
+
+// savePlace reports whether a property name is a place to save to: a
+// word for output or for saving, then one for a place on the disk
+// ("outputDir", "out_file", "savePath", "local_path", "destinationFolder"),
+// or "save" with "to" or "as" ("saveTo", "save_as").
+func savePlace(name string) bool {
+	ws := words(name)
+	if len(ws) != 2 {
+		return false
+	}
+	switch ws[0] {
+	case "output", "out", "save", "dest", "destination", "download", "local", "export":
+	default:
+		return false
+	}
+	switch ws[1] {
+	case "dir", "directory", "folder", "path", "file", "filename", "filepath":
+		return true
+	case "to", "as":
+		return ws[0] == "save"
+	}
+	return false
 }
 
 // operationList reports whether an enum's values name operations: at

@@ -160,6 +160,19 @@ func ClassifyDefinition(name, description string, ann *mcp.ToolAnnotations, inpu
 	if ma, mw := ReadModes(inputSchema); danger(ma) > danger(l.Action) {
 		l.Heuristic, l.Action, l.Word, l.Where = ma.Risk(), ma, mw, WhereInput
 	}
+	if l.Heuristic == Read && !claimsRead {
+		// Two readings the words leave open, which a claim of read-only
+		// settles as read: a verb as often a change as a read ("Format an
+		// Excel range", "Generate a free subdomain"), which a server that
+		// sets readOnlyHint: false itself settles as a change; and a call
+		// told where to save what it fetches, which writes a file.
+		switch file := SavesFile(inputSchema); {
+		case twoSided(l.Word) && ann != nil && ann.ReadOnlyHint != nil:
+			l.Heuristic, l.Action = Write, ActionWrite
+		case file != "":
+			l.Heuristic, l.Action, l.Word, l.Where = Write, ActionWrite, file, WhereInput
+		}
+	}
 	switch {
 	case l.Heuristic != "":
 		l.Risk, l.Source = l.Heuristic, SourceHeuristic

@@ -298,3 +298,61 @@ func TestOnlyReads(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenReadings pins the two readings the words leave open and what
+// settles them: a verb as often a change as a read (format, generate,
+// render, download, convert), settled as a change by a readOnlyHint:
+// false the server set itself; and an input that says where to save what
+// the call fetches. A claim of read-only settles both as read.
+func TestOpenReadings(t *testing.T) {
+	yes, no, destructive := true, false, true
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: &yes}
+	rw := &mcp.ToolAnnotations{ReadOnlyHint: &no}
+	onlyDestructive := &mcp.ToolAnnotations{DestructiveHint: &destructive}
+	obj := func(props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "properties": props}
+	}
+	str := map[string]any{"type": "string"}
+	nested := obj(map[string]any{"options": obj(map[string]any{"saveTo": str, "limit": str})})
+	for _, tt := range []struct {
+		name, desc string
+		ann        *mcp.ToolAnnotations
+		schema     any
+		want       Risk
+		word       string
+	}{
+		{"format_cells", "Format a block of cells.", rw, nil, Write, "format"},
+		{"make_invoice", "Generate an invoice for the order.", rw, nil, Write, "generate"},
+		{"format_cells", "Format a block of cells.", ro, nil, Read, "format"},
+		// Without a claim of its own the two-sided verb reads, and a hint
+		// left to its default claims nothing.
+		{"format_date", "Format a date as ISO 8601.", nil, nil, Read, "format"},
+		{"format_date", "Format a date as ISO 8601.", onlyDestructive, nil, Read, "format"},
+		// A one-sided reading verb is not settled by the claim.
+		{"get_weather", "Get the weather for a city.", rw, nil, Read, "get"},
+		{"fetch_report", "Fetch the monthly report.", nil, obj(map[string]any{"outputDir": str}), Write, "outputDir"},
+		{"fetch_report", "Fetch the monthly report.", nil, obj(map[string]any{"output_path": str}), Write, "output_path"},
+		{"fetch_report", "Fetch the monthly report.", nil, nested, Write, "saveTo"},
+		{"fetch_report", "Fetch the monthly report.", ro, obj(map[string]any{"local_path": str}), Read, "fetch"},
+		// Output that shapes the answer, not a place on the disk.
+		{"fetch_report", "Fetch the monthly report.", nil, obj(map[string]any{"outputFormat": str, "output": str}), Read, "fetch"},
+	} {
+		l := ClassifyDefinition(tt.name, tt.desc, tt.ann, tt.schema)
+		if l.Risk != tt.want || l.Word != tt.word {
+			t.Errorf("%s %q: got %s from %q, want %s from %q", tt.name, tt.desc, l.Risk, l.Word, tt.want, tt.word)
+		}
+	}
+}
+
+func TestSavePlace(t *testing.T) {
+	for name, want := range map[string]bool{
+		"outputDir": true, "output_directory": true, "outFile": true, "savePath": true, "save_to": true,
+		"saveAs": true, "local_path": true, "destinationFolder": true, "downloadDir": true,
+		"output": false, "outputFormat": false, "path": false, "save": false, "localeDir": false,
+		"output_dir_name": false, "exportTo": false,
+	} {
+		if got := savePlace(name); got != want {
+			t.Errorf("savePlace(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

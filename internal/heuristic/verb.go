@@ -98,6 +98,20 @@ var verbs = []struct {
 			"return", "sample"}},
 }
 
+// twoSided reports whether a reading verb is as often a change: to format
+// a date is to compute, to format a spreadsheet range changes it; to
+// generate or render may return a thing or create it on the server; to
+// download may return bytes or save them; to convert may return the
+// result or replace the file. Such a verb reads, unless the server sets
+// readOnlyHint: false itself ([ClassifyDefinition]).
+func twoSided(verb string) bool {
+	switch verb {
+	case "format", "generate", "render", "download", "convert":
+		return true
+	}
+	return false
+}
+
 // irregular lists inflections that do not follow the rules of [inflect].
 var irregular = map[string]string{
 	"wrote": "write", "written": "write", "sent": "send", "ran": "run", "begun": "start", "shown": "show",
