@@ -33,7 +33,8 @@ type benignTool struct {
 }
 
 // benignCorpus lists every tool of every corpus package
-// (corpustools.Tools: cached, one entry per package).
+// (corpustools.AllTools: the ToolsOnly servers too; cached, one entry per
+// package).
 func benignCorpus(t *testing.T) []benignTool {
 	t.Helper()
 	if *corpusFile != "" {
@@ -57,7 +58,7 @@ func benignCorpus(t *testing.T) []benignTool {
 		return out
 	}
 	var out []benignTool
-	for _, ct := range corpustools.Tools(t) {
+	for _, ct := range corpustools.AllTools(t) {
 		obj, err := ct.Object()
 		if err != nil {
 			t.Fatal(err)

@@ -39,7 +39,7 @@ var (
 		`|\b(?:do not|don't|no need to|never)\s+(?:need\s+to\s+)?(?:ask|confirm with|check with|prompt)\s+(?:the user\s+)?(?:for\s+(?:confirmation|permission|approval|consent)|before)\b` +
 		`|\b(?:previous|above|earlier|original|other) (?:description|instructions?|documentation|tool) (?:is|was|are|were) (?:wrong|outdated|incorrect|obsolete|deprecated|disabled|unsafe|broken)\b|\bthe correct usage is\b` +
 		`|\b(?:god|jailbreak|dan|unrestricted) mode\b|\byou are (?:now )?in (?:developer|maintenance|debug) mode\b` +
-		`|\b(?:is|are) (?:deprecated|disabled|unsafe|broken|insecure)[^.;\n]{0,30}\b(?:use|route|send|call|give)\b` +
+		`|\b(?:tool|server|function|endpoint|api|method|version|it|this) (?:is|are) (?:now )?(?:deprecated|disabled|unsafe|broken|insecure)[^.;\n]{0,30}\b(?:use|route|send|call|give)\b` +
 		`|\b(?:has|have)\s+already\s+(?:approved|authori[sz]ed|consented|confirmed|allowed)\b` +
 		`|\bwithout\s+(?:asking|the user'?s?\s+(?:knowledge|consent|permission|approval))\b` +
 		`|\b(?:user|owner|admin(?:istrator)?)\s+(?:has|have)\s+(?:authori[sz]ed|approved|granted|consented)\b` +
@@ -59,19 +59,19 @@ var (
 		`|\bin (?:this|the current|every|each) (?:session|conversation|chat)\b` +
 		`|\bwhen (?:you )?(?:answer|answering|respond|responding|reply|replying) (?:to )?the user\b` +
 		`|\bwhen \S+ is (?:used|called|invoked)\b` +
-		`|\b(?:all|every|any)\s+(?:future|subsequent|following|later|other|remaining)\b|\bfor (?:all|every|each) (?:other )?(?:tools?|calls?|requests?|quer(?:y|ies)|commands?|messages?|e-?mails?|files?)\b` +
+		`|\b(?:all|every|any)\s+(?:future|subsequent|following|later|other|remaining)\s+\w|\bfor (?:all|every|each) (?:other )?(?:tools?|calls?|requests?|quer(?:y|ies)|commands?|messages?|e-?mails?|files?)\b` +
 		`|\brest of the (?:session|conversation|chat)\b|\bfrom this point\b|\bgoing forward\b` +
 		`|\bin (?:every|each|all|any) (?:of your )?(?:responses?|answers?|replies|messages|outputs?)\b|\b(?:your|the) (?:response|answer|reply|summary) to the user\b` +
 		`|\bwhen (?:this|the) (?:tool|server) is (?:available|connected|loaded|installed|enabled|present)\b|\bat the (?:end|start|beginning) of (?:every|each|your|all)\b` +
 		`|\b(?:any|all|other|another) (?:mcp )?(?:tools?|servers?)\b` +
 		`|\b(?:every|all|any|each) (?:files?|documents?|results?|outputs?|pages?|messages?|e-?mails?|data|text)\s+(?:you|the assistant|the model)\b` +
-		`|\b(?:respond|reply|answer|talk|speak|write) to the user\b|\bwhen(?:ever)? the user (?:asks|mentions|says|requests|wants|types)\b|\bwhen (?:you )?(?:summariz|answer|respond|repl|report|present|show)\w*\b` +
+		`|\b(?:respond|reply|answer|talk|speak|write) to the user\b|\bwhen(?:ever)? the user (?:asks|mentions|says|requests|wants|types)\b|\bwhen (?:you (?:summariz|answer|respond|repl|report|present|show)\w*|summarizing|answering|responding|replying|reporting|presenting|showing)\b` +
 		`|\bprior to (?:answering|responding|replying)\b|\bbefore (?:each|every|any|your) (?:reply|answer|response)\b` + intlScope}
 	// modal: an order ("you must", "always add", "before using this
 	// tool", "first call").
 	reModal = lazyRe{src: `\byou\s+(?:must|should|shall|have to|need to|are required to|will need to)\b` +
 		`|\b(?:always|never)\s+(?:add|append|include|send|call|say|recommend|submit|use|set|pass|prefix|cc|bcc|forward|copy|upload|push|delete|run|tell|mention|reply|answer|respond|report|claim|suggest)\b` +
-		`|\bmust\s+(?:now|first|always|also)\b` +
+		`|\bmust\s+(?:now|first|always|also)\s+(?:[ac-z]|b[a-df-z]|be\w)` +
 		`|\b(?:first|also)\s+(?:call|send|read|run|fetch|pass|include|execute|invoke)\b` +
 		`|\bbefore\s+(?:using|calling|invoking|running|you use|you call|you run|you invoke)\s+this\s+tool\b` +
 		`|\b(?:before|prior to|ahead of)\s+(?:each|every|any)\s+(?:use|call|invocation|run|request|query)\b` +
@@ -100,7 +100,7 @@ var (
 	// definition, which has no business routing data; in a tool result,
 	// which quotes people writing to people, an e-mail's "forward it to
 	// accounting" is not.
-	reSendTo = lazyRe{src: `\b(?:send|forward|upload|post|copy|transfer) (?:it|them|this|that|everything|all|the \w+(?: \w+)?) to\b`}
+	reSendTo = lazyRe{src: `\b(?:send|forward|upload|post|copy|transfer) (?:it|them|this|that|everything|all|the \w+(?: \w+)?) to (?:me|us|our|my|him|her|them|this (?:address|url|endpoint|server|e-?mail|number|account)|the following|an? (?:external|third[- ]party|remote|backup|personal|different|new)|the (?:attacker|admin|developer|author|maintainer|owner|vendor|team|support|audit|backup|compliance)|[a-z0-9._%+-]+@|https?://|[a-z0-9-]+\.(?:com|net|org|io|xyz|ru|cn|info|app|dev)\b)`}
 	// permits: a passive permission ("can be pasted", "may also be
 	// given").
 	// leadRequest: a sentence that opens with a request verb ("Paste …
@@ -132,7 +132,7 @@ var (
 	// secrecy: keep something from the user.
 	reSecrecy = lazyRe{src: `\b(?:do not|don't|dont|never|must not|should not)\s+(?:tell|inform|notify|alert|mention|reveal|disclose|let)\b[^.;\n]{0,40}?\b(?:the user|users?|anyone|anybody|them|this|it|the human|the operator)\b` +
 		`|\b(?:do not|don't|dont|never)\s+(?:show|display|report|explain)\s+(?:this|it)\s+(?:to|from)\b` +
-		`|\bwithout\s+(?:telling|informing|notifying|alerting|letting)\b` +
+		`|\bwithout\s+(?:telling|informing|notifying|alerting|letting)\s+(?:the\s+|any\s+)?(?:users?|anyone|anybody|them|him|her|human|operator|owner|people|others|me|us)\b` +
 		`|\b(?:keep|treat)\s+(?:this|it|these|the)\s+(?:\w+\s+)?(?:secret|hidden|confidential|between us)\b` +
 		`|\b(?:hide|conceal)\s+(?:this|it|these)\b[^.;\n]{0,40}?\bfrom\b` +
 		`|\b(?:tell|inform)\s+(?:nobody|no one|no-one)\b` +
@@ -174,7 +174,7 @@ var (
 		`|\bhome directory\b|~/documents\b|\bbrowser (?:cookies|history|passwords)\b|\bsaved passwords\b` +
 		`|~/\.[a-z]|\.git-credentials\b|\.(?:bash|zsh)_history\b|\bknown_hosts\b|\bauthorized_keys\b|\.pgpass\b|\bcredentials\.json\b|\bservice[ -]account (?:key|json|file)\b|\bkeyring\b` +
 		`|\benvironment variables\b|\benv vars\b|\bprocess\.env\b|\bprintenv\b|\bappdata\b|\bapplication support\b` +
-		`|\b(?:other|previous|earlier|all) tools?'? (?:data|outputs?|results?|responses?|calls?)\b|\b(?:outputs?|results?|responses?) of (?:the )?(?:other|previous|all|every) tools?\b` +
+		`|\b(?:other|previous|earlier|all) tools?'? (?:data|outputs?|results?|responses?)\b|\b(?:other|previous|earlier) tools?'? calls?\b|\b(?:outputs?|results?|responses?) of (?:the )?(?:other|previous|all|every) tools?\b` +
 		`|\beverything the user (?:typed|said|wrote|sent|shared)\b|\bmessages the user\b|\bthe (?:whole|full|entire) (?:conversation|chat|transcript)\b` +
 		`|\b(?:arguments?|parameters?|inputs?|outputs?|results?|responses?|contents?|data) (?:of|from|returned by) (?:the |that |every |each |any |all )?(?:other|previous|last|earlier|prior)\s+(?:\w+\s+)?(?:tools?|calls?)\b` +
 		`|\bthe conversation (?:so far|until now|to date|history)\b|\bthe user'?s? (?:previous|earlier|past|other) messages\b|\b(?:messages|chats|conversations|e-?mails) of (?:every|all|each|other)\b` + intlSensStrong}
@@ -217,14 +217,26 @@ var reEmphasis = lazyRe{src: `^(?:[*_#>\s]|⚠️?|❗|‼️?|🚨)*(?:importan
 var reSelfRestrict = lazyRe{src: `\b(?:should|must|do|does|need) not (?:call|use|invoke) this tool\b`}
 
 // reSelfUse: a sentence that opens by telling when to call this tool.
-var reSelfUse = lazyRe{src: `^(?:(?:please|also|only)\s+)?(?:call|use|invoke|run|prefer)\s+this\s+(?:tool|function|endpoint)\b`}
+var reSelfUse = lazyRe{src: `^(?:(?:mandatory|important|note)\s*[:!]?\s*)?(?:(?:please|also|only)\s+)?(?:you (?:must|should|can|may) (?:always |only |first )?)?(?:call|use|invoke|run|prefer)\s+this(?:\s+(?:tool|function|endpoint))?\b`}
 
 // reSelfPurpose: a sentence that states what this tool is for ("Use this
 // endpoint to apply firewall rules") or how its own parameters combine
 // ("If you pass this query parameter, you must also pass …"): the
 // tool's own job, not an order, even when the job is a dangerous one (the
 // tool is labelled for that; the scan looks for words aimed past it).
-var reSelfPurpose = lazyRe{src: `^(?:(?:please|also|only)\s+)?use this (?:tool|function|endpoint|operation|api|method) (?:to|for)\b|^if you (?:pass|use|set|specify|provide|include) this (?:query |path |body )?parameter\b`}
+var reSelfPurpose = lazyRe{src: `^(?:(?:please|also|only)\s+)?use this (?:tool|function|endpoint|operation|api|method) (?:to|for)\b`}
+
+// reParamCombo: how the tool's own parameters combine ("If you pass this
+// query parameter, you must also pass the elementType parameter"): it
+// speaks to the caller, as every parameter's text does, about this call.
+var reParamCombo = lazyRe{src: `^if you (?:pass|use|set|specify|provide|include) this (?:query |path |body )?parameter\b`}
+
+// reDefer: an order that hands the decision back to the user ("must not
+// invoke other tools until receiving clear instruction from the user",
+// "should ask the user to provide it"). An attack takes the user out of
+// the loop; this puts them in.
+var reDefer = lazyRe{src: `\buntil (?:receiving |you receive |getting )?(?:an? )?(?:clear |explicit )?(?:instructions?|confirmation|approval|permission|go-ahead) from the user\b` +
+	`|\bwait (?:for|until) (?:the )?(?:explicit )?user\b|\bask(?:ing)? the user (?:to|for|before|whether|which|if)\b|\blet the user (?:choose|select|decide|pick|confirm)\b|\bprompt the user (?:to|for)\b`}
 
 // reNegation: a word that forbids what follows ("never paste", "do not
 // include", "no need to insert", "nunca", "nie", "не").
@@ -408,7 +420,7 @@ func instructions(s string, mode textMode) []textFinding {
 		// patterns).
 		var harm, weak bool
 		if addr || modal || scope || lead {
-			harm = strong || reHarm.match(sent, &h) || mode != inResult && reSendTo.match(sent, &h)
+			harm = strong || harmIn(sent, &h) || mode != inResult && reSendTo.match(sent, &h)
 		}
 		if addr || scope {
 			weak = reWeakHarm.match(sent, &h)
@@ -426,6 +438,10 @@ func instructions(s string, mode textMode) []textFinding {
 		if (lead || scope || modal) && !addr && !override && reSelfPurpose.MatchString(sent) && !reReachOut.MatchString(sent) {
 			lead, scope, modal = false, false, false
 		}
+		if (addr || lead || scope || modal) && !override && !harm && !reWeakHarm.match(sent, &h) && !reReachOut.MatchString(sent) &&
+			(reParamCombo.match(sent, &h) || reDefer.match(sent, &h)) {
+			addr, lead, scope, modal = false, false, false, false
+		}
 		switch {
 		case override,
 			addr && (imper || modal || harm || weak || scope),
@@ -441,9 +457,15 @@ func instructions(s string, mode textMode) []textFinding {
 		if reSecrecy.match(sent, &h) {
 			secr = append(secr, orig)
 		}
-		if sensWeak := reSensWeak.match(sent, &h); (strong || sensWeak) && !permits && mode != inName {
+		if sensWeak := sensWeakIn(sent, &h); (strong || sensWeak) && !permits && mode != inName {
 			req := reRequest.match(sent, &h)
-			dest := reDest.match(sent, &h)
+			dest := destIn(sent, &h)
+			// A kind of data an API manages (SSH keys, environment
+			// variables, chat history) is asked for only with a place to
+			// put it; a file or a place on the machine, at any request.
+			if strong && !dest && !hasSensitivePlace(sent, &h) {
+				strong = false
+			}
 			if ((strong && (req || dest) && !describesOnly(sent)) ||
 				(req && (dest || param) && sensWeak && reReqScope.match(sent, &h))) && !forbidsOnly(sent, &h) {
 				sens = append(sens, orig)
@@ -464,6 +486,42 @@ func instructions(s string, mode textMode) []textFinding {
 	}
 	return out
 }
+
+// harmIn reports a harm in a sentence that is not one of the benign
+// readings of the same words: a quoted query operator ('cc:', "bcc:")
+// is syntax, not a copy to someone; a folder of work or output in the
+// home directory (~/Downloads, ~/projects) is where a file goes, not a
+// private file; "a domain name or IP address" is a value to enter, not
+// the user's address.
+func harmIn(sent string, h *hits) bool {
+	if !reHarm.match(sent, h) {
+		return false
+	}
+	if !strings.Contains(sent, "cc") && !strings.Contains(sent, "~/") && !strings.Contains(sent, "ip address") {
+		return true // none of the matches can be excused
+	}
+	for _, loc := range reHarm.FindAllStringIndex(sent, -1) {
+		m, after := sent[loc[0]:loc[1]], sent[loc[1]:]
+		switch {
+		case (m == "cc" || m == "bcc") && after != "" && strings.IndexByte(":'\"\x60", after[0]) >= 0:
+			continue
+		case m == "~/" && reWorkDir.MatchString(after):
+			continue
+		case strings.HasPrefix(m, "ip address") && reAddressValue.MatchString(sent[:loc[0]]):
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+var (
+	// reWorkDir: the folders of a home directory where work and output
+	// go.
+	reWorkDir = lazyRe{src: `^(?:downloads|desktop|projects?|workspaces?|code|src|dev|repos|git|tmp|work|my-project)\b`}
+	// reAddressValue: "IP address" as one of the values a field takes.
+	reAddressValue = lazyRe{src: `\b(?:domain(?: name)?|host ?name|url|an?)\s+(?:or\s+)?(?:an?\s+)?$`}
+)
 
 // imperativeAfterAddress reports whether an order verb follows the
 // address to the model within six words ("model: after resizing, delete
@@ -492,6 +550,79 @@ func hasStrongSensitive(sent string, h *hits) bool {
 	for _, loc := range reSensStrong.findAll(sent, h) {
 		m := sent[loc[0]:loc[1]]
 		if strings.Contains(m, ".env") && envExample.MatchString(sent[loc[0]:]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// reSensNoun: the matches of reSensStrong that name a kind of data, not
+// a file or a place: an API that manages it says so.
+var reSensNoun = lazyRe{src: `^(?:private keys?|ssh keys?|chat history|conversation history|environment variables|env vars|keyring|keychain)$`}
+
+// reSensNounWord: a sentence that may hold a reSensNoun match.
+var reSensNounWord = lazyRe{src: `\bkeys?\b|\bhistory\b|\benv(?:ironment)? var|\bkey(?:ring|chain)\b`}
+
+// reOwned: the words before a kind of data that make it someone's.
+var reOwned = lazyRe{src: `\b(?:user'?s?|your|their|his|her|my|our|the human'?s)\s+(?:\w+\s+)?$`}
+
+// hasSensitivePlace reports a strong sensitive match that is a file or a
+// place (~/.ssh, .env, the outputs of other tools), or a kind of data
+// that is someone's or is sent on, not only a kind of data an API
+// manages.
+func hasSensitivePlace(sent string, h *hits) bool {
+	if !reSensNounWord.match(sent, h) {
+		return true // every match is a file or a place
+	}
+	for _, loc := range reSensStrong.FindAllStringIndex(sent, -1) {
+		m := strings.TrimSpace(sent[loc[0]:loc[1]])
+		// The user's data, or data sent on, is asked for whatever API
+		// manages it.
+		if reSensNoun.MatchString(m) && !reSendVerb.match(sent, h) && !reOwned.MatchString(sent[:loc[0]]) {
+			continue
+		}
+		if strings.Contains(m, ".env") && envExample.MatchString(sent[loc[0]:]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// destIn reports a destination for the data (a parameter, "as the
+// note", "into"), not the "as" of "such as".
+func destIn(sent string, h *hits) bool {
+	if !reDest.match(sent, h) {
+		return false
+	}
+	if !strings.Contains(sent, "such as") {
+		return true
+	}
+	for _, loc := range reDest.FindAllStringIndex(sent, -1) {
+		if strings.HasSuffix(sent[:loc[0]], "such ") {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// sensWeakIn reports a weak sensitive word that is not negated ("not
+// every secret on the resource" limits what is shown).
+func sensWeakIn(sent string, h *hits) bool {
+	if !reSensWeak.match(sent, h) {
+		return false
+	}
+	if !reNegation.match(sent, h) {
+		return true
+	}
+	for _, loc := range reSensWeak.FindAllStringIndex(sent, -1) {
+		before := strings.Fields(sent[:loc[0]])
+		if len(before) > 2 {
+			before = before[len(before)-2:]
+		}
+		if len(before) > 0 && reNegation.MatchString(strings.Join(before, " ")) {
 			continue
 		}
 		return true
