@@ -220,9 +220,7 @@ var reSelfRestrict = lazyRe{src: `\b(?:should|must|do|does|need) not (?:call|use
 var reSelfUse = lazyRe{src: `^(?:(?:mandatory|important|note)\s*[:!]?\s*)?(?:(?:please|also|only)\s+)?(?:you (?:must|should|can|may) (?:always |only |first )?)?(?:call|use|invoke|run|prefer)\s+this(?:\s+(?:tool|function|endpoint))?\b`}
 
 // reSelfPurpose: a sentence that states what this tool is for ("Use this
-// endpoint to apply firewall rules") or how its own parameters combine
-// ("If you pass this query parameter, you must also pass …"): the
-// tool's own job, not an order, even when the job is a dangerous one (the
+// endpoint to apply firewall rules"): the tool's own job, not an order, even when the job is a dangerous one (the
 // tool is labelled for that; the scan looks for words aimed past it).
 var reSelfPurpose = lazyRe{src: `^(?:(?:please|also|only)\s+)?use this (?:tool|function|endpoint|operation|api|method) (?:to|for)\b`}
 
@@ -255,15 +253,20 @@ func forbidsOnly(sent string, h *hits) bool {
 		return false
 	}
 	for _, loc := range locs {
-		before := strings.Fields(sent[:loc[0]])
-		if len(before) > 3 {
-			before = before[len(before)-3:]
-		}
-		if !reNegation.MatchString(strings.Join(before, " ")) {
+		if !negatedBefore(sent, loc[0], 3) {
 			return false
 		}
 	}
 	return true
+}
+
+// negatedBefore reports a negation among the n words before sent[at:].
+func negatedBefore(sent string, at, n int) bool {
+	before := strings.Fields(sent[:at])
+	if len(before) > n {
+		before = before[len(before)-n:]
+	}
+	return reNegation.MatchString(strings.Join(before, " "))
 }
 
 // overrideQualified reports a sentence whose every override is about
@@ -339,7 +342,7 @@ func sensitiveDefault(def, paramText, toolText string) bool {
 	if !noPrefilter {
 		litHits(low, &h)
 	}
-	if strings.HasSuffix(low, ".pub") || !hasStrongSensitive(low, &h) {
+	if strings.HasSuffix(low, ".pub") || !hasStrongSensitive(low, &h, false) {
 		return false
 	}
 	for _, t := range []string{paramText, toolText} {
@@ -414,7 +417,7 @@ func instructions(s string, mode textMode) []textFinding {
 		override := reOverride.match(sent, &h) && !overrideQualified(sent, &h) && !overrideQuoted(sent, &h)
 		scope := reScope.match(sent, &h)
 		modal := reModal.match(sent, &h)
-		strong := hasStrongSensitive(sent, &h)
+		strong := hasStrongSensitive(sent, &h, false)
 		// harm and weak count only beside an address, an order, a scope
 		// or a leading imperative: not computed otherwise (the costliest
 		// patterns).
@@ -460,10 +463,9 @@ func instructions(s string, mode textMode) []textFinding {
 		if sensWeak := sensWeakIn(sent, &h); (strong || sensWeak) && !permits && mode != inName {
 			req := reRequest.match(sent, &h)
 			dest := destIn(sent, &h)
-			// A kind of data an API manages (SSH keys, environment
-			// variables, chat history) is asked for only with a place to
-			// put it; a file or a place on the machine, at any request.
-			if strong && !dest && !hasSensitivePlace(sent, &h) {
+			// A kind of data an API manages is asked for only with a
+			// place to put it.
+			if strong && !dest && !hasStrongSensitive(sent, &h, true) {
 				strong = false
 			}
 			if ((strong && (req || dest) && !describesOnly(sent)) ||
@@ -539,24 +541,6 @@ func imperativeAfterAddress(sent string, h *hits) bool {
 	return false
 }
 
-func hasStrongSensitive(sent string, h *hits) bool {
-	if !reSensStrong.match(sent, h) {
-		return false
-	}
-	if !strings.Contains(sent, ".env") {
-		// Only a .env match can be excused: no need to find them all.
-		return true
-	}
-	for _, loc := range reSensStrong.findAll(sent, h) {
-		m := sent[loc[0]:loc[1]]
-		if strings.Contains(m, ".env") && envExample.MatchString(sent[loc[0]:]) {
-			continue
-		}
-		return true
-	}
-	return false
-}
-
 // reSensNoun: the matches of reSensStrong that name a kind of data, not
 // a file or a place: an API that manages it says so.
 var reSensNoun = lazyRe{src: `^(?:private keys?|ssh keys?|chat history|conversation history|environment variables|env vars|keyring|keychain)$`}
@@ -567,22 +551,25 @@ var reSensNounWord = lazyRe{src: `\bkeys?\b|\bhistory\b|\benv(?:ironment)? var|\
 // reOwned: the words before a kind of data that make it someone's.
 var reOwned = lazyRe{src: `\b(?:user'?s?|your|their|his|her|my|our|the human'?s)\s+(?:\w+\s+)?$`}
 
-// hasSensitivePlace reports a strong sensitive match that is a file or a
-// place (~/.ssh, .env, the outputs of other tools), or a kind of data
-// that is someone's or is sent on, not only a kind of data an API
-// manages.
-func hasSensitivePlace(sent string, h *hits) bool {
-	if !reSensNounWord.match(sent, h) {
-		return true // every match is a file or a place
+// hasStrongSensitive reports a match of reSensStrong that is not a
+// .env template (.env.example). With placesOnly, a kind of data an API
+// manages (SSH keys, environment variables, chat history) does not count
+// either unless it is someone's or is sent on: only a file or a place
+// (~/.ssh, .env, the outputs of other tools) is asked for at any request.
+func hasStrongSensitive(sent string, h *hits, placesOnly bool) bool {
+	if !reSensStrong.match(sent, h) {
+		return false
 	}
-	for _, loc := range reSensStrong.FindAllStringIndex(sent, -1) {
+	nouns := placesOnly && reSensNounWord.match(sent, h)
+	if !nouns && !strings.Contains(sent, ".env") {
+		return true // no match can be excused: no need to find them all
+	}
+	for _, loc := range reSensStrong.findAll(sent, h) {
 		m := strings.TrimSpace(sent[loc[0]:loc[1]])
-		// The user's data, or data sent on, is asked for whatever API
-		// manages it.
-		if reSensNoun.MatchString(m) && !reSendVerb.match(sent, h) && !reOwned.MatchString(sent[:loc[0]]) {
+		if strings.Contains(m, ".env") && envExample.MatchString(sent[loc[0]:]) {
 			continue
 		}
-		if strings.Contains(m, ".env") && envExample.MatchString(sent[loc[0]:]) {
+		if nouns && reSensNoun.MatchString(m) && !reSendVerb.match(sent, h) && !reOwned.MatchString(sent[:loc[0]]) {
 			continue
 		}
 		return true
@@ -618,14 +605,9 @@ func sensWeakIn(sent string, h *hits) bool {
 		return true
 	}
 	for _, loc := range reSensWeak.FindAllStringIndex(sent, -1) {
-		before := strings.Fields(sent[:loc[0]])
-		if len(before) > 2 {
-			before = before[len(before)-2:]
+		if !negatedBefore(sent, loc[0], 2) {
+			return true
 		}
-		if len(before) > 0 && reNegation.MatchString(strings.Join(before, " ")) {
-			continue
-		}
-		return true
 	}
 	return false
 }
