@@ -90,7 +90,27 @@ const (
 	// state-changing tools read); session 11 studied its misses, so it
 	// is reported as seen since.
 	splitFresh = "held out, session 9 (seen since session 11)"
+	// splitFresh13 holds the servers added in session 13, all held out:
+	// labelled from their definitions alone by reviewers who had not
+	// seen the heuristic, committed before it was run on them.
+	splitFresh13 = "held out, session 13"
 )
+
+// freshServers13 are the servers of splitFresh13.
+var freshServers13 = map[string]bool{
+	"@agentdeskai/browser-tools-mcp@2.0.2":              true,
+	"@executeautomation/playwright-mcp-server@1.0.12":   true,
+	"@kimtaeyoon83/mcp-server-youtube-transcript@0.1.1": true,
+	"@line/line-bot-mcp-server@0.5.0":                   true,
+	"@modelcontextprotocol/server-gitlab@2025.4.25":     true,
+	"@modelcontextprotocol/server-puppeteer@2025.5.12":  true,
+	"@pinecone-database/mcp@0.3.0":                      true,
+	"@upstash/context7-mcp@4.1.1":                       true,
+	"@wonderwhy-er/desktop-commander@0.2.52":            true,
+	"exa-mcp-server@3.4.1":                              true,
+	"mongodb-mcp-server@3.0.4":                          true,
+	"tavily-mcp@0.2.22":                                 true,
+}
 
 // freshServers are the servers added to the corpus after the first one
 // (session 7, issue 23), each true when held out. The rule, stated before
@@ -126,6 +146,8 @@ var freshServers = map[string]bool{
 func splitOf(pkg string) string {
 	held, fresh := freshServers[pkg]
 	switch {
+	case freshServers13[pkg]:
+		return splitFresh13
 	case fresh && held:
 		return splitFresh
 	case fresh:
@@ -338,7 +360,7 @@ func TestCorpusLabels(t *testing.T) {
 	// Three sets: the tuning servers, the first corpus's held-out third
 	// (seen: its misses were studied while tuning) and the fresh held-out
 	// third of the servers added later (freshServers).
-	sets := map[string]*scores{splitTuning: {}, splitSeen: {}, splitFresh: {}}
+	sets := map[string]*scores{splitTuning: {}, splitSeen: {}, splitFresh: {}, splitFresh13: {}}
 	servers := map[string][]string{}
 	for _, ct := range tools {
 		k := ct.Package + "\x00" + ct.Tool
@@ -363,13 +385,16 @@ func TestCorpusLabels(t *testing.T) {
 			servers[split] = append(servers[split], ct.Package)
 		}
 	}
-	for _, split := range []string{splitFresh, splitSeen, splitTuning} {
+	for _, split := range []string{splitFresh13, splitFresh, splitSeen, splitTuning} {
 		t.Logf("%s (%d servers: %s):\n%s", split, len(servers[split]), strings.Join(servers[split], ", "), sets[split].report())
 	}
-	for _, split := range []string{splitFresh, splitSeen} {
+	for _, split := range []string{splitFresh13, splitFresh, splitSeen} {
 		held := sets[split]
 		if held.n == 0 && split == splitFresh && len(freshServers) == 0 {
 			continue // no server has joined the corpus since the first one
+		}
+		if held.n == 0 && split == splitFresh13 && !*withToolsOnly {
+			continue // its servers are all ToolsOnly
 		}
 		if held.n == 0 {
 			t.Fatalf("%s: no tool was labelled", split)

@@ -441,6 +441,34 @@ var corpus = sync.OnceValue(func() []CorpusServer {
 			start: npmStdio("@shortcut/mcp", "dist/index.js", []string{"SHORTCUT_API_TOKEN=not-a-token"})},
 		{Name: "slack-stdio", ID: "@modelcontextprotocol/server-slack@2025.4.25", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
 			start: npmStdio("@modelcontextprotocol/server-slack", "dist/index.js", []string{"SLACK_BOT_TOKEN=not-a-token", "SLACK_TEAM_ID=T0"})},
+
+		// Added in session 13 for a fresh held-out measurement of the tool
+		// labels (issue 24): every one held out, labelled from its
+		// definitions alone before the heuristic was run on them.
+		{Name: "browser-tools-stdio", ID: "@agentdeskai/browser-tools-mcp@2.0.2", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@agentdeskai/browser-tools-mcp", "dist/index.js", nil)},
+		{Name: "context7-stdio", ID: "@upstash/context7-mcp@4.1.1", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@upstash/context7-mcp", "dist/index.js", nil)},
+		{Name: "desktop-commander-stdio", ID: "@wonderwhy-er/desktop-commander@0.2.52", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@wonderwhy-er/desktop-commander", "dist/index.js", nil)},
+		{Name: "exa-stdio", ID: "exa-mcp-server@3.4.1", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("exa-mcp-server", "dist/stdio.cjs", []string{"EXA_API_KEY=not-a-key"})},
+		{Name: "gitlab-ref-stdio", ID: "@modelcontextprotocol/server-gitlab@2025.4.25", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@modelcontextprotocol/server-gitlab", "dist/index.js", []string{"GITLAB_PERSONAL_ACCESS_TOKEN=not-a-token", "GITLAB_API_URL=http://127.0.0.1:9/api/v4"})},
+		{Name: "line-bot-stdio", ID: "@line/line-bot-mcp-server@0.5.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@line/line-bot-mcp-server", "dist/index.js", []string{"CHANNEL_ACCESS_TOKEN=not-a-token", "DESTINATION_USER_ID=U0"})},
+		{Name: "mongodb-stdio", ID: "mongodb-mcp-server@3.0.4", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			Note: "no connection string: lists its tools and connects on demand", start: npmStdio("mongodb-mcp-server", "dist/esm/index.js", []string{"MDB_MCP_TELEMETRY=disabled"})},
+		{Name: "pinecone-stdio", ID: "@pinecone-database/mcp@0.3.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@pinecone-database/mcp", "dist/index.js", []string{"PINECONE_API_KEY=not-a-key"})},
+		{Name: "playwright-ea-stdio", ID: "@executeautomation/playwright-mcp-server@1.0.12", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			Note: "no browser is installed (--ignore-scripts): it starts one only when a tool is called", start: npmStdio("@executeautomation/playwright-mcp-server", "dist/index.js", nil)},
+		{Name: "puppeteer-stdio", ID: "@modelcontextprotocol/server-puppeteer@2025.5.12", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@modelcontextprotocol/server-puppeteer", "dist/index.js", nil)},
+		{Name: "tavily-stdio", ID: "tavily-mcp@0.2.22", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("tavily-mcp", "build/index.js", []string{"TAVILY_API_KEY=not-a-key"})},
+		{Name: "youtube-transcript-stdio", ID: "@kimtaeyoon83/mcp-server-youtube-transcript@0.1.1", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@kimtaeyoon83/mcp-server-youtube-transcript", "dist/index.js", nil)},
 	}
 })
 
