@@ -1,6 +1,7 @@
 package heuristic
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -107,13 +108,45 @@ func SavesFile(inputSchema any) string {
 	found := ""
 	walkSchema(inputSchema, func(s map[string]any) {
 		props, _ := s["properties"].(map[string]any)
-		for name := range props {
-			if savePlace(name) && (found == "" || name < found) {
+		for name, p := range props {
+			if (savePlace(name) || savesByWords(p)) && (found == "" || name < found) {
 				found = name
 			}
 		}
 	})
 	return found
+}
+
+// savesByWords reports whether a property's description says that the
+// call saves a file with it: a boolean option that leads with "save" or
+// "write" and names a file ("Save screenshot as PNG file"), or a name or
+// place to save to ("Filename to save as", "Directory to save the
+// screenshot in").
+func savesByWords(p any) bool {
+	m, ok := p.(map[string]any)
+	if !ok {
+		return false
+	}
+	desc, _ := m["description"].(string)
+	ws := words(desc)
+	if len(ws) < 3 {
+		return false
+	}
+	if m["type"] == "boolean" {
+		_, base, _ := VerbAction(ws[0])
+		return (base == "save" || base == "write") && (slices.Contains(ws, "file") || slices.Contains(ws, "disk"))
+	}
+	switch ws[0] {
+	case "filename", "file", "path", "directory", "folder", "where":
+	default:
+		return false
+	}
+	for i := 1; i < len(ws)-1 && i <= 3; i++ {
+		if ws[i] == "to" && ws[i+1] == "save" {
+			return true
+		}
+	}
+	return false
 }
 
 // savePlace reports whether a property name is a place to save to: a
@@ -126,7 +159,7 @@ func savePlace(name string) bool {
 		return false
 	}
 	switch ws[0] {
-	case "output", "out", "save", "dest", "destination", "download", "local", "export":
+	case "output", "out", "save", "dest", "destination", "download", "downloads", "local", "export":
 	default:
 		return false
 	}
@@ -159,6 +192,18 @@ func operationList(vals []any) bool {
 	return verbs >= 2 && 2*verbs >= len(vals)
 }
 
+// shapesOutput reports whether an option's description removes
+// something from what the call returns ("Remove all script tags from the
+// output"): it shapes the answer and deletes nothing (docs/labels.md).
+func shapesOutput(desc string) bool {
+	for _, place := range []string{"output", "result", "results", "response", "returned"} {
+		if strings.Contains(desc, "from the "+place) || strings.Contains(desc, "from "+place) {
+			return true
+		}
+	}
+	return false
+}
+
 // optionPrefixes lead a boolean option's description before its verb.
 var optionPrefixes = []string{"set to true to ", "if true, ", "if true ", "whether to ", "when true, "}
 
@@ -174,7 +219,7 @@ func deletingOption(name string, p any) Action {
 	}
 	desc, _ := m["description"].(string)
 	desc = strings.ToLower(strings.TrimSpace(desc))
-	if strings.Contains(desc, "by default") {
+	if strings.Contains(desc, "by default") || shapesOutput(desc) {
 		return ActionNone
 	}
 	for _, p := range optionPrefixes {

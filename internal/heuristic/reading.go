@@ -80,8 +80,16 @@ func ReadTool(name, description string) Reading {
 // takes it as a signal: "trigger-long-running-operation" triggers).
 func readTool(name, description string, open bool) Reading {
 	best := Reading{}
+	var queried Reading // a changing verb of a query ([queryPrefix]), as an object
 	consider := func(vs []string, where string) {
 		for _, w := range vs {
+			if verb, ok := strings.CutPrefix(w, queryPrefix); ok {
+				a, _, _ := VerbAction(verb)
+				if danger(a) > danger(queried.Object) {
+					queried = Reading{Object: a, ObjectWord: verb, ObjectWhere: where}
+				}
+				w = "query"
+			}
 			a, base, _ := VerbAction(w)
 			switch w {
 			case newWord:
@@ -117,6 +125,9 @@ func readTool(name, description string, open bool) Reading {
 	consider(nv, "name")
 	consider(desc, "description")
 	best.Object, best.ObjectWord, best.ObjectWhere = hint.Object, hint.ObjectWord, hint.ObjectWhere
+	if danger(queried.Object) > danger(best.Object) {
+		best.Object, best.ObjectWord, best.ObjectWhere = queried.Object, queried.ObjectWord, queried.ObjectWhere
+	}
 	object := func(ws, verbs []string, where string) {
 		for _, w := range objectWords(ws, where == "name") {
 			a, base, weak := VerbAction(w)
@@ -135,7 +146,45 @@ func readTool(name, description string, open bool) Reading {
 			best.Action, best.Verb, best.Where = ActionDelete, base, "description"
 		}
 	}
+	if best.Action == ActionRead {
+		if base := statesSave(description); base != "" {
+			best.Action, best.Verb, best.Where = ActionWrite, base, "description"
+		}
+	}
 	return best
+}
+
+// statesSave returns the saving verb of a sentence that states, in the
+// passive, that the call saves what it reads to a place ("… returns the
+// image, plus the path it was saved to"; "the report is written to
+// disk"), "" when none does. As in [statesDeletion], a condition or
+// relative clause before the verb states no effect of the call ("files
+// that were saved to the workspace").
+func statesSave(description string) string {
+	for _, sentence := range sentences(description) {
+		ws := words(sentence)
+		for i, w := range ws {
+			if conditions[w] {
+				break
+			}
+			_, base, _ := VerbAction(w)
+			if i == 0 || (base != "save" && base != "write" && base != "store") || formOf(w, base) != "ed" {
+				continue
+			}
+			switch tokAt(ws, i+1) {
+			case "to", "as", "into", "under", "in", "at":
+			default:
+				continue
+			}
+			switch aux := ws[i-1]; {
+			case aux == "is" || aux == "are" || aux == "was" || aux == "were" || aux == "gets" || aux == "get":
+				return base
+			case aux == "be" && i > 1 && ws[i-2] == "will":
+				return base
+			}
+		}
+	}
+	return ""
 }
 
 // statesDeletion returns the deleting verb of a sentence that states, in
@@ -294,7 +343,13 @@ var appNouns = map[string]bool{"editor": true, "app": true, "application": true,
 // any conjunction or comma.
 func opensApp(toks []string) bool {
 	for i, w := range toks {
-		if i == 4 || conjunctions[w] || w == "in" || w == "on" {
+		if w == "in" {
+			// "Open the feedback form in the browser": the user's browser
+			// opens it, where "Open a PDF in an interactive viewer" shows it
+			// in the client.
+			return inApp(toks[i+1:])
+		}
+		if i == 4 || conjunctions[w] || w == "on" {
 			return false
 		}
 		if appNouns[w] {
@@ -302,6 +357,54 @@ func opensApp(toks []string) bool {
 		}
 	}
 	return false
+}
+
+// inApp reports whether the words after "in" name an application: one
+// of appNouns after at most two determiners or adjectives ("in browser",
+// "in the default browser", "in a new window").
+func inApp(toks []string) bool {
+	for i, w := range toks {
+		if i == 3 || conjunctions[w] {
+			return false
+		}
+		if appNouns[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// queryPrefix marks a changing verb whose object is a reading noun ("Run
+// a find query", "Run an aggregation", runAccessibilityAudit, "Start a
+// streaming search"): the call reads, or runs something the words do not
+// name, so the reading is left open as an object is ([Reading].Object)
+// and a declared readOnlyHint: true settles it. The base verb follows
+// the prefix.
+const queryPrefix = "\x00query:"
+
+// queryNouns are the reading nouns of [queryPrefix].
+var queryNouns = map[string]bool{
+	"query": true, "queries": true, "aggregation": true, "aggregations": true, "search": true, "searches": true,
+	"audit": true, "audits": true, "analysis": true, "lookup": true, "lookups": true,
+}
+
+// readsQuery returns queryPrefix and the base of w when w is "run" or
+// "start" and a query noun is among the first words after it, before a
+// conjunction or comma; w itself otherwise.
+func readsQuery(w string, after []string) string {
+	_, base, _ := VerbAction(w)
+	if base != "run" && base != "start" {
+		return w
+	}
+	for i, x := range after {
+		if i == 4 || conjunctions[x] {
+			break
+		}
+		if queryNouns[x] {
+			return queryPrefix + base
+		}
+	}
+	return w
 }
 
 // nameVerbs returns the verbs of a tool's name: its first verb (a name
@@ -318,7 +421,7 @@ func nameVerbs(name string, weak bool) []string {
 		if a == ActionNone || (isWeak && (base != w || (i > 0 && !weak))) {
 			continue
 		}
-		out := []string{w}
+		out := []string{readsQuery(w, ws[i+1:])}
 		for j := i + 1; j < len(ws); j++ {
 			if !conjunctions[ws[j-1]] {
 				continue
@@ -363,7 +466,7 @@ func clauseVerbs(head string, items []string) []string {
 		if base == "drop" && (slices.Contains(toks, "onto") || slices.Contains(toks, "into")) {
 			out = append(out, placeWord)
 		} else {
-			out = append(out, toks[i])
+			out = append(out, readsQuery(toks[i], toks[i+1:]))
 		}
 		form := formOf(toks[i], base)
 		if base == "open" && opensApp(toks[i+1:]) {

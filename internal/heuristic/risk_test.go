@@ -96,7 +96,8 @@ func TestClassifyTool(t *testing.T) {
 		// "open" starts a program when its object is one; a document
 		// shown in a viewer, or nodes, are read.
 		{"open_diagram", "Opens the diagram editor with a diagram from XML", Write},
-		{"open_in_app", "Open the file in the desktop application", Read}, // "in" ends the object: the file is opened
+		{"open_in_app", "Open the file in the desktop application", Write}, // starts the application (session 13; was read)
+		{"open_in_viewer", "Open the file in the viewer", Read},            // the client's viewer shows it
 		{"display_pdf", "Open a PDF in an interactive viewer.", Read},
 		{"open_nodes", "Open specific nodes in the knowledge graph", Read},
 		// A later sentence that states in the passive what a changing call
@@ -353,6 +354,64 @@ func TestSavePlace(t *testing.T) {
 	} {
 		if got := savePlace(name); got != want {
 			t.Errorf("savePlace(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestSession13Readings pins the general causes behind the misses of the
+// session-13 held-out servers (measured blind first: 83.2 %), each beside
+// a twin it must not change.
+func TestSession13Readings(t *testing.T) {
+	yes := true
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: &yes}
+	obj := func(props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "properties": props}
+	}
+	boolOpt := func(desc string) map[string]any { return map[string]any{"type": "boolean", "description": desc} }
+	strOpt := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+	for _, tt := range []struct {
+		name, desc string
+		ann        *mcp.ToolAnnotations
+		schema     any
+		want       Risk
+	}{
+		// Reloading a page changes it, as navigating does.
+		{"refreshBrowser", "Reloads the inspected tab.", nil, nil, Write},
+		{"get_tab", "Returns the inspected tab.", nil, nil, Read},
+		// A passive sentence saying the call saved what it read.
+		{"takeScreenshot", "Captures the visible area of the current tab and returns the image directly, plus the path it was saved to.", nil, nil, Write},
+		{"list_shots", "Lists the screenshots that were saved to the folder.", nil, nil, Read},
+		// Ending a session and generating its file.
+		{"end_codegen_session", "End a code generation session and generate the test file", nil, nil, Write},
+		// A boolean option that saves a file; a name to save as.
+		{"screenshot", "Take a screenshot of the current page", nil, obj(map[string]any{"savePng": boolOpt("Save screenshot as PNG file (default: false)")}), Write},
+		{"screenshot", "Take a screenshot of the current page", nil, obj(map[string]any{"fullPage": boolOpt("Store screenshot of the entire page (default: false)")}), Read},
+		{"screenshot", "Take a screenshot of the current page", nil, obj(map[string]any{"name": strOpt("Filename to save as, relative to the screenshot directory")}), Write},
+		{"screenshot", "Take a screenshot of the current page", nil, obj(map[string]any{"downloadsDir": strOpt("Custom downloads directory path")}), Write},
+		{"screenshot", "Take a screenshot of the current page", nil, obj(map[string]any{"name": strOpt("Name for the screenshot")}), Read},
+		// Opening something in the user's browser starts it; in the
+		// client's viewer it only shows.
+		{"give_feedback", "Open feedback form in browser to provide feedback.", nil, nil, Write},
+		{"view_pdf", "Open a PDF in an interactive viewer.", nil, nil, Read},
+		// Running a query or an audit reads when the server claims so;
+		// without a claim it is left to what run does.
+		{"find", "Run a find query against a MongoDB collection", ro, nil, Read},
+		{"aggregate", "Run an aggregation against a MongoDB collection", ro, nil, Read},
+		{"runAccessibilityAudit", "Lighthouse accessibility audit of the current page.", ro, nil, Read},
+		{"start_search", "Start a streaming search that can return results progressively.", ro, nil, Read},
+		{"run_sql", "Run a SQL query against the database", nil, nil, Write},
+		{"run_script", "Run a script on the server", ro, nil, Write},
+		// Options that remove something from the answer shape it.
+		{"get_html", "Get the HTML of the page", nil, obj(map[string]any{"removeScripts": boolOpt("Remove all script tags from the output")}), Read},
+		{"get_html", "Get the HTML of the page", nil, obj(map[string]any{"removeCache": boolOpt("Remove the cached copy on the server")}), Destructive},
+		// Overwritten in the passive, and a rewrite mode.
+		{"upsert-records", "Insert or update records in an index. Records with an existing id are overwritten.", nil, nil, Destructive},
+		{"write_file", "Write or append to file contents.", nil, obj(map[string]any{"mode": map[string]any{"enum": []any{"rewrite", "append"}}}), Destructive},
+		{"write_file", "Write or append to file contents.", nil, obj(map[string]any{"mode": map[string]any{"enum": []any{"create", "append"}}}), Write},
+		{"tavily_research", "Perform comprehensive research on a given topic.", nil, nil, Read},
+	} {
+		if l := ClassifyDefinition(tt.name, tt.desc, tt.ann, tt.schema); l.Risk != tt.want {
+			t.Errorf("%s %q (schema %v): got %s (%s from %q), want %s", tt.name, tt.desc, tt.schema != nil, l.Risk, l.Where, l.Word, tt.want)
 		}
 	}
 }

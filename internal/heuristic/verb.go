@@ -58,7 +58,7 @@ var verbs = []struct {
 	{ActionDelete,
 		[]string{"delete", "remove", "destroy", "purge", "erase", "wipe", "truncate", "reset", "overwrite",
 			"unlink", "rm", "del", "kill", "terminate", "uninstall", "revoke", "discard", "evict", "expunge", "shred",
-			"replace"},
+			"replace", "rewrite"},
 		[]string{"drop", "clear", "prune", "trash", "flush"}},
 	{ActionExecute,
 		[]string{"exec", "execute", "eval", "evaluate", "spawn", "invoke", "sudo"},
@@ -75,7 +75,7 @@ var verbs = []struct {
 			"purchase", "navigate", "click", "hover", "uncheck", "upgrade", "downgrade", "rollback", "revert",
 			"migrate", "mkdir", "chmod", "chown", "attach", "detach", "disconnect", "logout", "authorize",
 			"provision", "suspend", "unsuspend", "unblock", "unmute", "unfollow", "enqueue", "dequeue",
-			"reserve", "renew", "annotate", "rewrite", "refactor", "archive", "emulate", "protect", "unprotect",
+			"reserve", "renew", "annotate", "reload", "refactor", "archive", "emulate", "protect", "unprotect",
 			"unapprove", "activate", "deactivate", "interact", "queue", "compress", "decompress"},
 		[]string{"change", "put", "patch", "copy", "move", "store", "lock", "mark", "tag", "untag", "label",
 			"pin", "star", "fork", "clone", "transfer", "pay", "charge", "buy", "sell", "type", "fill", "press",
@@ -84,7 +84,7 @@ var verbs = []struct {
 			"vote", "react", "accept", "decline", "confirm", "record", "log", "track", "emit", "dispatch",
 			"release", "claim", "bump", "rotate", "extend", "fix", "build", "compile", "start", "stop",
 			"close", "cancel", "complete", "resolve", "trigger", "schedule", "seed", "order", "book", "set", "handle",
-			"go"}},
+			"go", "end", "refresh"}},
 	{ActionRead,
 		[]string{"get", "list", "search", "read", "fetch", "find", "show", "view", "query", "lookup",
 			"describe", "inspect", "browse", "retrieve", "explain", "summarize", "summarise", "analyze",
@@ -92,7 +92,7 @@ var verbs = []struct {
 			"echo", "render", "download", "scan", "peek", "poll", "estimate", "predict", "grep", "explore",
 			"discover", "lint", "measure", "multiply", "divide", "subtract", "translate", "detect", "extract",
 			"recommend", "suggest", "load", "display", "retrieve", "look", "see", "ask", "think", "provide",
-			"demonstrate", "simulate", "enumerate", "scrape", "crawl", "generate", "greet", "elicit"},
+			"demonstrate", "simulate", "enumerate", "scrape", "crawl", "generate", "greet", "elicit", "research"},
 		[]string{"count", "check", "diff", "print", "test", "status", "watch", "wait", "sleep", "plan",
 			"screenshot", "snapshot", "capture", "info", "stat", "tree", "format", "sum", "open", "report",
 			"return", "sample"}},
@@ -118,6 +118,7 @@ var irregular = map[string]string{
 	"set": "set", "put": "put", "read": "read", "built": "build", "sold": "sell", "bought": "buy",
 	"resetting": "reset", "submitted": "submit", "submitting": "submit", "committed": "commit",
 	"committing": "commit", "unpinned": "unpin", "unstarred": "unstar", "echoes": "echo",
+	"overwritten": "overwrite", "overwrote": "overwrite", "rewritten": "rewrite", "rewrote": "rewrite",
 }
 
 // A verbInfo is what a base verb does and whether it is weak.

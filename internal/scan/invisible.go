@@ -218,16 +218,39 @@ func escape(s string) string {
 // Unicode whitespace (the ideographic space and the braille blank
 // included), weighed by the room it takes: a space 1, a tab or a line
 // break 4, a run of weight 32 or more: a client's view ends before it, a
-// model reads on.
+// model reads on. Indentation a line repeats takes no room of its own
+// (up to maxSharedIndent columns): the deepest of the lines with text
+// before it (the first line indented so deep still pays), or that all
+// lines after the first share (a description
+// written in an indented string literal, a docstring): the lines show
+// one under the other, as written.
 func hiddenAfterWhitespace(s string) (string, bool) {
+	shared := sharedIndent(s)
 	run, weight := 0, 0
+	col, allowed := -1, 0                             // columns since the run's last line break (-1: none yet), and how many are free
+	lastIndent, curIndent, atLineStart := -1, 0, true // lastIndent: the deepest so far
 	for i, r := range s {
 		if unicode.IsSpace(r) || r == '\u3000' || r == '\u2800' || r == '\u200b' || r == '\u3164' || r == '\u115f' || r == '\u1160' {
 			run++
 			switch r {
-			case '\t', '\n', '\v', '\f', '\u2028', '\u2029', '\u0085':
+			case '\n', '\v', '\f', '\u2028', '\u2029', '\u0085':
 				weight += 4
+				col, allowed = 0, min(max(lastIndent, shared), maxSharedIndent)
+				curIndent, atLineStart = 0, true
 			case '\r':
+			case ' ', '\t':
+				if atLineStart {
+					curIndent++
+				}
+				if col >= 0 && col < allowed {
+					col++
+					break
+				}
+				if r == '\t' {
+					weight += 4
+				} else {
+					weight++
+				}
 			default:
 				weight++
 			}
@@ -239,9 +262,40 @@ func hiddenAfterWhitespace(s string) (string, bool) {
 				return clip(fmt.Sprintf("after %d whitespace characters: %s", run, rest)), true
 			}
 		}
-		run, weight = 0, 0
+		if atLineStart {
+			lastIndent, atLineStart = max(lastIndent, curIndent), false
+		}
+		run, weight, col = 0, 0, -1
 	}
 	return "", false
+}
+
+// maxSharedIndent bounds the indentation [sharedIndent] excuses: deeper
+// than that, every line starts out of view.
+const maxSharedIndent = 40
+
+// sharedIndent returns the spaces and tabs every non-blank line after the
+// first starts with (at most maxSharedIndent), 0 for a text of one line.
+func sharedIndent(s string) int {
+	shared := -1
+	first := true
+	for line := range strings.SplitSeq(s, "\n") {
+		if first {
+			first = false
+			continue
+		}
+		n := 0
+		for n < len(line) && (line[n] == ' ' || line[n] == '\t') {
+			n++
+		}
+		if n == len(line) || strings.TrimSpace(line) == "" {
+			continue // a blank line
+		}
+		if shared < 0 || n < shared {
+			shared = n
+		}
+	}
+	return min(max(shared, 0), maxSharedIndent)
 }
 
 // confusables maps characters that look like ASCII letters and digits to

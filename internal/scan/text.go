@@ -217,7 +217,7 @@ var reEmphasis = lazyRe{src: `^(?:[*_#>\s]|⚠️?|❗|‼️?|🚨)*(?:importan
 var reSelfRestrict = lazyRe{src: `\b(?:should|must|do|does|need) not (?:call|use|invoke) this tool\b`}
 
 // reSelfUse: a sentence that opens by telling when to call this tool.
-var reSelfUse = lazyRe{src: `^(?:(?:mandatory|important|note)\s*[:!]?\s*)?(?:(?:please|also|only)\s+)?(?:you (?:must|should|can|may) (?:always |only |first )?)?(?:call|use|invoke|run|prefer)\s+this(?:\s+(?:tool|function|endpoint))?\b`}
+var reSelfUse = lazyRe{src: `^(?:(?:mandatory|important|note)\s*[:!]?\s*)?(?:(?:please|also|only)\s+)?(?:you (?:must|should|can|may) (?:always |only |first )?)?(?:call|use|invoke|run|prefer)\s+(?:this(?:\s+(?:tool|function|endpoint))?|th(?:is|ese)\s+(?:stages?|options?|values?|modes?|fields?|parameters?|operators?|settings?|flags?|formats?))\b`}
 
 // reSelfPurpose: a sentence that states what this tool is for ("Use this
 // endpoint to apply firewall rules"): the tool's own job, not an order, even when the job is a dangerous one (the
@@ -235,6 +235,11 @@ var reParamCombo = lazyRe{src: `^if you (?:pass|use|set|specify|provide|include)
 // the loop; this puts them in.
 var reDefer = lazyRe{src: `\buntil (?:receiving |you receive |getting )?(?:an? )?(?:clear |explicit )?(?:instructions?|confirmation|approval|permission|go-ahead) from the user\b` +
 	`|\bwait (?:for|until) (?:the )?(?:explicit )?user\b|\bask(?:ing)? the user (?:to|for|before|whether|which|if)\b|\blet the user (?:choose|select|decide|pick|confirm)\b|\bprompt the user (?:to|for)\b`}
+
+// reOnlyWhenAsked: an option kept for the user's own request ("Only set
+// this when the user has asked for them — these are credentials"): it
+// restricts the call, it asks for nothing.
+var reOnlyWhenAsked = lazyRe{src: `^only (?:set|use|pass|enable|include|turn on) this(?: option| flag| parameter| field)? (?:when|if) the user (?:has )?(?:explicitly )?(?:asks?|asked|requests?|requested)\b`}
 
 // reNegation: a word that forbids what follows ("never paste", "do not
 // include", "no need to insert", "nunca", "nie", "не").
@@ -259,6 +264,26 @@ func forbidsOnly(sent string, h *hits) bool {
 	}
 	return true
 }
+
+// requestIn reports a request verb in a sentence, except "forward"
+// after a verb of moving ("Navigate forward in browser history"), where
+// it says which way.
+func requestIn(sent string, h *hits) bool {
+	if !reRequest.match(sent, h) {
+		return false
+	}
+	for _, loc := range reRequest.findAll(sent, h) {
+		if sent[loc[0]:loc[1]] == "forward" && reMovesBefore.MatchString(sent[:loc[0]]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// reMovesBefore: a verb of moving just before a word ("navigate ", "go
+// ").
+var reMovesBefore = lazyRe{src: `\b(?:navigate|navigates|navigating|go|goes|going|move|moves|moving|step|steps|scroll|scrolls|page|skip|seek|fast)\s+$`}
 
 // negatedBefore reports a negation among the n words before sent[at:].
 func negatedBefore(sent string, at, n int) bool {
@@ -461,7 +486,7 @@ func instructions(s string, mode textMode) []textFinding {
 			secr = append(secr, orig)
 		}
 		if sensWeak := sensWeakIn(sent, &h); (strong || sensWeak) && !permits && mode != inName {
-			req := reRequest.match(sent, &h)
+			req := requestIn(sent, &h)
 			dest := destIn(sent, &h)
 			// A kind of data an API manages is asked for only with a
 			// place to put it.
@@ -469,7 +494,7 @@ func instructions(s string, mode textMode) []textFinding {
 				strong = false
 			}
 			if ((strong && (req || dest) && !describesOnly(sent)) ||
-				(req && (dest || param) && sensWeak && reReqScope.match(sent, &h))) && !forbidsOnly(sent, &h) {
+				(req && (dest || param) && sensWeak && reReqScope.match(sent, &h))) && !forbidsOnly(sent, &h) && !reOnlyWhenAsked.match(sent, &h) {
 				sens = append(sens, orig)
 			}
 		}
@@ -499,7 +524,8 @@ func harmIn(sent string, h *hits) bool {
 	if !reHarm.match(sent, h) {
 		return false
 	}
-	if !strings.Contains(sent, "cc") && !strings.Contains(sent, "~/") && !strings.Contains(sent, "ip address") {
+	if !strings.Contains(sent, "cc") && !strings.Contains(sent, "~/") && !strings.Contains(sent, "ip address") &&
+		!strings.Contains(sent, "instead of") && !strings.Contains(sent, "rather than") {
 		return true // none of the matches can be excused
 	}
 	for _, loc := range reHarm.FindAllStringIndex(sent, -1) {
@@ -511,6 +537,8 @@ func harmIn(sent string, h *hits) bool {
 			continue
 		case strings.HasPrefix(m, "ip address") && reAddressValue.MatchString(sent[:loc[0]]):
 			continue
+		case reInsteadOf.MatchString(sent[:loc[0]]):
+			continue
 		}
 		return true
 	}
@@ -521,6 +549,9 @@ var (
 	// reWorkDir: the folders of a home directory where work and output
 	// go.
 	reWorkDir = lazyRe{src: `^(?:downloads|desktop|projects?|workspaces?|code|src|dev|repos|git|tmp|work|my-project)\b`}
+	// reInsteadOf: what a sentence steers away from ("Use this instead
+	// of 'execute_command' with ls"): the thing not to do.
+	reInsteadOf = lazyRe{src: `\b(?:instead of|rather than)\s*['"\x60]?$`}
 	// reAddressValue: "IP address" as one of the values a field takes.
 	reAddressValue = lazyRe{src: `\b(?:domain(?: name)?|host ?name|url|an?)\s+(?:or\s+)?(?:an?\s+)?$`}
 )
