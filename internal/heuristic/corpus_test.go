@@ -124,7 +124,11 @@ var freshServers13b = map[string]bool{
 // heuristic labels read, each with why it cannot tell. Issue 24 asks for
 // none; each one listed here keeps the issue open.
 var knownUnsafe = map[string]string{
-	"mongodb-mcp-server@3.0.4 export (hand write, heuristic read)": "the server claims readOnlyHint: true and its words only say \"Export a query or aggregation results in the specified EJSON format\"; that the export is stored shows only in exportTitle (\"to uniquely identify the export\")",
+	// Session 13b, measured blind; the heuristic was not changed after.
+	"@auth0/auth0-mcp-server@0.1.0-beta.19 auth0_get_quickstart_guide (hand write, heuristic read)": "a 'get' tool whose description also says it updates the application's callback URLs, after its main clause",
+	"@modelcontextprotocol/server-everart@0.6.2 generate_image (hand write, heuristic read)":        "'generate' is as often a computation; the server sets no annotation that would settle it, and the words do not say the images are kept on the account",
+	"@shopify/dev-mcp@1.16.0 feedback (hand write, heuristic read)":                                 "its name is a noun and its words describe a report without a sending verb in the main clause",
+	"mongodb-mcp-server@3.0.4 export (hand write, heuristic read)":                                  "the server claims readOnlyHint: true and its words only say \"Export a query or aggregation results in the specified EJSON format\"; that the export is stored shows only in exportTitle (\"to uniquely identify the export\")",
 }
 
 // freshServers13 are the servers of splitFresh13.
@@ -477,9 +481,15 @@ func TestCorpusLabels(t *testing.T) {
 	// TestSession13Readings), it is seen: read precision 98.6 %, recall
 	// 95.8 %, agreement 94.0 % (140 of 149), one state-changing tool
 	// labelled read (knownUnsafe).
+	//
+	// Session 13b (sixteen more servers, 130 tools, labelled blind and
+	// committed first), measured once with the heuristic after the
+	// session-13 fixes, and not tuned on since: read precision 95.5 %,
+	// recall 88.9 %, agreement 88.5 % (115 of 130), 3 state-changing
+	// tools labelled read (knownUnsafe).
 	floors := []floor{{splitSeen, 0.93, 0.93}}
 	if *withToolsOnly {
-		floors = append(floors, floor{splitFresh, 0.97, 0.95}, floor{splitTuning, 0.98, 0.96}, floor{splitFresh13, 0.95, 0.93})
+		floors = append(floors, floor{splitFresh, 0.97, 0.95}, floor{splitTuning, 0.98, 0.96}, floor{splitFresh13, 0.95, 0.93}, floor{splitFresh13b, 0.88, 0.88})
 	}
 	for _, f := range floors {
 		held := sets[f.split]

@@ -217,12 +217,18 @@ var reEmphasis = lazyRe{src: `^(?:[*_#>\s]|⚠️?|❗|‼️?|🚨)*(?:importan
 var reSelfRestrict = lazyRe{src: `\b(?:should|must|do|does|need) not (?:call|use|invoke) this tool\b`}
 
 // reSelfUse: a sentence that opens by telling when to call this tool.
-var reSelfUse = lazyRe{src: `^(?:(?:mandatory|important|note)\s*[:!]?\s*)?(?:(?:please|also|only)\s+)?(?:you (?:must|should|can|may) (?:always |only |first )?)?(?:call|use|invoke|run|prefer)\s+(?:this(?:\s+(?:tool|function|endpoint))?|th(?:is|ese)\s+(?:stages?|options?|values?|modes?|fields?|parameters?|operators?|settings?|flags?|formats?))\b`}
+var reSelfUse = lazyRe{src: `^(?:(?:mandatory|important|note)\s*[:!]?\s*)?(?:(?:please|also|only)\s+)?(?:you (?:must|should|can|may) (?:always |only |first )?)?(?:call|use|invoke|run|prefer)\s+(?:this(?:\s+(?:tool|function|endpoint))?|th(?:is|ese)\s+(?:stages?|options?|values?|modes?|fields?|parameters?|operators?|settings?|flags?|formats?))\b` +
+	`|^(?:do not|don't|never) (?:use|call)(?: this(?: tool)?)? (?:when|if|for)\b`}
 
 // reSelfPurpose: a sentence that states what this tool is for ("Use this
 // endpoint to apply firewall rules"): the tool's own job, not an order, even when the job is a dangerous one (the
 // tool is labelled for that; the scan looks for words aimed past it).
 var reSelfPurpose = lazyRe{src: `^(?:(?:please|also|only)\s+)?use this (?:tool|function|endpoint|operation|api|method) (?:to|for)\b`}
+
+// reParamValue: in a parameter's description, the value to give it
+// ("Pass empty string ("") whenever the user has not named a
+// platform"): how to fill this parameter, not an order.
+var reParamValue = lazyRe{src: `^(?:pass|use|set|leave|give|send|provide)\s+(?:an?\s+|the\s+)?(?:empty(?:\s+string|\s+array|\s+list)?|null|none|true|false|blank|zero|0|""|''|\(""\)|"[^"]{0,40}"|'[^']{0,40}')`}
 
 // reParamCombo: how the tool's own parameters combine ("If you pass this
 // query parameter, you must also pass the elementType parameter"): it
@@ -439,7 +445,7 @@ func instructions(s string, mode textMode) []textFinding {
 			}
 		}
 		addr := reAddr.match(sent, &h) && !reSelfRestrict.match(sent, &h)
-		override := reOverride.match(sent, &h) && !overrideQualified(sent, &h) && !overrideQuoted(sent, &h)
+		override := reOverride.match(sent, &h) && !overrideQualified(sent, &h) && !overrideQuoted(sent, &h) && !overrideForbidden(sent, &h)
 		scope := reScope.match(sent, &h)
 		modal := reModal.match(sent, &h)
 		strong := hasStrongSensitive(sent, &h, false)
@@ -467,7 +473,7 @@ func instructions(s string, mode textMode) []textFinding {
 			lead, scope, modal = false, false, false
 		}
 		if (addr || lead || scope || modal) && !override && !harm && !reWeakHarm.match(sent, &h) && !reReachOut.MatchString(sent) &&
-			(reParamCombo.match(sent, &h) || reDefer.match(sent, &h)) {
+			(reParamCombo.match(sent, &h) || reDefer.match(sent, &h) || mode == inParam && reParamValue.match(sent, &h)) {
 			addr, lead, scope, modal = false, false, false, false
 		}
 		switch {
@@ -840,6 +846,30 @@ func listItem(sent string) (string, bool) {
 // overrideQuoted reports whether every override in sent is quoted: a text
 // that names the attack ("such as 'ignore your previous instructions'")
 // mentions the phrase, it does not use it.
+// overrideForbidden reports a sentence whose every override is acting
+// "without the user's approval" under a prohibition in the same clause
+// ("the assistant MUST NOT proceed to another task without the user's
+// approval"): it keeps the user's consent, it does not bypass it.
+func overrideForbidden(sent string, h *hits) bool {
+	locs := reOverride.findAll(sent, h)
+	if len(locs) == 0 {
+		return false
+	}
+	for _, loc := range locs {
+		clause := sent[:loc[0]]
+		if i := strings.LastIndexAny(clause, ",;:.!?"); i >= 0 {
+			clause = clause[i+1:]
+		}
+		if !strings.HasPrefix(sent[loc[0]:], "without") || !reProhibits.MatchString(clause) {
+			return false
+		}
+	}
+	return true
+}
+
+// reProhibits: a prohibition of the clause's verb.
+var reProhibits = lazyRe{src: `\b(?:must not|mustn't|should not|shouldn't|do not|don't|never|cannot|can't|may not)\b`}
+
 func overrideQuoted(sent string, h *hits) bool {
 	locs := reOverride.findAll(sent, h)
 	if len(locs) == 0 {
