@@ -278,6 +278,9 @@ func requestIn(sent string, h *hits) bool {
 	if !reRequest.match(sent, h) {
 		return false
 	}
+	if !strings.Contains(sent, "forward") {
+		return true
+	}
 	for _, loc := range reRequest.findAll(sent, h) {
 		if sent[loc[0]:loc[1]] == "forward" && reMovesBefore.MatchString(sent[:loc[0]]) {
 			continue
