@@ -157,43 +157,37 @@ func readTool(name, description string, open bool) Reading {
 // statesSave returns the saving verb of a sentence that states, in the
 // passive, that the call saves what it reads to a place ("… returns the
 // image, plus the path it was saved to"; "the report is written to
-// disk"), "" when none does. As in [statesDeletion], a condition or
-// relative clause before the verb states no effect of the call ("files
-// that were saved to the workspace").
+// disk"), "" when none does ([statesPassive]: "files that were saved to
+// the workspace" states nothing).
 func statesSave(description string) string {
-	for _, sentence := range sentences(description) {
-		ws := words(sentence)
-		for i, w := range ws {
-			if conditions[w] {
-				break
-			}
-			_, base, _ := VerbAction(w)
-			if i == 0 || (base != "save" && base != "write" && base != "store") || formOf(w, base) != "ed" {
-				continue
-			}
-			switch tokAt(ws, i+1) {
-			case "to", "as", "into", "under", "in", "at":
-			default:
-				continue
-			}
-			switch aux := ws[i-1]; {
-			case aux == "is" || aux == "are" || aux == "was" || aux == "were" || aux == "gets" || aux == "get":
-				return base
-			case aux == "be" && i > 1 && ws[i-2] == "will":
-				return base
-			}
+	return statesPassive(description, true, func(ws []string, i int, _ Action, base string) bool {
+		if base != "save" && base != "write" && base != "store" {
+			return false
 		}
-	}
-	return ""
+		switch tokAt(ws, i+1) {
+		case "to", "as", "into", "under", "in", "at":
+			return true
+		}
+		return false
+	})
 }
 
 // statesDeletion returns the deleting verb of a sentence that states, in
 // the passive, what a changing call deletes ("Create or update a
 // resource. … any field the new manifest omits is removed"; "… are
-// overwritten", "will be deleted"), "" when none does. A sentence with a
-// condition or a relative clause before the verb ("… files that are
-// deleted", "if it is removed") states no effect of the call.
+// overwritten", "will be deleted"), "" when none does ([statesPassive]).
 func statesDeletion(description string) string {
+	return statesPassive(description, false, func(_ []string, _ int, a Action, _ string) bool { return a == ActionDelete })
+}
+
+// statesPassive returns the base of the first past participle, in a
+// sentence of the description, that effect accepts and that stands in
+// the passive ("is", "are", "gets", "will be", with past also "was" and
+// "were", before it or before an adverb before it), "" when there is
+// none. A sentence with a condition or a relative clause before the verb
+// ("… files that are deleted", "if it is removed") states no effect of
+// the call.
+func statesPassive(description string, past bool, effect func(ws []string, i int, a Action, base string) bool) string {
 	for _, sentence := range sentences(description) {
 		ws := words(sentence)
 		for i, w := range ws {
@@ -201,14 +195,17 @@ func statesDeletion(description string) string {
 				break
 			}
 			a, base, _ := VerbAction(w)
-			if i == 0 || a != ActionDelete || formOf(w, base) != "ed" {
+			if i == 0 || a == ActionNone || formOf(w, base) != "ed" || !effect(ws, i, a, base) {
 				continue
 			}
 			j := i - 1
 			if isAdverb(ws[j]) && j > 0 {
 				j--
 			}
-			if aux := ws[j]; aux == "is" || aux == "are" || aux == "gets" || aux == "get" || (aux == "be" && j > 0 && ws[j-1] == "will") {
+			switch aux := ws[j]; {
+			case aux == "is" || aux == "are" || aux == "gets" || aux == "get",
+				past && (aux == "was" || aux == "were"),
+				aux == "be" && j > 0 && ws[j-1] == "will":
 				return base
 			}
 		}

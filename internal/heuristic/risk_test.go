@@ -305,16 +305,18 @@ func TestOnlyReads(t *testing.T) {
 // render, download, convert), settled as a change by a readOnlyHint:
 // false the server set itself; and an input that says where to save what
 // the call fetches. A claim of read-only settles both as read.
+// objectSchema is an object input schema of these properties.
+func objectSchema(props map[string]any) map[string]any {
+	return map[string]any{"type": "object", "properties": props}
+}
+
 func TestOpenReadings(t *testing.T) {
 	yes, no, destructive := true, false, true
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: &yes}
 	rw := &mcp.ToolAnnotations{ReadOnlyHint: &no}
 	onlyDestructive := &mcp.ToolAnnotations{DestructiveHint: &destructive}
-	obj := func(props map[string]any) map[string]any {
-		return map[string]any{"type": "object", "properties": props}
-	}
 	str := map[string]any{"type": "string"}
-	nested := obj(map[string]any{"options": obj(map[string]any{"saveTo": str, "limit": str})})
+	nested := objectSchema(map[string]any{"options": objectSchema(map[string]any{"saveTo": str, "limit": str})})
 	for _, tt := range []struct {
 		name, desc string
 		ann        *mcp.ToolAnnotations
@@ -331,12 +333,12 @@ func TestOpenReadings(t *testing.T) {
 		{"format_date", "Format a date as ISO 8601.", onlyDestructive, nil, Read, "format"},
 		// A one-sided reading verb is not settled by the claim.
 		{"get_weather", "Get the weather for a city.", rw, nil, Read, "get"},
-		{"fetch_report", "Fetch the monthly report.", nil, obj(map[string]any{"outputDir": str}), Write, "outputDir"},
-		{"fetch_report", "Fetch the monthly report.", nil, obj(map[string]any{"output_path": str}), Write, "output_path"},
+		{"fetch_report", "Fetch the monthly report.", nil, objectSchema(map[string]any{"outputDir": str}), Write, "outputDir"},
+		{"fetch_report", "Fetch the monthly report.", nil, objectSchema(map[string]any{"output_path": str}), Write, "output_path"},
 		{"fetch_report", "Fetch the monthly report.", nil, nested, Write, "saveTo"},
-		{"fetch_report", "Fetch the monthly report.", ro, obj(map[string]any{"local_path": str}), Read, "fetch"},
+		{"fetch_report", "Fetch the monthly report.", ro, objectSchema(map[string]any{"local_path": str}), Read, "fetch"},
 		// Output that shapes the answer, not a place on the disk.
-		{"fetch_report", "Fetch the monthly report.", nil, obj(map[string]any{"outputFormat": str, "output": str}), Read, "fetch"},
+		{"fetch_report", "Fetch the monthly report.", nil, objectSchema(map[string]any{"outputFormat": str, "output": str}), Read, "fetch"},
 	} {
 		l := ClassifyDefinition(tt.name, tt.desc, tt.ann, tt.schema)
 		if l.Risk != tt.want || l.Word != tt.word {
@@ -364,9 +366,6 @@ func TestSavePlace(t *testing.T) {
 func TestSession13Readings(t *testing.T) {
 	yes := true
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: &yes}
-	obj := func(props map[string]any) map[string]any {
-		return map[string]any{"type": "object", "properties": props}
-	}
 	boolOpt := func(desc string) map[string]any { return map[string]any{"type": "boolean", "description": desc} }
 	strOpt := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	for _, tt := range []struct {
@@ -384,11 +383,11 @@ func TestSession13Readings(t *testing.T) {
 		// Ending a session and generating its file.
 		{"end_codegen_session", "End a code generation session and generate the test file", nil, nil, Write},
 		// A boolean option that saves a file; a name to save as.
-		{"screenshot", "Take a screenshot of the current page", nil, obj(map[string]any{"savePng": boolOpt("Save screenshot as PNG file (default: false)")}), Write},
-		{"screenshot", "Take a screenshot of the current page", nil, obj(map[string]any{"fullPage": boolOpt("Store screenshot of the entire page (default: false)")}), Read},
-		{"screenshot", "Take a screenshot of the current page", nil, obj(map[string]any{"name": strOpt("Filename to save as, relative to the screenshot directory")}), Write},
-		{"screenshot", "Take a screenshot of the current page", nil, obj(map[string]any{"downloadsDir": strOpt("Custom downloads directory path")}), Write},
-		{"screenshot", "Take a screenshot of the current page", nil, obj(map[string]any{"name": strOpt("Name for the screenshot")}), Read},
+		{"screenshot", "Take a screenshot of the current page", nil, objectSchema(map[string]any{"savePng": boolOpt("Save screenshot as PNG file (default: false)")}), Write},
+		{"screenshot", "Take a screenshot of the current page", nil, objectSchema(map[string]any{"fullPage": boolOpt("Store screenshot of the entire page (default: false)")}), Read},
+		{"screenshot", "Take a screenshot of the current page", nil, objectSchema(map[string]any{"name": strOpt("Filename to save as, relative to the screenshot directory")}), Write},
+		{"screenshot", "Take a screenshot of the current page", nil, objectSchema(map[string]any{"downloadsDir": strOpt("Custom downloads directory path")}), Write},
+		{"screenshot", "Take a screenshot of the current page", nil, objectSchema(map[string]any{"name": strOpt("Name for the screenshot")}), Read},
 		// Opening something in the user's browser starts it; in the
 		// client's viewer it only shows.
 		{"give_feedback", "Open feedback form in browser to provide feedback.", nil, nil, Write},
@@ -402,12 +401,12 @@ func TestSession13Readings(t *testing.T) {
 		{"run_sql", "Run a SQL query against the database", nil, nil, Write},
 		{"run_script", "Run a script on the server", ro, nil, Write},
 		// Options that remove something from the answer shape it.
-		{"get_html", "Get the HTML of the page", nil, obj(map[string]any{"removeScripts": boolOpt("Remove all script tags from the output")}), Read},
-		{"get_html", "Get the HTML of the page", nil, obj(map[string]any{"removeCache": boolOpt("Remove the cached copy on the server")}), Destructive},
+		{"get_html", "Get the HTML of the page", nil, objectSchema(map[string]any{"removeScripts": boolOpt("Remove all script tags from the output")}), Read},
+		{"get_html", "Get the HTML of the page", nil, objectSchema(map[string]any{"removeCache": boolOpt("Remove the cached copy on the server")}), Destructive},
 		// Overwritten in the passive, and a rewrite mode.
 		{"upsert-records", "Insert or update records in an index. Records with an existing id are overwritten.", nil, nil, Destructive},
-		{"write_file", "Write or append to file contents.", nil, obj(map[string]any{"mode": map[string]any{"enum": []any{"rewrite", "append"}}}), Destructive},
-		{"write_file", "Write or append to file contents.", nil, obj(map[string]any{"mode": map[string]any{"enum": []any{"create", "append"}}}), Write},
+		{"write_file", "Write or append to file contents.", nil, objectSchema(map[string]any{"mode": map[string]any{"enum": []any{"rewrite", "append"}}}), Destructive},
+		{"write_file", "Write or append to file contents.", nil, objectSchema(map[string]any{"mode": map[string]any{"enum": []any{"create", "append"}}}), Write},
 		{"tavily_research", "Perform comprehensive research on a given topic.", nil, nil, Read},
 	} {
 		if l := ClassifyDefinition(tt.name, tt.desc, tt.ann, tt.schema); l.Risk != tt.want {
