@@ -30,6 +30,10 @@ var dump = flag.String("corpus.dump", "", "write the corpus's tool definitions t
 // held-out ones).
 var showTuning = flag.Bool("corpus.tuning", false, "log the tuning servers' disagreements")
 
+// showSplit logs one more split's disagreements: a held-out split whose
+// misses are being studied, after which it counts as seen.
+var showSplit = flag.String("corpus.misses", "", "log the disagreements of this `split` (its name as the report gives it)")
+
 // blind, for tuning, keeps the held-out servers' misses out of the log:
 // a failure says how many state-changing tools are labelled read there,
 // not which.
@@ -96,8 +100,9 @@ const (
 	splitFresh13 = "held out, session 13 (seen since)"
 	// splitFresh13b holds sixteen more servers added in session 13 after
 	// splitFresh13's misses were fixed, all held out, labelled and
-	// committed the same way before the heuristic was run on them.
-	splitFresh13b = "held out, session 13b"
+	// committed the same way before the heuristic was run on them;
+	// session 14 studied its misses, so it is seen since.
+	splitFresh13b = "held out, session 13b (seen since session 14)"
 )
 
 // freshServers13b are the servers of splitFresh13b.
@@ -124,11 +129,11 @@ var freshServers13b = map[string]bool{
 // heuristic labels read, each with why it cannot tell. Issue 24 asks for
 // none; each one listed here keeps the issue open.
 var knownUnsafe = map[string]string{
-	// Session 13b, measured blind; the heuristic was not changed after.
-	"@auth0/auth0-mcp-server@0.1.0-beta.19 auth0_get_quickstart_guide (hand write, heuristic read)": "a 'get' tool whose description also says it updates the application's callback URLs, after its main clause",
-	"@modelcontextprotocol/server-everart@0.6.2 generate_image (hand write, heuristic read)":        "'generate' is as often a computation; the server sets no annotation that would settle it, and the words do not say the images are kept on the account",
-	"@shopify/dev-mcp@1.16.0 feedback (hand write, heuristic read)":                                 "its name is a noun and its words describe a report without a sending verb in the main clause",
-	"mongodb-mcp-server@3.0.4 export (hand write, heuristic read)":                                  "the server claims readOnlyHint: true and its words only say \"Export a query or aggregation results in the specified EJSON format\"; that the export is stored shows only in exportTitle (\"to uniquely identify the export\")",
+	// Session 13b, measured blind; session 14 studied its misses and these
+	// two remain.
+	"@modelcontextprotocol/server-everart@0.6.2 generate_image (hand write, heuristic read)": "'generate' is as often a computation; the server sets no annotation that would settle it, and the words do not say the images are kept on the account",
+	"@shopify/dev-mcp@1.16.0 feedback (hand write, heuristic read)":                          "its name is a noun and its words describe a report without a sending verb in the main clause",
+	"mongodb-mcp-server@3.0.4 export (hand write, heuristic read)":                           "the server claims readOnlyHint: true and its words only say \"Export a query or aggregation results in the specified EJSON format\"; that the export is stored shows only in exportTitle (\"to uniquely identify the export\")",
 }
 
 // freshServers13 are the servers of splitFresh13.
@@ -415,8 +420,8 @@ func TestCorpusLabels(t *testing.T) {
 		who := fmt.Sprintf("%s %s (hand %s, heuristic %s)", ct.Package, ct.Tool, hl.label, got)
 		split := splitOf(ct.Package)
 		sets[split].add(hl.label, l, who)
-		if split == splitTuning && *showTuning && got != hl.label {
-			t.Logf("tuning miss: %s", who)
+		if got != hl.label && (split == splitTuning && *showTuning || split == *showSplit) {
+			t.Logf("%s miss: %s", split, who)
 		}
 		if !slices.Contains(servers[split], ct.Package) {
 			servers[split] = append(servers[split], ct.Package)
@@ -486,10 +491,13 @@ func TestCorpusLabels(t *testing.T) {
 	// committed first), measured once with the heuristic after the
 	// session-13 fixes, and not tuned on since: read precision 95.5 %,
 	// recall 88.9 %, agreement 88.5 % (115 of 130), 3 state-changing
-	// tools labelled read (knownUnsafe).
+	// tools labelled read (knownUnsafe). Session 14 studied its misses
+	// (the general causes of TestSession13bReadings): read precision
+	// 97.3 %, recall 100 %, agreement 98.5 % (128 of 130), 2 state-changing
+	// tools labelled read.
 	floors := []floor{{splitSeen, 0.93, 0.93}}
 	if *withToolsOnly {
-		floors = append(floors, floor{splitFresh, 0.97, 0.95}, floor{splitTuning, 0.98, 0.96}, floor{splitFresh13, 0.95, 0.93}, floor{splitFresh13b, 0.88, 0.88})
+		floors = append(floors, floor{splitFresh, 0.97, 0.95}, floor{splitTuning, 0.98, 0.96}, floor{splitFresh13, 0.95, 0.93}, floor{splitFresh13b, 0.99, 0.98})
 	}
 	for _, f := range floors {
 		held := sets[f.split]

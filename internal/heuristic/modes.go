@@ -56,6 +56,9 @@ func ReadModes(inputSchema any) (Action, string) {
 				if a := deletingOption(name, p); a != ActionNone {
 					consider(a, name)
 				}
+				if replacesStored(p) {
+					consider(ActionDelete, name)
+				}
 			}
 		}
 	})
@@ -199,6 +202,32 @@ func shapesOutput(desc string) bool {
 	for _, place := range []string{"output", "result", "results", "response", "returned"} {
 		if strings.Contains(desc, "from the "+place) || strings.Contains(desc, "from "+place) {
 			return true
+		}
+	}
+	return false
+}
+
+// replacesStored reports whether an input's description says that the
+// value given replaces what is stored, in a sentence of its own that
+// leads with the verb ("Replacement input JSON for the task. Replaces the
+// stored input, it is not merged into it."; "Overwrites the existing
+// content"): a call given it overwrites, which deletes (docs/labels.md).
+func replacesStored(p any) bool {
+	m, ok := p.(map[string]any)
+	if !ok {
+		return false
+	}
+	desc, _ := m["description"].(string)
+	for _, sentence := range sentences(desc) {
+		ws := words(sentence)
+		if len(ws) < 3 || ws[0] != "replaces" && ws[0] != "overwrites" {
+			continue
+		}
+		for _, w := range ws[1:min(len(ws), 4)] {
+			switch w {
+			case "existing", "stored", "current", "entire", "whole", "previous":
+				return true
+			}
 		}
 	}
 	return false

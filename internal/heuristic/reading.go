@@ -98,6 +98,8 @@ func readTool(name, description string, open bool) Reading {
 				a, base = ActionWrite, "open"
 			case placeWord:
 				a, base = ActionWrite, "drop"
+			case resetWord:
+				a, base = ActionWrite, "reset"
 			}
 			if danger(a) > danger(best.Action) {
 				best = Reading{Action: a, Verb: base, Where: where}
@@ -106,6 +108,21 @@ func readTool(name, description string, open bool) Reading {
 	}
 	head, items := mainClause(description)
 	desc := clauseVerbs(head, items)
+	// A first sentence without a known verb ("Onboard a project with
+	// Auth0.", "MANDATORY FIRST STEP: …"), under a name without one
+	// either, leaves the main clause to the next sentence that has one
+	// ("Creates an Auth0 application …") when that one changes state by a
+	// strong verb: a later sentence's reading verb ("Fetches and
+	// integrates changes") may be a step of what the first one names, and
+	// a weak one may be advice to the model ("Clear it when done").
+	for _, later := range laterSentences(description, 2) {
+		if len(desc) > 0 || len(nameVerbs(name, true)) > 0 {
+			break
+		}
+		if h, it := mainClause(later); strongChange(clauseVerbs(h, it)) {
+			head, items, desc = h, it, clauseVerbs(h, it)
+		}
+	}
 	nv := nameVerbs(name, len(desc) == 0)
 	arith := arithmetic(head)
 	if arith {
@@ -328,6 +345,17 @@ const newWord = "new"
 // nodes" read.
 const appWord = "\x00app"
 
+// resetWord stands for "reset" whose object is the session's own state
+// ("reset the active context", "reset the viewport"): no data is lost, so
+// the call writes (docs/labels.md).
+const resetWord = "\x00reset"
+
+// sessionState are the nouns of a session's own state.
+var sessionState = map[string]bool{
+	"context": true, "session": true, "viewport": true, "view": true, "zoom": true, "emulation": true,
+	"filter": true, "filters": true, "selection": true, "cursor": true,
+}
+
 // placeWord stands for "drop" that places something ("Drop files onto
 // an element", drag and drop): a write, where "Drop the table" deletes.
 const placeWord = "\x00place"
@@ -385,24 +413,46 @@ var queryNouns = map[string]bool{
 	"audit": true, "audits": true, "analysis": true, "lookup": true, "lookups": true,
 }
 
-// readsQuery returns queryPrefix and the base of w when w is "run" or
-// "start" and a query noun is among the first words after it, before a
-// conjunction or comma; w itself otherwise.
-func readsQuery(w string, after []string) string {
+// verbByObject reads a verb by its object: for "run" or "start",
+// queryPrefix and the base when a query noun is among the first words
+// after it, before a conjunction or comma, and "query" when the words
+// say the run only reads; for "reset", resetWord when what is reset is
+// the session's own state ([sessionState]); w itself otherwise.
+func verbByObject(w string, after []string) string {
 	_, base, _ := VerbAction(w)
+	if base == "reset" {
+		for i, x := range after {
+			if i == 4 || conjunctions[x] {
+				break
+			}
+			if sessionState[x] {
+				return resetWord
+			}
+		}
+		return w
+	}
 	if base != "run" && base != "start" {
 		return w
 	}
 	for i, x := range after {
-		if i == 4 || conjunctions[x] {
+		if i == 8 || conjunctions[x] {
 			break
 		}
-		if queryNouns[x] {
+		// The words say what the run does: "Run a read-only SQL query",
+		// "run one of the following read operations".
+		if x == "readonly" || x == "read" && (tokAt(after, i+1) == "only" || readOnlyObjects[tokAt(after, i+1)]) {
+			return "query"
+		}
+		if queryNouns[x] && i < 4 {
 			return queryPrefix + base
 		}
 	}
 	return w
 }
+
+// readOnlyObjects are the nouns that "read" qualifies in a run's object
+// ("read operations"): what is run only reads.
+var readOnlyObjects = map[string]bool{"operation": true, "operations": true, "query": true, "queries": true, "request": true, "requests": true}
 
 // nameVerbs returns the verbs of a tool's name: its first verb (a name
 // usually reads product_verb_object: "browser_click", "git_add",
@@ -413,12 +463,19 @@ func readsQuery(w string, after []string) string {
 // "API-post-search" are read by their description otherwise).
 func nameVerbs(name string, weak bool) []string {
 	ws := words(name)
+	// A compound's head is its last word: "deploy-services-reader" is a
+	// reader of deploy services, so a verb before it is a modifier.
+	if len(ws) > 1 {
+		if verb, ok := readingAgents[ws[len(ws)-1]]; ok {
+			return []string{verb}
+		}
+	}
 	for i, w := range ws {
 		a, base, isWeak := VerbAction(w)
 		if a == ActionNone || (isWeak && (base != w || (i > 0 && !weak))) {
 			continue
 		}
-		out := []string{readsQuery(w, ws[i+1:])}
+		out := []string{verbByObject(w, ws[i+1:])}
 		for j := i + 1; j < len(ws); j++ {
 			if !conjunctions[ws[j-1]] {
 				continue
@@ -432,9 +489,28 @@ func nameVerbs(name string, weak bool) []string {
 	return nil
 }
 
+// readingAgents are the nouns of one who reads, by the reading verb: the
+// head of a name that ends with one.
+var readingAgents = map[string]string{
+	"reader": "read", "viewer": "view", "fetcher": "fetch", "finder": "find", "searcher": "search",
+	"getter": "get", "lister": "list", "explorer": "explore", "inspector": "inspect", "analyzer": "analyze",
+	"analyser": "analyse",
+}
+
 // conjunctions join coordinated verbs: "get_and_delete", "Create or
 // update", "List, create, close, or select".
 var conjunctions = map[string]bool{"and": true, "or": true, "then": true, ",": true, "&": true, "/": true}
+
+// choosesAmong reports whether a clause's object is "one of" a list the
+// words go on to name ("one of the following", "one of these modes").
+func choosesAmong(after []string) bool {
+	for i := 0; i+1 < len(after) && i < 6; i++ {
+		if after[i] == "one" && after[i+1] == "of" {
+			return true
+		}
+	}
+	return false
+}
 
 // lightVerbs carry no action of their own: the noun after them does
 // ("Perform click", "Take a screenshot", "Make line-based edits").
@@ -462,8 +538,12 @@ func clauseVerbs(head string, items []string) []string {
 	} else if a, base, _ := VerbAction(tokAt(toks, i)); a != ActionNone {
 		if base == "drop" && (slices.Contains(toks, "onto") || slices.Contains(toks, "into")) {
 			out = append(out, placeWord)
+		} else if base == "select" && choosesAmong(toks[i+1:]) {
+			// "Select and run one of the following operations": to select
+			// among the options the words list is to choose, not to act on
+			// a page; what is chosen is read after the conjunction.
 		} else {
-			out = append(out, readsQuery(toks[i], toks[i+1:]))
+			out = append(out, verbByObject(toks[i], toks[i+1:]))
 		}
 		form := formOf(toks[i], base)
 		if base == "open" && opensApp(toks[i+1:]) {
@@ -483,7 +563,7 @@ func clauseVerbs(head string, items []string) []string {
 				k++
 			}
 			if ca, cbase, _ := VerbAction(tokAt(toks, k)); ca != ActionNone && formOf(toks[k], cbase) == form {
-				out = append(out, toks[k])
+				out = append(out, verbByObject(toks[k], toks[k+1:]))
 				j = k
 			} else if w == "," {
 				break
@@ -501,10 +581,20 @@ func clauseVerbs(head string, items []string) []string {
 		}
 	}
 	// A list's items lead with their verbs; a weak word counts only in its
-	// base form ("list, create, delete", not "markdown, links, screenshots").
+	// base form ("list, create, delete", not "markdown, links, screenshots"),
+	// and only in a list of verbs: coordination joins like with like, so in
+	// "the Actor it runs, its name, stored input, and run options" the last
+	// item is a noun as the others are.
+	verbItems := 0
 	for _, it := range items {
 		w := strings.ToLower(firstWord(it))
-		if a, base, weak := VerbAction(w); a != ActionNone && (!weak || base == w) {
+		if a, base, _ := VerbAction(w); a != ActionNone && base == w {
+			verbItems++
+		}
+	}
+	for _, it := range items {
+		w := strings.ToLower(firstWord(it))
+		if a, base, weak := VerbAction(w); a != ActionNone && (!weak || base == w && 2*verbItems >= len(items)) {
 			out = append(out, w)
 		}
 	}
@@ -590,6 +680,49 @@ func firstSentence(s string) string {
 		return ss[0]
 	}
 	return ""
+}
+
+// strongChange reports whether a clause's verbs include a strong one that
+// changes state.
+func strongChange(vs []string) bool {
+	return slices.ContainsFunc(vs, func(w string) bool {
+		a, _, weak := VerbAction(w)
+		return a.Changes() && !weak
+	})
+}
+
+// laterChange returns the most dangerous changing verb that leads the
+// main clause of one of a description's next three sentences, ActionNone
+// when none does.
+func laterChange(description string) (Action, string) {
+	best, verb := ActionNone, ""
+	for _, later := range laterSentences(description, 3) {
+		for _, w := range clauseVerbs(mainClause(later)) {
+			if a, base, _ := VerbAction(w); a.Changes() && danger(a) > danger(best) {
+				best, verb = a, base
+			}
+		}
+	}
+	return best, verb
+}
+
+// laterSentences returns up to n of a description's sentences after its
+// first, the text from each one's start on.
+func laterSentences(desc string, n int) []string {
+	var out []string
+	s := strings.TrimSpace(desc)
+	for len(out) < n {
+		first := firstSentence(s)
+		if len(first) >= len(s) {
+			break
+		}
+		s = strings.TrimSpace(s[len(first)+1:])
+		if s == "" {
+			break
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // mainClause returns the main clause of a description: its first sentence

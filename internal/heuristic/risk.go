@@ -171,6 +171,14 @@ func ClassifyDefinition(name, description string, ann *mcp.ToolAnnotations, inpu
 			l.Heuristic, l.Action = Write, ActionWrite
 		case file != "":
 			l.Heuristic, l.Action, l.Word, l.Where = Write, ActionWrite, file, WhereInput
+		case ann != nil && ann.ReadOnlyHint != nil:
+			// The server says the call is not read-only, and a later
+			// sentence's main clause says what it changes ("Fetch and
+			// return the quickstart prompt. Resolves callback URLs … and
+			// updates them on the application."): both facts agree.
+			if a, verb := laterChange(description); a != ActionNone {
+				l.Heuristic, l.Action, l.Word, l.Where = a.Risk(), a, verb, "description"
+			}
 		}
 	}
 	switch {

@@ -414,3 +414,54 @@ func TestSession13Readings(t *testing.T) {
 		}
 	}
 }
+
+// TestSession13bReadings pins the general causes found when the misses of
+// split 13b were read, each beside a twin the same words must not move.
+func TestSession13bReadings(t *testing.T) {
+	yes, no := true, false
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: &yes}
+	notRO := &mcp.ToolAnnotations{ReadOnlyHint: &no}
+	strOpt := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+	for _, tt := range []struct {
+		name, desc string
+		ann        *mcp.ToolAnnotations
+		schema     any
+		want       Risk
+	}{
+		// A weak verb ending a list of nouns is a noun; in a list of verbs
+		// it is a verb.
+		{"get_job", "Get a saved job: the program it runs, its name, stored input, and run options.", nil, nil, Read},
+		{"manage_job", "Manage a saved job: list, inspect, or run it.", nil, nil, Write},
+		// What a run does, said in its object.
+		{"query", "Run a read-only SQL query", nil, nil, Read},
+		{"query", "Run a SQL query", nil, nil, Write},
+		{"site-reader", "Select and run one of the following read operations (read-only) get-site, list-sites", ro, nil, Read},
+		{"browser_select", "Select an option in a dropdown", nil, nil, Write},
+		// A compound name's head is its last word; the verb before it
+		// stands as an object, which a read-only claim settles.
+		{"deploy-services-reader", "Reads deploy services.", ro, nil, Read},
+		{"deploy-services", "Reads deploy services.", ro, nil, Write},
+		// Resetting the session's own state writes; resetting data deletes.
+		{"session_close", "Close the current session and reset the active context.", nil, nil, Write},
+		{"db_reset", "Close the connection and reset the database.", nil, nil, Destructive},
+		// Learning is reading; calling a program runs it.
+		{"learn_api", "Load the documentation of an API before writing code for it.", nil, nil, Read},
+		{"call-program", "Call any program from the catalogue.", nil, nil, Write},
+		// A first sentence without a verb leaves the reading to the next
+		// one that changes state, never to one that only reads.
+		{"project_onboarding", "Onboard a project. Creates an application and saves its keys to a file.", nil, nil, Write},
+		{"repo_sync", "Sync with upstream. Fetches the upstream branches.", nil, nil, Write},
+		// The server says the call is not read-only and a later sentence
+		// says what it changes.
+		{"get_guide", "Fetch and return the setup guide. Updates the callback URLs on the application.", notRO, nil, Write},
+		{"get_guide", "Fetch and return the setup guide. Updates the callback URLs on the application.", ro, nil, Read},
+		{"get_guide", "Fetch and return the setup guide. Lists the callback URLs.", notRO, nil, Read},
+		// An input whose value replaces what is stored overwrites.
+		{"update_task", "Update a saved task.", nil, objectSchema(map[string]any{"input": strOpt("Input for the task. Replaces the stored input, it is not merged into it.")}), Destructive},
+		{"update_task", "Update a saved task.", nil, objectSchema(map[string]any{"input": strOpt("Input for the task. Merged into the stored input.")}), Write},
+	} {
+		if l := ClassifyDefinition(tt.name, tt.desc, tt.ann, tt.schema); l.Risk != tt.want {
+			t.Errorf("%s %q (schema %v): got %s (%s from %q), want %s", tt.name, tt.desc, tt.schema != nil, l.Risk, l.Where, l.Word, tt.want)
+		}
+	}
+}
