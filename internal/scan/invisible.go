@@ -52,6 +52,33 @@ func joinsScript(r rune) bool {
 		unicode.Oriya, unicode.Tamil, unicode.Telugu, unicode.Kannada, unicode.Malayalam, unicode.Sinhala, unicode.Mongolian, unicode.Syriac)
 }
 
+// isolatesScript returns the offset of the PDI that closes the isolate rs
+// opens when the isolate only sets a run of another direction apart:
+// RLI or FSI around right-to-left letters, or LRI around left-to-right
+// ones in text that has right-to-left letters, with no other control
+// inside. 0 when it does not.
+func isolatesScript(rs []rune, rtl bool) int {
+	letters := 0
+	for j := 1; j < len(rs) && j <= 80; j++ {
+		r := rs[j]
+		switch {
+		case r == '\u2069':
+			if letters == 0 {
+				return 0
+			}
+			return j
+		case isTag(r) || isZeroWidth(r) || isBidi(r) || isControl(r) || isVSSupplement(r):
+			return 0
+		case unicode.IsLetter(r):
+			if isRTL(r) != (rs[0] != '\u2066') || rs[0] == '\u2066' && !rtl {
+				return 0
+			}
+			letters++
+		}
+	}
+	return 0
+}
+
 func isRTL(r rune) bool {
 	return unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana)
 }
@@ -97,6 +124,10 @@ func invisible(s string) (string, bool) {
 		case r == zwj && i > 0 && i+1 < len(rs) && (isEmoji(rs[i-1]) || isEmojiModifier(rs[i-1])) && isEmoji(rs[i+1]):
 		case (r == zwj || r == zwnj) && i > 0 && i+1 < len(rs) && joinsScript(rs[i-1]) && joinsScript(rs[i+1]):
 		case (r == '\u200e' || r == '\u200f' || r == '\u061c') && rtl:
+		case (r == '\u2066' || r == '\u2067' || r == '\u2068') && isolatesScript(rs[i:], rtl) > 0:
+			// An isolate around a word of the other direction (a Hebrew
+			// product name in English text) is ordinary typesetting.
+			i += isolatesScript(rs[i:], rtl)
 		case isZeroWidth(r) || isBidi(r) || isControl(r):
 			hidden = append(hidden, r)
 		case isVSSupplement(r) && !(i > 0 && unicode.Is(unicode.Han, rs[i-1])):

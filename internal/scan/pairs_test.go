@@ -48,9 +48,10 @@ var classRule = map[string]string{
 // tuningFiles are the paired cases the rules are tuned on: the first
 // corpus (its held-out quarter read once its figure was taken), the
 // second and third held-out sets (each read once its figure was taken),
-// the prompt and resource pairs, and the two probe batches, each written
-// before the rules were changed for them (testdata/README.md).
-var tuningFiles = []string{"testdata/pairs.json", "testdata/heldout.json", "testdata/surface_pairs.json", "testdata/heldout3.json", "testdata/probe_pairs.json", "testdata/probe2_pairs.json"}
+// the prompt and resource pairs, the two probe batches and the fifth
+// held-out set (read once its figure was taken), each written before the
+// rules were changed for them (testdata/README.md).
+var tuningFiles = []string{"testdata/pairs.json", "testdata/heldout.json", "testdata/surface_pairs.json", "testdata/heldout3.json", "testdata/probe_pairs.json", "testdata/probe2_pairs.json", "testdata/heldout5.json"}
 
 func readPairs(t testing.TB) []pair {
 	var out []pair
@@ -186,14 +187,22 @@ func TestHeldOut4(t *testing.T) {
 	if _, err := os.Stat("testdata/heldout4.json"); err != nil {
 		t.Skip("no testdata/heldout4.json yet")
 	}
-	measureHeldOut(t, "testdata/heldout4.json", 78, 64) // 49 when measured blind
+	measureHeldOut(t, "testdata/heldout4.json", 78, 67) // 49 when measured blind
 }
 
-// TestHeldOut5 measures the fifth blind set, testdata/heldout5.json
-// (88 pairs, 8 of each class), written by someone who never saw the rules
-// and committed before they ran on it: counts only, never names.
+// TestHeldOut5 measured the fifth blind set, testdata/heldout5.json (88
+// pairs), once: 71 of 88. Its misses were then read and fixed by general
+// cause, so it is tuning data now (tuningFiles) and held at 88.
 func TestHeldOut5(t *testing.T) {
-	measureHeldOut(t, "testdata/heldout5.json", 88, 71) // 71 when measured blind
+	measureHeldOut(t, "testdata/heldout5.json", 88, 88) // 71 when measured blind
+}
+
+// TestHeldOut6 measures the sixth blind set, testdata/heldout6.json
+// (88 pairs, 8 of each class), written by a second engineer who never
+// saw the rules, committed before heldout5's misses were studied and
+// never read since: 73 of 88 with the rules before that study, 76 after.
+func TestHeldOut6(t *testing.T) {
+	measureHeldOut(t, "testdata/heldout6.json", 88, 76)
 }
 
 // measureHeldOut counts the pairs of a held-out file told apart (never

@@ -32,7 +32,7 @@ var noPrefilter = false
 func prefiltered() []*lazyRe {
 	return []*lazyRe{&reAddr, &reOverride, &reScope, &reModal, &reHarm, &reSendTo, &rePermits, &reLeadRequest, &reWeakHarm, &reLeadImperative, &reReachOut,
 		&reSendVerb, &reSecrecy, &reMarker, &reResultMarker, &reSensStrong, &reSensWeak, &reRequest, &reDest,
-		&reReqScope, &reSelfRestrict, &reSelfUse, &reParamCombo, &reDefer, &reOnlyWhenAsked, &reParamValue, &reSensNounWord, &reNegation, &reOutboundWord, &reUntrusted, &rePrivate, &reOutbound, &reURL, &reGoes}
+		&reReqScope, &reSelfRestrict, &reSelfUse, &reParamCombo, &reDefer, &reOnlyWhenAsked, &reParamValue, &reSensNounWord, &reNegation, &reOutboundWord, &reUntrusted, &rePrivate, &reOutbound, &reURL, &reGoes, &reValueSecrecy, &reContentsOf}
 }
 
 // maxBranches bounds the branches a hits set holds; a branch past it

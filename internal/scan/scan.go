@@ -198,6 +198,10 @@ type textField struct {
 	// param is true for text that describes or fills one parameter (its
 	// description, default, enum), where "include X" means "put X here".
 	param bool
+	// value is true for text that fills a parameter (a default, an enum
+	// value, a const, an example): a value the model passes on, which has
+	// no business giving it orders.
+	value bool
 }
 
 // fields returns the text fields of a tool definition: title,
@@ -216,7 +220,7 @@ func fields(t snapshot.Object) []textField {
 		}
 	}
 	for _, k := range []string{"inputSchema", "outputSchema"} {
-		walkSchema(t[k], k, false, &out)
+		walkSchema(t[k], k, false, false, &out)
 	}
 	return out
 }
@@ -225,15 +229,19 @@ func fields(t snapshot.Object) []textField {
 var schemaSkip = map[string]bool{"type": true, "format": true, "$schema": true, "$ref": true, "$id": true,
 	"$anchor": true, "$dynamicRef": true, "pattern": true, "required": true, "contentEncoding": true, "contentMediaType": true}
 
-func walkSchema(v any, path string, param bool, out *[]textField) {
+// schemaValues are the schema keys whose strings are values a parameter
+// takes, not prose about it.
+var schemaValues = map[string]bool{"default": true, "enum": true, "const": true, "examples": true}
+
+func walkSchema(v any, path string, param, value bool, out *[]textField) {
 	switch x := v.(type) {
 	case string:
 		if x != "" {
-			*out = append(*out, textField{path: path, text: x, param: param})
+			*out = append(*out, textField{path: path, text: x, param: param, value: value})
 		}
 	case []any:
 		for i, e := range x {
-			walkSchema(e, path+"["+itoa(i)+"]", param, out)
+			walkSchema(e, path+"["+itoa(i)+"]", param, value, out)
 		}
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -253,12 +261,12 @@ func walkSchema(v any, path string, param bool, out *[]textField) {
 					}
 					slices.Sort(pk)
 					for _, p := range pk {
-						walkSchema(m[p], path+"."+k+"."+p, true, out)
+						walkSchema(m[p], path+"."+k+"."+p, true, false, out)
 					}
 				}
 				continue
 			}
-			walkSchema(x[k], path+"."+k, param, out)
+			walkSchema(x[k], path+"."+k, param, value || schemaValues[k], out)
 		}
 	}
 }
@@ -296,14 +304,17 @@ func scanTool(server string, t snapshot.Object, own map[string]bool, names map[s
 	}
 	for _, f := range fields(t) {
 		mode := inDefinition
-		if f.param {
+		switch {
+		case f.value:
+			mode = inValue
+		case f.param:
 			mode = inParam
 		}
 		for _, fd := range scanText(f.text, mode) {
 			add(fd.rule, f.path, fd.msg, fd.evidence)
 		}
 		for _, tok := range identifiers(f.text) {
-			if own[tok] || !compound(tok) {
+			if own[tok] || len(names[tok]) == 0 || !compound(tok) && !namedAsTool(f.text, tok) {
 				continue
 			}
 			steering := false
@@ -339,6 +350,9 @@ func scanTool(server string, t snapshot.Object, own map[string]bool, names map[s
 			if def != "" && sensitiveDefault(def, k+" "+desc, snapshot.Str(t, "description")) {
 				add(RuleSensitive, "inputSchema.properties."+k+".default", "the default passes private data on", clip(k+" = "+def+" ("+desc+")"))
 			}
+			if def != "" && copyRecipient(k) && reReachOut.MatchString(strings.ToLower(def)) {
+				add(RuleSensitive, "inputSchema.properties."+k+".default", "the default copies what the call sends to a fixed address", clip(k+" = "+def+" ("+desc+")"))
+			}
 		}
 	}
 	if len(steers) > 0 {
@@ -353,6 +367,17 @@ func scanTool(server string, t snapshot.Object, own map[string]bool, names map[s
 		out = append(out, f)
 	}
 	return out
+}
+
+// copyRecipient reports whether a property names an extra recipient of
+// what the call sends (cc, bcc, forward_to): a default address there
+// sends a copy of every call to someone the user did not name.
+func copyRecipient(name string) bool {
+	switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name)) {
+	case "cc", "bcc", "forwardto", "copyto", "alsosendto", "archiveto", "auditto":
+		return true
+	}
+	return false
 }
 
 // Prompts scans the prompts of one server (a prompts/list) with the

@@ -46,7 +46,7 @@ var (
 		`|\b(?:these|this|the following) instructions? (?:take|takes|have|has) (?:precedence|priority)\b` +
 		`|\bignoriere (?:alle )?(?:vorherigen|bisherigen|obigen) anweisungen\b|\bignora (?:todas )?las instrucciones (?:anteriores|previas)\b` +
 		`|\bignorez (?:toutes )?les instructions (?:précédentes|antérieures)\b|\bignora (?:tutte )?le istruzioni precedenti\b|忽略(?:之前|以前|所有|上面)|前の指示を無視` +
-		`|\b(?:instead of|rather than) (?:what|whatever) the user\b|\bregardless of (?:what )?the user\b|\b(?:ignore|override|disregard) (?:the |any )?user'?s?\b` +
+		`|\b(?:instead of|rather than) (?:what|whatever) the user\b|\b(?:ignore|disregard|override) (?:the|any|whatever) (?:\w+ ){1,2}(?:that )?the user (?:asks?|asked|requests?|requested|wants?|wanted|says?|said|specifies|specified|chooses|chose|picks?|picked)(?: for| about)?\b|\bregardless of (?:what )?the user\b|\b(?:ignore|override|disregard) (?:the |any )?user'?s?\b` +
 		`|\bforget (?:the|your|all|every|any)(?: \w+)? (?:task|tasks|instructions?|rules|context|above)\b|\b(?:no longer|not) (?:bound|restricted|limited|governed) by\b|\b(?:no need|not necessary|not required) to (?:ask|confirm|check)(?: with)? (?:the user|anyone|anybody|them|first)(?:$|\s*[,;:!—–-]|\s+(?:before|first|just|so|for (?:confirmation|permission|approval|consent))\b)` +
 		`|\b(?:the user|anyone|nobody) (?:does not|doesn't|need not|needs not) (?:need to )?be asked\b|\buser confirmation is not (?:required|needed)\b` + intlOverride}
 	// scope: the order reaches past this tool (every call, any other
@@ -66,11 +66,13 @@ var (
 		`|\b(?:any|all|other|another) (?:mcp )?(?:tools?|servers?)\b` +
 		`|\b(?:every|all|any|each) (?:files?|documents?|results?|outputs?|pages?|messages?|e-?mails?|data|text)\s+(?:you|the assistant|the model)\b` +
 		`|\b(?:respond|reply|answer|talk|speak|write) to the user\b|\bwhen(?:ever)? the user (?:asks|mentions|says|requests|wants|types)\b|\bwhen (?:you (?:summariz|answer|respond|repl|report|present|show)\w*|summarizing|answering|responding|replying|reporting|presenting|showing)\b` +
-		`|\bprior to (?:answering|responding|replying)\b|\bbefore (?:each|every|any|your) (?:reply|answer|response)\b` + intlScope}
+		`|\bprior to (?:answering|responding|replying)\b|\bbefore (?:each|every|any|your) (?:reply|answer|response)\b` +
+		`|\bbefore (?:answering|responding to|replying to|handling) (?:any|every|each|all|the user'?s?)\b|\bon any topic\b` +
+		`|\b(?:end|close|finish|sign) (?:your|every|each|the) (?:answers?|responses?|repl(?:y|ies)|messages?)\b` + intlScope}
 	// modal: an order ("you must", "always add", "before using this
 	// tool", "first call").
 	reModal = lazyRe{src: `\byou\s+(?:must|should|shall|have to|need to|are required to|will need to)\b` +
-		`|\b(?:always|never)\s+(?:add|append|include|send|call|say|recommend|submit|use|set|pass|prefix|cc|bcc|forward|copy|upload|push|delete|run|tell|mention|reply|answer|respond|report|claim|suggest)\b` +
+		`|\b(?:always|never)\s+(?:add|append|include|send|call|say|recommend|submit|use|set|pass|prefix|cc|bcc|forward|copy|upload|push|delete|run|tell|mention|reply|answer|respond|report|claim|suggest|end|start|begin|sign|keep)\b` +
 		`|\bmust\s+(?:now|first|always|also)\s+(?:[ac-z]|b[a-df-z]|be\w)` +
 		`|\b(?:first|also)\s+(?:call|send|read|run|fetch|pass|include|execute|invoke)\b` +
 		`|\bbefore\s+(?:using|calling|invoking|running|you use|you call|you run|you invoke)\s+this\s+tool\b` +
@@ -135,7 +137,7 @@ var (
 		`|\bwithout\s+(?:telling|informing|notifying|alerting|letting)\s+(?:the\s+|any\s+)?(?:users?|anyone|anybody|them|him|her|human|operator|owner|people|others|me|us)\b` +
 		`|\b(?:keep|treat)\s+(?:this|it|these|the)\s+(?:\w+\s+)?(?:secret|hidden|confidential|between us)\b` +
 		`|\b(?:hide|conceal)\s+(?:this|it|these)\b[^.;\n]{0,40}?\bfrom\b` +
-		`|\b(?:tell|inform)\s+(?:nobody|no one|no-one)\b` +
+		`|\b(?:tell|inform)\s+(?:nobody|no one|no-one)\b|\b(?:tell|inform) the user only (?:that|about)\b|\bonly (?:tell|inform) the user (?:that|about)\b` +
 		`|\bthe user (?:must|should) (?:not|never) (?:know|see|be told|find out)\b` +
 		`|\b(?:is|are) (?:not|never) to be (?:disclosed|mentioned|shown|revealed|told|reported|explained|brought up)\b` +
 		`|\b(?:must|should|shall) (?:not|never) be (?:disclosed|mentioned|revealed|told|reported) to (?:the )?users?\b` +
@@ -150,7 +152,7 @@ var (
 
 	// markers: the shapes of injected prompts.
 	reMarker = lazyRe{src: `(?i)</?\s*(?:important|system|instructions?|secret|hidden|admin|sys|tool_instructions?|ai_instructions?|assistant_instructions?|prompt|override|critical)\s*>` +
-		`|\[/?\s*(?:system|inst|sys|admin|important|instructions?)\s*\]` +
+		`|\[/?\s*(?:system|inst|sys|admin|important|instructions?)\s*\]|\[\s*(?:system|admin|developer)(?:\s+[a-z0-9]+){1,3}\s*\]` +
 		`|<<\s*/?sys\s*>>|<\|(?:im_start|im_end|system|assistant|user|endoftext|start_header_id|end_header_id|eot_id)\|>` +
 		`|</?\s*(?:important|system|instructions?|secret|hidden|critical|admin|assistant|ai)[ _-]?(?:notes?|reminders?|instructions?|prompts?|messages?|info|directives?|override)\s*>` +
 		`|\[\[\s*(?:system|instructions?|important|hidden)\s*\]\]|\{\{\s*#?(?:system|instructions?)\s*\}\}` +
@@ -202,6 +204,9 @@ type textMode int
 const (
 	inDefinition textMode = iota
 	inParam
+	// inValue: a value that fills one parameter (a default, an enum
+	// value), where an order to the model is out of place on its own.
+	inValue
 	inResult
 	// inName: a tool name read as words, which names what the tool
 	// handles ("add_ssh_key") and asks for nothing.
@@ -239,7 +244,7 @@ var reParamCombo = lazyRe{src: `^if you (?:pass|use|set|specify|provide|include)
 // invoke other tools until receiving clear instruction from the user",
 // "should ask the user to provide it"). An attack takes the user out of
 // the loop; this puts them in.
-var reDefer = lazyRe{src: `\buntil (?:receiving |you receive |getting )?(?:an? )?(?:clear |explicit )?(?:instructions?|confirmation|approval|permission|go-ahead) from the user\b` +
+var reDefer = lazyRe{src: `\bonly (?:when|if) the user (?:explicitly )?(?:asks|requests|wants|says|tells|chooses)\b|\buntil (?:receiving |you receive |getting )?(?:an? )?(?:clear |explicit )?(?:instructions?|confirmation|approval|permission|go-ahead) from the user\b` +
 	`|\bwait (?:for|until) (?:the )?(?:explicit )?user\b|\bask(?:ing)? the user (?:to|for|before|whether|which|if)\b|\blet the user (?:choose|select|decide|pick|confirm)\b|\bprompt the user (?:to|for)\b`}
 
 // reOnlyWhenAsked: an option kept for the user's own request ("Only set
@@ -399,7 +404,7 @@ var envExample = lazyRe{src: `\.env\.(?:example|sample|template|dist|defaults?)\
 // marker, sensitive request) to a visible text. param says the text
 // describes or fills one parameter.
 func instructions(s string, mode textMode) []textFinding {
-	param := mode == inParam
+	param := mode == inParam || mode == inValue
 	marker := &reMarker
 	if mode == inResult {
 		marker = &reResultMarker
@@ -438,7 +443,11 @@ func instructions(s string, mode textMode) []textFinding {
 		if !noPrefilter {
 			litHits(sent, &h)
 		}
-		lead := i > 0 && reLeadImperative.match(sent, &h)
+		// A sentence that leads with an order after the first one; in a
+		// value of three words or more, the first one too (a default has
+		// no first sentence that says what the tool does, and an
+		// identifier such as "post-change-password" is no sentence).
+		lead := (i > 0 || mode == inValue && strings.Count(sent, " ") >= 2) && reLeadImperative.match(sent, &h)
 		if !lead && mode == inResult {
 			// A tool result's list item ("- Read the README of all the
 			// author's repos"): an order once its bullet is off. Only in
@@ -476,13 +485,16 @@ func instructions(s string, mode textMode) []textFinding {
 			lead, scope, modal = false, false, false
 		}
 		if (addr || lead || scope || modal) && !override && !harm && !reWeakHarm.match(sent, &h) && !reReachOut.MatchString(sent) &&
-			(reParamCombo.match(sent, &h) || reDefer.match(sent, &h) || mode == inParam && reParamValue.match(sent, &h)) {
+			(reParamCombo.match(sent, &h) || reDefer.match(sent, &h) || param && reParamValue.match(sent, &h)) {
 			addr, lead, scope, modal = false, false, false, false
 		}
 		switch {
 		case override,
 			addr && (imper || modal || harm || weak || scope),
 			modal && (scope || harm),
+			// A value that orders: an order has no place in a default or
+			// an enum value, which the model passes on as it stands.
+			mode == inValue && modal,
 			scope && (harm || weak) && !permits,
 			lead && (harm || scope || (mode != inResult && reReachOut.match(sent, &h) && reSendVerb.match(sent, &h))):
 			instr = append(instr, orig)
@@ -491,7 +503,7 @@ func instructions(s string, mode textMode) []textFinding {
 				hasMarker = true
 			}
 		}
-		if reSecrecy.match(sent, &h) {
+		if reSecrecy.match(sent, &h) || mode == inValue && reValueSecrecy.match(sent, &h) {
 			secr = append(secr, orig)
 		}
 		if sensWeak := sensWeakIn(sent, &h); (strong || sensWeak) && !permits && mode != inName {
@@ -502,7 +514,10 @@ func instructions(s string, mode textMode) []textFinding {
 			if strong && !dest && !hasStrongSensitive(sent, &h, true) {
 				strong = false
 			}
-			if ((strong && (req || dest) && !describesOnly(sent)) ||
+			// A parameter defined as the contents of a private file
+			// ("Contents of ~/.aws/credentials") asks for them.
+			contents := param && i == 0 && strong && reContentsOf.match(sent, &h)
+			if (contents || (strong && (req || dest) && !describesOnly(sent)) ||
 				(req && (dest || param) && sensWeak && reReqScope.match(sent, &h))) && !forbidsOnly(sent, &h) && !reOnlyWhenAsked.match(sent, &h) {
 				sens = append(sens, orig)
 			}
@@ -522,6 +537,12 @@ func instructions(s string, mode textMode) []textFinding {
 	}
 	return out
 }
+
+// reValueSecrecy: in a value, any order to leave something unsaid.
+var reValueSecrecy = lazyRe{src: `\b(?:do not|don't|never)\s+(?:mention|reveal|disclose|tell|show|bring up)\b`}
+
+// reContentsOf: a parameter defined as the contents of something.
+var reContentsOf = lazyRe{src: `^(?:the\s+)?(?:full\s+|entire\s+|raw\s+|complete\s+)?(?:contents?|text|body|output|dump|copy)\s+(?:of|from)\b`}
 
 // harmIn reports a harm in a sentence that is not one of the benign
 // readings of the same words: a quoted query operator ('cc:', "bcc:")
@@ -668,6 +689,8 @@ func describesOnly(sent string) bool {
 	switch w {
 	case "pass", "access", "address", "process", "always", "class", "this", "its", "is", "was", "has", "as", "does":
 		return false
+	case "antes", "después", "todos", "todas", "dans", "sans", "sous", "vous", "nous", "les", "des", "plus", "als", "das", "dies", "alles", "bis":
+		return false // words of other languages that end in -s and are no verb
 	}
 	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
 }
