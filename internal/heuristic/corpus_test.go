@@ -150,6 +150,8 @@ var freshServers13b = map[string]bool{
 // heuristic labels read, each with why it cannot tell. Issue 24 asks for
 // none; each one listed here keeps the issue open.
 var knownUnsafe = map[string]string{
+	// Session 14, measured blind; the heuristic was not changed after.
+	"@sentry/mcp-server@0.39.0 analyze_issue_with_seer (hand write, heuristic read)": "its words lead with 'analyze'; that a call starts a new analysis on the account when none exists shows only in a numbered list far below ('2. Starts new AI analysis if needed'), and readOnlyHint: false is what several SDKs write by default",
 	// Session 13b, measured blind; session 14 studied its misses and these
 	// two remain.
 	"@modelcontextprotocol/server-everart@0.6.2 generate_image (hand write, heuristic read)": "'generate' is as often a computation; the server sets no annotation that would settle it, and the words do not say the images are kept on the account",
@@ -518,9 +520,15 @@ func TestCorpusLabels(t *testing.T) {
 	// (the general causes of TestSession13bReadings): read precision
 	// 97.3 %, recall 100 %, agreement 98.5 % (128 of 130), 2 state-changing
 	// tools labelled read.
+	//
+	// Session 14 (thirteen more servers, 212 tools, labelled blind and
+	// committed first), measured once with the heuristic after split
+	// 13b's misses were studied, and not tuned on since: read precision
+	// 98.9 %, recall 95.8 %, agreement 92.9 % (197 of 212), 1
+	// state-changing tool labelled read (knownUnsafe).
 	floors := []floor{{splitSeen, 0.93, 0.93}}
 	if *withToolsOnly {
-		floors = append(floors, floor{splitFresh, 0.97, 0.95}, floor{splitTuning, 0.98, 0.96}, floor{splitFresh13, 0.95, 0.93}, floor{splitFresh13b, 0.99, 0.98})
+		floors = append(floors, floor{splitFresh, 0.97, 0.95}, floor{splitTuning, 0.98, 0.96}, floor{splitFresh13, 0.95, 0.93}, floor{splitFresh13b, 0.99, 0.98}, floor{splitFresh14, 0.95, 0.92})
 	}
 	for _, f := range floors {
 		held := sets[f.split]
