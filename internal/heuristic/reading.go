@@ -115,12 +115,13 @@ func readTool(name, description string, open bool) Reading {
 	// strong verb: a later sentence's reading verb ("Fetches and
 	// integrates changes") may be a step of what the first one names, and
 	// a weak one may be advice to the model ("Clear it when done").
-	for _, later := range laterSentences(description, 2) {
-		if len(desc) > 0 || len(nameVerbs(name, true)) > 0 {
-			break
-		}
-		if h, it := mainClause(later); strongChange(clauseVerbs(h, it)) {
-			head, items, desc = h, it, clauseVerbs(h, it)
+	if len(desc) == 0 && len(nameVerbs(name, true)) == 0 {
+		for _, later := range laterSentences(description, 2) {
+			h, it := mainClause(later)
+			if vs := clauseVerbs(h, it); strongChange(vs) {
+				head, items, desc = h, it, vs
+				break
+			}
 		}
 	}
 	nv := nameVerbs(name, len(desc) == 0)

@@ -368,12 +368,7 @@ func TestSession13Readings(t *testing.T) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: &yes}
 	boolOpt := func(desc string) map[string]any { return map[string]any{"type": "boolean", "description": desc} }
 	strOpt := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-	for _, tt := range []struct {
-		name, desc string
-		ann        *mcp.ToolAnnotations
-		schema     any
-		want       Risk
-	}{
+	checkReadings(t, []reading{
 		// Reloading a page changes it, as navigating does.
 		{"refreshBrowser", "Reloads the inspected tab.", nil, nil, Write},
 		{"get_tab", "Returns the inspected tab.", nil, nil, Read},
@@ -408,11 +403,7 @@ func TestSession13Readings(t *testing.T) {
 		{"write_file", "Write or append to file contents.", nil, objectSchema(map[string]any{"mode": map[string]any{"enum": []any{"rewrite", "append"}}}), Destructive},
 		{"write_file", "Write or append to file contents.", nil, objectSchema(map[string]any{"mode": map[string]any{"enum": []any{"create", "append"}}}), Write},
 		{"tavily_research", "Perform comprehensive research on a given topic.", nil, nil, Read},
-	} {
-		if l := ClassifyDefinition(tt.name, tt.desc, tt.ann, tt.schema); l.Risk != tt.want {
-			t.Errorf("%s %q (schema %v): got %s (%s from %q), want %s", tt.name, tt.desc, tt.schema != nil, l.Risk, l.Where, l.Word, tt.want)
-		}
-	}
+	})
 }
 
 // TestSession13bReadings pins the general causes found when the misses of
@@ -422,12 +413,7 @@ func TestSession13bReadings(t *testing.T) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: &yes}
 	notRO := &mcp.ToolAnnotations{ReadOnlyHint: &no}
 	strOpt := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-	for _, tt := range []struct {
-		name, desc string
-		ann        *mcp.ToolAnnotations
-		schema     any
-		want       Risk
-	}{
+	checkReadings(t, []reading{
 		// A weak verb ending a list of nouns is a noun; in a list of verbs
 		// it is a verb.
 		{"get_job", "Get a saved job: the program it runs, its name, stored input, and run options.", nil, nil, Read},
@@ -459,7 +445,21 @@ func TestSession13bReadings(t *testing.T) {
 		// An input whose value replaces what is stored overwrites.
 		{"update_task", "Update a saved task.", nil, objectSchema(map[string]any{"input": strOpt("Input for the task. Replaces the stored input, it is not merged into it.")}), Destructive},
 		{"update_task", "Update a saved task.", nil, objectSchema(map[string]any{"input": strOpt("Input for the task. Merged into the stored input.")}), Write},
-	} {
+	})
+}
+
+// A reading is one case of the readings tests: a definition and the
+// label it must get.
+type reading struct {
+	name, desc string
+	ann        *mcp.ToolAnnotations
+	schema     any
+	want       Risk
+}
+
+func checkReadings(t *testing.T, cases []reading) {
+	t.Helper()
+	for _, tt := range cases {
 		if l := ClassifyDefinition(tt.name, tt.desc, tt.ann, tt.schema); l.Risk != tt.want {
 			t.Errorf("%s %q (schema %v): got %s (%s from %q), want %s", tt.name, tt.desc, tt.schema != nil, l.Risk, l.Where, l.Word, tt.want)
 		}

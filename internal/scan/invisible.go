@@ -105,6 +105,14 @@ func invisible(s string) (string, bool) {
 	var tagText strings.Builder
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
+		if r == '\u2066' || r == '\u2067' || r == '\u2068' {
+			// An isolate around a word of the other direction (a Hebrew
+			// product name in English text) is ordinary typesetting.
+			if n := isolatesScript(rs[i:], rtl); n > 0 {
+				i += n
+				continue
+			}
+		}
 		switch {
 		case r == blackFlag && i+1 < len(rs) && isTag(rs[i+1]):
 			// An emoji tag sequence: tags 0x20-0x7E then the cancel tag.
@@ -124,10 +132,6 @@ func invisible(s string) (string, bool) {
 		case r == zwj && i > 0 && i+1 < len(rs) && (isEmoji(rs[i-1]) || isEmojiModifier(rs[i-1])) && isEmoji(rs[i+1]):
 		case (r == zwj || r == zwnj) && i > 0 && i+1 < len(rs) && joinsScript(rs[i-1]) && joinsScript(rs[i+1]):
 		case (r == '\u200e' || r == '\u200f' || r == '\u061c') && rtl:
-		case (r == '\u2066' || r == '\u2067' || r == '\u2068') && isolatesScript(rs[i:], rtl) > 0:
-			// An isolate around a word of the other direction (a Hebrew
-			// product name in English text) is ordinary typesetting.
-			i += isolatesScript(rs[i:], rtl)
 		case isZeroWidth(r) || isBidi(r) || isControl(r):
 			hidden = append(hidden, r)
 		case isVSSupplement(r) && !(i > 0 && unicode.Is(unicode.Han, rs[i-1])):
